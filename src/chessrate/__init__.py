@@ -1,0 +1,40 @@
+"""chessrate: exact chess ratings for arenas, correspondence sites, chess sites and FIDE."""
+
+from __future__ import annotations
+
+from .engine import Engine
+from .errors import ChessrateError, InvalidInput, InvalidRecord
+from .numbers import display, round_half_away
+from .records import GameRecord, Outcome, Player, Result, Termination, Venue
+from .systems import ArenaRules, ArenaSystem, Change, GameRating, ListEntry, get_system
+from .tables import dp_for_fraction, expected_score, expected_scores
+from .timecontrol import TimeControl, parse_time_control
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ArenaRules",
+    "ArenaSystem",
+    "Change",
+    "ChessrateError",
+    "Engine",
+    "GameRating",
+    "GameRecord",
+    "InvalidInput",
+    "InvalidRecord",
+    "ListEntry",
+    "Outcome",
+    "Player",
+    "Result",
+    "Termination",
+    "TimeControl",
+    "Venue",
+    "__version__",
+    "display",
+    "dp_for_fraction",
+    "expected_score",
+    "expected_scores",
+    "get_system",
+    "parse_time_control",
+    "round_half_away",
+]

@@ -1,0 +1,121 @@
+"""The in-memory engine: replays game records through a rating system.
+
+It keeps every player's state per pool and, for every game, the system's
+decision (outcome, reason, changes with their explanations). A game is
+applied whole or not at all: a refused game changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Generic, TypeVar
+
+from .errors import InvalidRecord
+from .records import GameRecord, Player
+from .systems.base import Change, GameRating, ListEntry, PoolKey, RatingSystem
+
+S = TypeVar("S")
+
+
+def in_rating_order(games: Iterable[GameRecord]) -> list[GameRecord]:
+    """Spec README "Order": by ``played_at``, ties in input order (a stable sort)."""
+    return sorted(games, key=lambda game: game.played_at)
+
+
+class Engine(Generic[S]):
+    """Replays games in memory through one rating system."""
+
+    def __init__(self, system: RatingSystem[S], players: Iterable[Player] = ()) -> None:
+        self.system = system
+        self.players: dict[str, Player] = {}
+        self.states: dict[PoolKey, S] = {}
+        self.ratings: list[GameRating[S]] = []
+        self._game_ids: dict[str, GameRecord] = {}
+        for player in players:
+            self.add_player(player)
+
+    # -- players and states ------------------------------------------------------
+
+    def add_player(self, player: Player) -> None:
+        """Register a player's attributes (refused if the system cannot use them)."""
+        if player.id in self.players:
+            first = self.players[player.id].source or "earlier"
+            raise InvalidRecord(
+                player.source or f"player {player.id}", "id", f"duplicate player (first at {first})"
+            )
+        self.system.check_player(player)
+        self.players[player.id] = player
+
+    def player(self, player_id: str) -> Player:
+        """A player's attributes; one missing from the players file has none."""
+        player = self.players.get(player_id)
+        return player if player is not None else Player(player_id)
+
+    def state(self, player_id: str, pool: str) -> S:
+        """A player's current state in a pool."""
+        state = self.states.get((player_id, pool))
+        if state is None:
+            return self.system.initial_state(self.player(player_id), pool)
+        return state
+
+    # -- games ---------------------------------------------------------------------
+
+    def apply(self, game: GameRecord) -> GameRating[S]:
+        """Rate one game. Raises :class:`InvalidRecord` (and changes nothing) to refuse it."""
+        first = self._game_ids.get(game.id)
+        if first is not None:
+            raise game.refuse("id", f"duplicate game id {game.id!r} (first at {first.where})")
+        rating = self.system.rate(game, self.player, self.state)
+        self.states.update(rating.states)
+        self._game_ids[game.id] = game
+        self.ratings.append(rating)
+        return rating
+
+    def replay(
+        self,
+        games: Iterable[GameRecord],
+        on_invalid: Callable[[InvalidRecord], None] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[GameRating[S]]:
+        """Apply games in rating order. A refused game raises, unless ``on_invalid`` is
+        given: then it is reported there, skipped, and the rest is rated."""
+        applied = []
+        for game in in_rating_order(games):
+            try:
+                applied.append(self.apply(game))
+            except InvalidRecord as error:
+                if on_invalid is None:
+                    raise
+                on_invalid(error)
+            if progress is not None:
+                progress(1)
+        return applied
+
+    # -- results -------------------------------------------------------------------
+
+    def changes(self) -> Iterator[Change]:
+        """Every change of every game, in the order applied."""
+        for rating in self.ratings:
+            yield from rating.changes
+
+    def rating_list(self, pool: str) -> list[ListEntry]:
+        """One pool's rating list: rated players first by rating (highest first), then
+        the others; ties by player id."""
+        entries = []
+        for (player_id, state_pool), state in self.states.items():
+            if state_pool != pool:
+                continue
+            entry = self.system.list_entry(self.player(player_id), pool, state)
+            if entry is not None:
+                entries.append(entry)
+        for player in self.players.values():
+            if (player.id, pool) not in self.states:
+                entry = self.system.list_entry(player, pool, self.state(player.id, pool))
+                if entry is not None:
+                    entries.append(entry)
+        entries.sort(key=lambda e: (e.rating is None, -(e.rating or 0), -e.games, e.player))
+        return entries
+
+    def rating_lists(self) -> dict[str, list[ListEntry]]:
+        """Every pool's list, in the system's pool order."""
+        return {pool: self.rating_list(pool) for pool in self.system.pools}

@@ -1,0 +1,360 @@
+"""Game records and player attributes (spec README "The game record").
+
+One shape for every input: JSON Lines, CSV with the same column names, and
+later the HTTP API. Values may arrive typed (JSON) or as text (CSV); both are
+validated here, and every error names the record, the field and the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from enum import Enum, StrEnum
+from typing import TypeVar
+
+from .errors import InvalidRecord
+from .numbers import HALF, ONE, ZERO, parse_rating
+from .timecontrol import TimeControl, parse_time_control
+
+E = TypeVar("E", bound=Enum)
+
+
+class Result(StrEnum):
+    WHITE_WINS = "1-0"
+    BLACK_WINS = "0-1"
+    DRAW = "1/2-1/2"
+    NO_RESULT = "*"
+
+    def score(self, white: bool) -> Decimal | None:
+        """The score of White (``white=True``) or Black; None when there is no result."""
+        if self is Result.NO_RESULT:
+            return None
+        if self is Result.DRAW:
+            return HALF
+        return ONE if (self is Result.WHITE_WINS) == white else ZERO
+
+
+class Termination(StrEnum):
+    NORMAL = "normal"
+    RESIGN = "resign"
+    TIMEOUT = "timeout"
+    ABANDON = "abandon"
+    DISCONNECT = "disconnect"
+    FORFEIT = "forfeit"
+    BOT_NO_MOVE = "bot_no_move"
+    EXPIRED = "expired"
+
+
+class Venue(StrEnum):
+    ONLINE = "online"
+    OTB = "otb"
+
+
+class Outcome(StrEnum):
+    """What a system decided for a game (spec README "Each game gets one of four
+    outcomes"; the fourth, refused, is an :class:`InvalidRecord`)."""
+
+    RATED = "rated"
+    UNRATED = "unrated"
+    VOID = "void"
+
+
+GAME_FIELDS = (
+    "id",
+    "played_at",
+    "white",
+    "black",
+    "result",
+    "rated",
+    "time_control",
+    "termination",
+    "plies",
+    "venue",
+    "confirmed",
+)
+
+_TRUE = {"true", "1", "yes", "y", "t"}
+_FALSE = {"false", "0", "no", "n", "f"}
+_ID = re.compile(r"^[^\s\x00-\x1f][^\x00-\x1f]*$")
+
+
+def _text(value: object) -> str | None:
+    """A field's value as stripped text; None when absent or empty."""
+    if value is None:
+        return None
+    if isinstance(value, bool | int | float | Decimal):
+        return str(value)
+    if not isinstance(value, str):
+        raise TypeError("must be a string")
+    stripped = value.strip()
+    return stripped or None
+
+
+class _Fields:
+    """Reads typed fields out of one mapping, raising :class:`InvalidRecord`."""
+
+    def __init__(self, data: Mapping[str, object], where: str) -> None:
+        self.data = data
+        self.where = where
+
+    def fail(self, name: str, reason: str) -> InvalidRecord:
+        return InvalidRecord(self.where, name, reason)
+
+    def text(self, name: str, *, required: bool = False) -> str | None:
+        try:
+            value = _text(self.data.get(name))
+        except TypeError as error:
+            raise self.fail(name, str(error)) from None
+        if value is None and required:
+            raise self.fail(name, "is required")
+        return value
+
+    def ident(self, name: str) -> str:
+        value = self.text(name, required=True)
+        assert value is not None
+        if not _ID.match(value) or len(value) > 200:
+            raise self.fail(name, f"{value!r} is not a valid id")
+        return value
+
+    def boolean(self, name: str) -> bool | None:
+        raw = self.data.get(name)
+        if isinstance(raw, bool) or raw is None:
+            return raw
+        value = self.text(name)
+        if value is None:
+            return None
+        if value.lower() in _TRUE:
+            return True
+        if value.lower() in _FALSE:
+            return False
+        raise self.fail(name, f"{value!r} is not true or false")
+
+    def integer(self, name: str, minimum: int = 0) -> int | None:
+        raw = self.data.get(name)
+        if isinstance(raw, bool):
+            raise self.fail(name, "must be a whole number")
+        value = self.text(name)
+        if value is None:
+            return None
+        if not re.fullmatch(r"[+-]?\d+", value):
+            raise self.fail(name, f"{value!r} is not a whole number")
+        number = int(value)
+        if number < minimum:
+            raise self.fail(name, f"must be at least {minimum}")
+        return number
+
+    def rating(self, name: str) -> Decimal | None:
+        value = self.text(name)
+        if value is None:
+            return None
+        try:
+            return parse_rating(value)
+        except ValueError as error:
+            raise self.fail(name, str(error)) from None
+
+    def choice(self, name: str, enum: type[E], default: E) -> E:
+        value = self.text(name)
+        if value is None:
+            return default
+        try:
+            return enum(value.lower() if value != "*" else value)
+        except ValueError:
+            allowed = ", ".join(str(member.value) for member in enum)
+            raise self.fail(name, f"{value!r} is not one of {allowed}") from None
+
+    def timestamp(self, name: str) -> datetime:
+        value = self.text(name, required=True)
+        assert value is not None
+        try:
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise self.fail(
+                name, f"{value!r} is not an ISO 8601 timestamp (e.g. 2026-03-01T18:30:00Z)"
+            ) from None
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+    def day(self, name: str) -> date | None:
+        value = self.text(name)
+        if value is None:
+            return None
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            raise self.fail(name, f"{value!r} is not a date (YYYY-MM-DD)") from None
+
+    def reject_unknown(
+        self, known: tuple[str, ...], pattern: re.Pattern[str] | None = None
+    ) -> None:
+        for name in self.data:
+            if name in known or (pattern is not None and pattern.fullmatch(name)):
+                continue
+            raise self.fail(name, f"unknown field (known fields: {', '.join(known)})")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game, as submitted. ``source`` locates it (``FILE:LINE``)."""
+
+    id: str
+    played_at: datetime
+    white: str
+    black: str
+    result: Result
+    rated: bool = True
+    time_control: TimeControl | None = None
+    termination: Termination = Termination.NORMAL
+    plies: int | None = None
+    venue: Venue = Venue.ONLINE
+    confirmed: bool | None = None
+    source: str = field(default="", compare=False)
+
+    @property
+    def where(self) -> str:
+        """How errors name this record: its source location, else its id."""
+        return self.source or f"game {self.id}"
+
+    def refuse(self, name: str, reason: str) -> InvalidRecord:
+        return InvalidRecord(self.where, name, reason)
+
+    def score(self, player: str) -> Decimal | None:
+        return self.result.score(white=player == self.white)
+
+    def opponent(self, player: str) -> str:
+        return self.black if player == self.white else self.white
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, object], where: str) -> GameRecord:
+        """Validate one record; raises :class:`InvalidRecord` naming ``where`` and the field."""
+        fields = _Fields(data, where)
+        fields.reject_unknown(GAME_FIELDS)
+        game_id = fields.ident("id")
+        white = fields.ident("white")
+        black = fields.ident("black")
+        if white == black:
+            raise fields.fail("black", f"a player cannot play himself ({white!r})")
+        tc_text = fields.text("time_control")
+        time_control = None
+        if tc_text is not None:
+            try:
+                time_control = parse_time_control(tc_text)
+            except ValueError as error:
+                raise fields.fail("time_control", str(error)) from None
+        result_text = fields.text("result", required=True)
+        assert result_text is not None
+        try:
+            result = Result(result_text.replace("½", "1/2"))
+        except ValueError:
+            raise fields.fail(
+                "result", f"{result_text!r} is not one of 1-0, 0-1, 1/2-1/2, *"
+            ) from None
+        venue = fields.choice("venue", Venue, Venue.ONLINE)
+        confirmed = fields.boolean("confirmed")
+        if confirmed is not None and venue is not Venue.OTB:
+            raise fields.fail("confirmed", "only an otb game is confirmed")
+        rated = fields.boolean("rated")
+        return cls(
+            id=game_id,
+            played_at=fields.timestamp("played_at"),
+            white=white,
+            black=black,
+            result=result,
+            rated=True if rated is None else rated,
+            time_control=time_control,
+            termination=fields.choice("termination", Termination, Termination.NORMAL),
+            plies=fields.integer("plies"),
+            venue=venue,
+            confirmed=confirmed,
+            source=where,
+        )
+
+    def to_mapping(self) -> dict[str, object]:
+        """The record in its file form (JSON Lines); absent optional fields are left out."""
+        data: dict[str, object] = {
+            "id": self.id,
+            "played_at": self.played_at.isoformat().replace("+00:00", "Z"),
+            "white": self.white,
+            "black": self.black,
+            "result": self.result.value,
+            "rated": self.rated,
+        }
+        if self.time_control is not None:
+            data["time_control"] = str(self.time_control)
+        if self.termination is not Termination.NORMAL:
+            data["termination"] = self.termination.value
+        if self.plies is not None:
+            data["plies"] = self.plies
+        if self.venue is not Venue.ONLINE:
+            data["venue"] = self.venue.value
+        if self.confirmed is not None:
+            data["confirmed"] = self.confirmed
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedRating:
+    """A rating brought in from an existing list, and the games behind it."""
+
+    rating: Decimal
+    games: int
+
+
+PLAYER_FIELDS = ("id", "name", "membership_until", "bot", "bot_rating")
+_IMPORTED = re.compile(r"(rating|games)_([a-z]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player's attributes (spec README, players table)."""
+
+    id: str
+    name: str | None = None
+    membership_until: date | None = None
+    bot: bool = False
+    bot_rating: Decimal | None = None
+    imported: Mapping[str, ImportedRating] = field(default_factory=dict)
+    source: str = field(default="", compare=False)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+    def is_member_on(self, day: date) -> bool:
+        """arena A3: the membership is valid until ``membership_until``, inclusive."""
+        return self.membership_until is not None and day <= self.membership_until
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, object], where: str) -> Player:
+        fields = _Fields(data, where)
+        fields.reject_unknown(PLAYER_FIELDS, _IMPORTED)
+        bot = bool(fields.boolean("bot"))
+        bot_rating = fields.rating("bot_rating")
+        if bot and bot_rating is None:
+            raise fields.fail("bot_rating", "is required for a bot")
+        if bot_rating is not None and not bot:
+            raise fields.fail("bot_rating", "is only for a bot (set bot to true)")
+        pools = sorted({m.group(2) for name in data if (m := _IMPORTED.fullmatch(name))})
+        imported: dict[str, ImportedRating] = {}
+        for pool in pools:
+            rating = fields.rating(f"rating_{pool}")
+            games = fields.integer(f"games_{pool}")
+            if rating is None and games is None:
+                continue
+            if rating is None:
+                raise fields.fail(f"rating_{pool}", f"is required with games_{pool}")
+            if games is None:
+                raise fields.fail(f"games_{pool}", f"is required with rating_{pool}")
+            if rating <= 0:
+                raise fields.fail(f"rating_{pool}", "must be positive")
+            imported[pool] = ImportedRating(rating, games)
+        return cls(
+            id=fields.ident("id"),
+            name=fields.text("name"),
+            membership_until=fields.day("membership_until"),
+            bot=bot,
+            bot_rating=bot_rating,
+            imported=imported,
+            source=where,
+        )

@@ -1,0 +1,347 @@
+"""``arena``: an online club's official rapid/blitz/bullet ratings on FIDE's tables.
+
+Seeds 000 (Spanish) and 002 (English); the rules are restated and settled in
+``shared/spec/arena.md`` (A1-A11), cited on each function below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import StrEnum
+
+from ..errors import InvalidRecord
+from ..numbers import HALF, display, round_half_away
+from ..records import GameRecord, Outcome, Player, Termination
+from ..tables import dp_for_fraction, expected_scores, table_b_d
+from ..timecontrol import ClockKind, TimeControl
+from .base import Change, GameRating, ListEntry, PlayerLookup, PoolKey, StateLookup
+
+RAPID, BLITZ, BULLET = "rapid", "blitz", "bullet"
+POOLS = (RAPID, BLITZ, BULLET)
+
+# arena A2: the official controls, (base minutes, increment seconds) -> pool.
+OFFICIAL_CONTROLS: dict[tuple[int, int], str] = {
+    **{c: RAPID for c in ((15, 0), (25, 0), (45, 0), (10, 10), (15, 10), (25, 10), (45, 10))},
+    **{c: BLITZ for c in ((3, 0), (5, 0), (10, 0), (3, 2), (3, 3), (5, 3))},
+    **{c: BULLET for c in ((1, 0), (2, 0), (1, 1), (1, 2))},
+}
+
+
+def allowed_controls() -> str:
+    """The official controls in words, pool by pool (for A2's refusal)."""
+    parts = []
+    for pool in POOLS:
+        controls = [f"{m}+{s}" for (m, s), p in OFFICIAL_CONTROLS.items() if p == pool]
+        parts.append(f"{pool} {', '.join(controls)}")
+    return "; ".join(parts)
+
+
+class ArenaStatus(StrEnum):
+    """arena A5: the three states of a player in a pool."""
+
+    UNRATED = "unrated"
+    QUALIFYING = "qualifying"
+    RATED = "rated"
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaState:
+    """A player's state in one pool.
+
+    ``games`` counts rated games (A8's 30, qualifying games included) while rated;
+    ``qualifying`` holds (opponent's rating at that game, score) while qualifying.
+    """
+
+    status: ArenaStatus = ArenaStatus.UNRATED
+    rating: Decimal | None = None
+    games: int = 0
+    qualifying: tuple[tuple[Decimal, Decimal], ...] = ()
+
+    @property
+    def counted_games(self) -> int:
+        """The games that count for this pool's rules (rating list ``games``)."""
+        return len(self.qualifying) if self.status is ArenaStatus.QUALIFYING else self.games
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaRules:
+    """The ruleset's parameters; the defaults are the spec's."""
+
+    training_rating: int = 1500  # A5 Decision
+    floor: Decimal = Decimal("1000.00")  # A6, A10
+    k: dict[str, int] = field(default_factory=lambda: {RAPID: 20, BLITZ: 20, BULLET: 10})  # A8
+    k_new_player: int = 40  # A8
+    new_player_games: int = 30  # A8
+    qualifying_games: int = 5  # A6
+    bonus_per_half_point: Decimal = Decimal("20")  # A6
+
+
+class ArenaSystem:
+    """The ``arena`` rating system (spec arena.md)."""
+
+    id = "arena"
+    pools: tuple[str, ...] = POOLS
+
+    def __init__(self, rules: ArenaRules | None = None) -> None:
+        self.rules = rules or ArenaRules()
+
+    # -- players -----------------------------------------------------------------
+
+    def check_player(self, player: Player) -> None:
+        for pool, imported in player.imported.items():
+            if pool not in POOLS:
+                raise InvalidRecord(
+                    player.source or f"player {player.id}",
+                    f"rating_{pool}",
+                    f"arena has no pool {pool!r} (pools: {', '.join(POOLS)})",
+                )
+            if imported.rating < self.rules.floor:
+                raise InvalidRecord(
+                    player.source or f"player {player.id}",
+                    f"rating_{pool}",
+                    f"{imported.rating} is below the floor of {self.rules.floor} (A10)",
+                )
+        if player.bot:
+            raise InvalidRecord(player.source or f"player {player.id}", "bot", "arena has no bots")
+
+    def initial_state(self, player: Player, pool: str) -> ArenaState:
+        """A5: everyone starts unrated; A8: an imported rating starts rated with its games."""
+        imported = player.imported.get(pool)
+        if imported is None:
+            return ArenaState()
+        return ArenaState(ArenaStatus.RATED, imported.rating, imported.games)
+
+    # -- one game ------------------------------------------------------------------
+
+    def pool_of(self, game: GameRecord) -> str:
+        """A2: the pool of a rated game's official time control; refuses any other."""
+        control = game.time_control
+        if control is None:
+            raise game.refuse("time_control", "is required for a rated game (A2)")
+        pool = pool_for_control(control)
+        if pool is None:
+            raise game.refuse(
+                "time_control",
+                f"{control.describe()} is not an official arena control for a rated game "
+                f"(A2; allowed: {allowed_controls()}); play it unrated instead",
+            )
+        return pool
+
+    def check_membership(self, game: GameRecord, players: PlayerLookup) -> None:
+        """A3: both players need a membership valid on the day the game was played."""
+        day = game.played_at.date()
+        for side, player_id in (("white", game.white), ("black", game.black)):
+            player = players(player_id)
+            if not player.is_member_on(day):
+                until = player.membership_until
+                why = f"expired on {until}" if until else "none"
+                raise game.refuse(
+                    side,
+                    f"player {player_id!r} has no valid arena membership on {day} ({why}); "
+                    "only members play rated games (A3)",
+                )
+
+    def rate(
+        self, game: GameRecord, players: PlayerLookup, states: StateLookup[ArenaState]
+    ) -> GameRating[ArenaState]:
+        if not game.rated:
+            return GameRating(game, Outcome.UNRATED, "casual game: moves nothing (A4)")
+        if game.time_control is not None and game.time_control.kind is not ClockKind.CLOCKED:
+            raise game.refuse("time_control", "arena rates only clocked games (A2)")
+        pool = self.pool_of(game)
+        self.check_membership(game, players)
+        if game.termination is Termination.FORFEIT:
+            return GameRating(game, Outcome.VOID, "forfeit: counts for nothing (A4)")
+        if game.termination in (Termination.BOT_NO_MOVE, Termination.EXPIRED):
+            raise game.refuse("termination", f"{game.termination.value!r} does not occur in arena")
+        if game.score(game.white) is None:
+            return GameRating(game, Outcome.VOID, "no result (*): counts for nothing")
+        white, black = states(game.white, pool), states(game.black, pool)
+        rated = ArenaStatus.RATED
+        if white.status is rated and black.status is rated:
+            return self._rate_between_rated(game, pool, white, black)
+        if white.status is not rated and black.status is not rated:
+            return GameRating(
+                game,
+                Outcome.RATED,
+                f"{pool}: neither player is rated, so the game counts for neither (A6)",
+            )
+        if white.status is rated:
+            return self._qualifying_game(game, pool, game.black, black, white)
+        return self._qualifying_game(game, pool, game.white, white, black)
+
+    def k_factor(self, pool: str, state: ArenaState) -> int:
+        """A8: K 40 until 30 rated games (qualifying games included), else the pool's K."""
+        if state.games < self.rules.new_player_games:
+            return self.rules.k_new_player
+        return self.rules.k[pool]
+
+    def _rate_between_rated(
+        self, game: GameRecord, pool: str, white: ArenaState, black: ArenaState
+    ) -> GameRating[ArenaState]:
+        """A7: ΔR = score - PD (Table B), new rating = old + ΔR x K, from pre-game ratings."""
+        assert white.rating is not None and black.rating is not None
+        d = abs(white.rating - black.rating)
+        pd_high, pd_low = expected_scores(d)
+        changes: list[Change] = []
+        new_states: dict[PoolKey, ArenaState] = {}
+        for player_id, own, other in (
+            (game.white, white, black),
+            (game.black, black, white),
+        ):
+            assert own.rating is not None and other.rating is not None
+            score = game.score(player_id)
+            assert score is not None
+            pd = pd_high if own.rating >= other.rating else pd_low
+            k = self.k_factor(pool, own)
+            delta = score - pd
+            change = round_half_away(delta * k)
+            after = own.rating + change
+            games = own.games + 1
+            note = f"D = {table_b_d(d)} → PD {pd}; {score} − {pd} = {delta} × K {k} = {change:+}"
+            if after < self.rules.floor:
+                new_state = ArenaState()
+                rule = "arena A10"
+                note += (
+                    f"; {after} is below {self.rules.floor}: the {pool} rating is lost, "
+                    "qualify again (A10)"
+                )
+            else:
+                new_state = ArenaState(ArenaStatus.RATED, after, games)
+                rule = "arena A7"
+            new_states[(player_id, pool)] = new_state
+            changes.append(
+                Change(
+                    game_id=game.id,
+                    player=player_id,
+                    pool=pool,
+                    rule=rule,
+                    opponent=game.opponent(player_id),
+                    score=score,
+                    before=own.rating,
+                    after=after,
+                    state_before=own.status.value,
+                    state_after=new_state.status.value,
+                    games_before=own.games,
+                    games_after=new_state.counted_games,
+                    opponent_rating=other.rating,
+                    k=k,
+                    d=d,
+                    pd=pd,
+                    delta=delta,
+                    change=change,
+                    note=note,
+                )
+            )
+        return GameRating(
+            game, Outcome.RATED, f"{pool}: both rated (A7)", tuple(changes), new_states
+        )
+
+    def _qualifying_game(
+        self,
+        game: GameRecord,
+        pool: str,
+        player_id: str,
+        own: ArenaState,
+        rated_opponent: ArenaState,
+    ) -> GameRating[ArenaState]:
+        """A6 for the unrated/qualifying player; A9: nothing for the rated opponent."""
+        assert rated_opponent.rating is not None
+        score = game.score(player_id)
+        assert score is not None
+        opponent = game.opponent(player_id)
+        reason = (
+            f"{pool}: {opponent} is rated, {player_id} is not: "
+            f"A6 for {player_id}, A9 for {opponent}"
+        )
+        if own.status is ArenaStatus.UNRATED and score < HALF:
+            return GameRating(
+                game,
+                Outcome.RATED,
+                reason + "; a loss before the count starts is ignored (A6)",
+            )
+        entries = (*own.qualifying, (rated_opponent.rating, score))
+        target = self.rules.qualifying_games
+        if len(entries) < target:
+            new_state = ArenaState(ArenaStatus.QUALIFYING, qualifying=entries)
+            first = "count starts (scored at least ½); " if len(entries) == 1 else ""
+            note = f"{first}qualifying game {len(entries)} of {target}"
+            after = None
+            change_note = note
+        else:
+            _ra, _points, rf, how = self.first_rating(entries)
+            if rf < self.rules.floor:
+                new_state = ArenaState()
+                change_note = f"{how}; below {self.rules.floor}: not rated, the count is reset (A6)"
+            else:
+                new_state = ArenaState(ArenaStatus.RATED, rf, len(entries))
+                change_note = f"{how}; rated from now on (A6)"
+            after = rf
+        change = Change(
+            game_id=game.id,
+            player=player_id,
+            pool=pool,
+            rule="arena A6",
+            opponent=opponent,
+            score=score,
+            before=None,
+            after=after,
+            state_before=own.status.value,
+            state_after=new_state.status.value,
+            games_before=own.counted_games,
+            games_after=new_state.counted_games,
+            opponent_rating=rated_opponent.rating,
+            note=change_note,
+        )
+        return GameRating(game, Outcome.RATED, reason, (change,), {(player_id, pool): new_state})
+
+    def first_rating(
+        self, entries: tuple[tuple[Decimal, Decimal], ...]
+    ) -> tuple[Decimal, Decimal, Decimal, str]:
+        """A6: Ra = mean of the opponents' ratings (2 decimals), s = points;
+        Rf = Ra (s = 50 %), Ra + 20 per half point over 50 %, or Ra + dp(s/n) (Table A).
+
+        Returns (Ra, s, Rf, the calculation in words).
+        """
+        count = len(entries)
+        ra = round_half_away(sum((rating for rating, _ in entries), Decimal(0)) / count)
+        points = sum((score for _, score in entries), Decimal(0))
+        half = Decimal(count) / 2
+        if points == half:
+            rf, how = ra, "= 50 %: Rf = Ra"
+        elif points > half:
+            bonus = (points - half) / HALF * self.rules.bonus_per_half_point
+            rf, how = ra + bonus, f"over 50 %: Rf = Ra + {bonus:.0f}"
+        else:
+            dp = dp_for_fraction(points / count)
+            rf, how = ra + dp, f"p = {points / count:.2f}: Rf = Ra + dp ({dp})"
+        rf = round_half_away(rf)
+        return ra, points, rf, f"Ra = {ra}, s = {points} {how} = {rf}"
+
+    # -- lists ---------------------------------------------------------------------
+
+    def list_entry(self, player: Player, pool: str, state: ArenaState) -> ListEntry | None:
+        """Rating list row: rated players with their rating, qualifying players with the
+        training rating shown (A5) and their qualifying games; others are not listed."""
+        if state.status is ArenaStatus.RATED:
+            assert state.rating is not None
+            return ListEntry(
+                player.id, pool, state.rating, str(display(state.rating)), "rated", state.games
+            )
+        if state.status is ArenaStatus.QUALIFYING:
+            return ListEntry(
+                player.id,
+                pool,
+                None,
+                str(self.rules.training_rating),
+                "qualifying",
+                state.counted_games,
+            )
+        return None
+
+
+def pool_for_control(control: TimeControl) -> str | None:
+    """A2: the pool of an official control, or None."""
+    minutes = control.minutes_increment
+    return OFFICIAL_CONTROLS.get(minutes) if minutes else None

@@ -1,0 +1,142 @@
+"""What every rating system provides, and the explanation of a rating change.
+
+A system is pure: given the game, the players' attributes and their states
+before the game, it returns the outcome, the new states and an explanation of
+every change. No I/O, no clock, no database (DESIGN.md "a pure core").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Generic, Protocol, TypeVar
+
+from ..numbers import format_rating
+from ..records import GameRecord, Outcome, Player
+
+PoolKey = tuple[str, str]
+"""(player id, pool name)."""
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One player's change in one pool from one game, with the numbers that explain it.
+
+    ``rule`` cites the spec (``arena A7``). ``d``, ``pd``, ``delta`` (score - PD) and
+    ``k`` are set when a rating moved by a formula; ``note`` says it in words.
+    """
+
+    game_id: str
+    player: str
+    pool: str
+    rule: str
+    opponent: str
+    score: Decimal
+    before: Decimal | None
+    after: Decimal | None
+    state_before: str
+    state_after: str
+    games_before: int
+    games_after: int
+    opponent_rating: Decimal | None = None
+    k: int | None = None
+    d: Decimal | None = None
+    pd: Decimal | None = None
+    delta: Decimal | None = None
+    change: Decimal | None = None
+    note: str = ""
+
+    def as_row(self) -> dict[str, str]:
+        """The change as a flat row of text (history files)."""
+
+        def text(value: Decimal | int | None) -> str:
+            if value is None:
+                return ""
+            return str(value)
+
+        return {
+            "game": self.game_id,
+            "player": self.player,
+            "pool": self.pool,
+            "rule": self.rule,
+            "opponent": self.opponent,
+            "opponent_rating": format_rating(self.opponent_rating) or "",
+            "score": text(self.score),
+            "k": text(self.k),
+            "d": text(self.d),
+            "pd": text(self.pd),
+            "delta": text(self.delta),
+            "change": format_rating(self.change) or "",
+            "before": format_rating(self.before) or "",
+            "after": format_rating(self.after) or "",
+            "state_before": self.state_before,
+            "state_after": self.state_after,
+            "games_before": text(self.games_before),
+            "games_after": text(self.games_after),
+            "note": self.note,
+        }
+
+
+HISTORY_COLUMNS = tuple(Change("", "", "", "", "", Decimal(0), None, None, "", "", 0, 0).as_row())
+
+
+@dataclass(frozen=True, slots=True)
+class GameRating(Generic[S]):
+    """A system's decision for one game: outcome, reason, new states, changes."""
+
+    game: GameRecord
+    outcome: Outcome
+    reason: str
+    changes: tuple[Change, ...] = ()
+    states: Mapping[PoolKey, S] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntry:
+    """One row of a rating list (spec README "Pools and the rating list")."""
+
+    player: str
+    pool: str
+    rating: Decimal | None
+    display: str
+    state: str
+    games: int
+
+    def as_mapping(self) -> dict[str, object]:
+        return {
+            "player": self.player,
+            "pool": self.pool,
+            "rating": format_rating(self.rating),
+            "display": self.display,
+            "state": self.state,
+            "games": self.games,
+        }
+
+
+PlayerLookup = Callable[[str], Player]
+StateLookup = Callable[[str, str], S]
+
+
+class RatingSystem(Protocol[S]):
+    """The interface the engine (and later the ledger) drives."""
+
+    id: str
+    pools: tuple[str, ...]
+
+    def check_player(self, player: Player) -> None:
+        """Refuse attributes this system cannot use (e.g. an imported rating for an
+        unknown pool) with an :class:`~chessrate.errors.InvalidRecord`."""
+
+    def initial_state(self, player: Player, pool: str) -> S:
+        """A player's state in ``pool`` before any game (imported ratings applied)."""
+
+    def rate(
+        self, game: GameRecord, players: PlayerLookup, states: StateLookup[S]
+    ) -> GameRating[S]:
+        """Decide one game. Raises :class:`~chessrate.errors.InvalidRecord` to refuse it."""
+
+    def list_entry(self, player: Player, pool: str, state: S) -> ListEntry | None:
+        """The player's rating-list row in ``pool``, or None when not listed."""

@@ -1,0 +1,99 @@
+"""Time controls: parsing and the estimated duration (spec README "The game record").
+
+Accepted forms:
+
+* PGN seconds: ``300+3``, ``60`` (a bare number or number pair is seconds);
+* with units: ``5m+3s``, ``3m + 2s``, ``15m``, ``90s``, ``1h+30s``;
+* ``-``: no clock (unclocked);
+* ``Nd``: N days per move (correspondence), e.g. ``3d``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+ESTIMATE_MOVES = 40
+"""Estimated duration = base + 40 x increment (site S2)."""
+
+
+class ClockKind(StrEnum):
+    CLOCKED = "clocked"
+    UNCLOCKED = "unclocked"
+    CORRESPONDENCE = "correspondence"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A parsed time control. ``base``/``increment`` are seconds (clocked games);
+    ``days_per_move`` is set for correspondence."""
+
+    kind: ClockKind
+    base: int = 0
+    increment: int = 0
+    days_per_move: int = 0
+
+    @property
+    def estimated_seconds(self) -> int | None:
+        """base + 40 x increment, or None for games without a clock."""
+        if self.kind is not ClockKind.CLOCKED:
+            return None
+        return self.base + ESTIMATE_MOVES * self.increment
+
+    @property
+    def minutes_increment(self) -> tuple[int, int] | None:
+        """(base minutes, increment seconds) when the base is whole minutes."""
+        if self.kind is not ClockKind.CLOCKED or self.base % 60:
+            return None
+        return self.base // 60, self.increment
+
+    def __str__(self) -> str:
+        if self.kind is ClockKind.UNCLOCKED:
+            return "-"
+        if self.kind is ClockKind.CORRESPONDENCE:
+            return f"{self.days_per_move}d"
+        return f"{self.base}+{self.increment}"
+
+    def describe(self) -> str:
+        """Human form: ``5m+3s``, ``unclocked``, ``3 days per move``."""
+        if self.kind is ClockKind.UNCLOCKED:
+            return "unclocked"
+        if self.kind is ClockKind.CORRESPONDENCE:
+            return f"{self.days_per_move} day{'s' if self.days_per_move != 1 else ''} per move"
+        base = f"{self.base // 60}m" if self.base % 60 == 0 else f"{self.base}s"
+        return base if not self.increment else f"{base}+{self.increment}s"
+
+
+_UNIT_SECONDS = {"h": 3600, "m": 60, "s": 1, "": 1}
+_PART = r"\s*(\d+)\s*(h|m|s|)\s*"
+_CLOCKED = re.compile(rf"^{_PART}(?:\+{_PART})?$", re.IGNORECASE)
+_DAYS = re.compile(r"^\s*(\d+)\s*d\s*$", re.IGNORECASE)
+
+
+def parse_time_control(text: str) -> TimeControl:
+    """Parse a time control; raises ``ValueError`` with the reason on bad input."""
+    stripped = text.strip()
+    if stripped == "-":
+        return TimeControl(ClockKind.UNCLOCKED)
+    days = _DAYS.match(stripped)
+    if days:
+        count = int(days.group(1))
+        if count < 1:
+            raise ValueError(f"{text!r}: days per move must be at least 1")
+        return TimeControl(ClockKind.CORRESPONDENCE, days_per_move=count)
+    match = _CLOCKED.match(stripped)
+    if not match or not stripped:
+        raise ValueError(
+            f"{text!r} is not a time control (expected e.g. '300+3', '5m+3s', '15m', '-' or '3d')"
+        )
+    base_value, base_unit, inc_value, inc_unit = match.groups()
+    base = int(base_value) * _UNIT_SECONDS[base_unit.lower()]
+    increment = 0
+    if inc_value is not None:
+        if inc_unit.lower() in ("h", "m"):
+            raise ValueError(f"{text!r}: the increment is given in seconds")
+        increment = int(inc_value)
+    if base == 0 and increment == 0:
+        raise ValueError(f"{text!r}: a clock needs a base time or an increment")
+    return TimeControl(ClockKind.CLOCKED, base=base, increment=increment)
