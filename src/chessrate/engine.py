@@ -30,7 +30,7 @@ class Engine(Generic[S]):
         self.players: dict[str, Player] = {}
         self.states: dict[PoolKey, S] = {}
         self.ratings: list[GameRating[S]] = []
-        self._game_ids: dict[str, GameRecord] = {}
+        self._by_id: dict[str, GameRating[S]] = {}
         for player in players:
             self.add_player(player)
 
@@ -61,13 +61,22 @@ class Engine(Generic[S]):
     # -- games ---------------------------------------------------------------------
 
     def apply(self, game: GameRecord) -> GameRating[S]:
-        """Rate one game. Raises :class:`InvalidRecord` (and changes nothing) to refuse it."""
-        first = self._game_ids.get(game.id)
+        """Rate one game. Raises :class:`InvalidRecord` (and changes nothing) to refuse it.
+
+        A game whose id was seen before is answered with the earlier decision when its
+        content is the same (spec README "id"), and refused when it differs."""
+        first = self._by_id.get(game.id)
         if first is not None:
-            raise game.refuse("id", f"duplicate game id {game.id!r} (first at {first.where})")
+            if first.game == game:  # the same game sent again: the same answer, no change
+                return first
+            raise game.refuse(
+                "id",
+                f"game id {game.id!r} was already used for a different game "
+                f"(at {first.game.where})",
+            )
         rating = self.system.rate(game, self.player, self.state)
         self.states.update(rating.states)
-        self._game_ids[game.id] = game
+        self._by_id[game.id] = rating
         self.ratings.append(rating)
         return rating
 
@@ -82,7 +91,9 @@ class Engine(Generic[S]):
         applied = []
         for game in in_rating_order(games):
             try:
-                applied.append(self.apply(game))
+                rating = self.apply(game)
+                if rating.game is game:  # not a repeat of an earlier identical record
+                    applied.append(rating)
             except InvalidRecord as error:
                 if on_invalid is None:
                     raise

@@ -16,10 +16,11 @@ from enum import Enum, StrEnum
 from typing import TypeVar
 
 from .errors import InvalidRecord
-from .numbers import HALF, ONE, ZERO, parse_rating
+from .numbers import HALF, ONE, parse_rating
 from .timecontrol import TimeControl, parse_time_control
 
 E = TypeVar("E", bound=Enum)
+LOSS = Decimal(0)
 
 
 class Result(StrEnum):
@@ -34,7 +35,7 @@ class Result(StrEnum):
             return None
         if self is Result.DRAW:
             return HALF
-        return ONE if (self is Result.WHITE_WINS) == white else ZERO
+        return ONE if (self is Result.WHITE_WINS) == white else LOSS
 
 
 class Termination(StrEnum):
@@ -46,6 +47,12 @@ class Termination(StrEnum):
     FORFEIT = "forfeit"
     BOT_NO_MOVE = "bot_no_move"
     EXPIRED = "expired"
+
+
+DECISIVE_TERMINATIONS = frozenset(
+    {Termination.RESIGN, Termination.ABANDON, Termination.DISCONNECT, Termination.FORFEIT}
+)
+"""Endings that have a winner: with them a draw result is a contradiction."""
 
 
 class Venue(StrEnum):
@@ -255,6 +262,9 @@ class GameRecord:
         if confirmed is not None and venue is not Venue.OTB:
             raise fields.fail("confirmed", "only an otb game is confirmed")
         rated = fields.boolean("rated")
+        termination = fields.choice("termination", Termination, Termination.NORMAL)
+        if result is Result.DRAW and termination in DECISIVE_TERMINATIONS:
+            raise fields.fail("result", f"a game that ended by {termination.value} is not a draw")
         return cls(
             id=game_id,
             played_at=fields.timestamp("played_at"),
@@ -263,7 +273,7 @@ class GameRecord:
             result=result,
             rated=True if rated is None else rated,
             time_control=time_control,
-            termination=fields.choice("termination", Termination, Termination.NORMAL),
+            termination=termination,
             plies=fields.integer("plies"),
             venue=venue,
             confirmed=confirmed,

@@ -7,6 +7,7 @@ Seeds 000 (Spanish) and 002 (English); the rules are restated and settled in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC
 from decimal import Decimal
 from enum import StrEnum
 
@@ -14,7 +15,7 @@ from ..errors import InvalidRecord
 from ..numbers import HALF, display, round_half_away
 from ..records import GameRecord, Outcome, Player, Termination
 from ..tables import dp_for_fraction, expected_scores, table_b_d
-from ..timecontrol import ClockKind, TimeControl
+from ..timecontrol import TimeControl
 from .base import Change, GameRating, ListEntry, PlayerLookup, PoolKey, StateLookup
 
 RAPID, BLITZ, BULLET = "rapid", "blitz", "bullet"
@@ -118,7 +119,10 @@ class ArenaSystem:
         """A2: the pool of a rated game's official time control; refuses any other."""
         control = game.time_control
         if control is None:
-            raise game.refuse("time_control", "is required for a rated game (A2)")
+            raise game.refuse(
+                "time_control",
+                f"is required for a rated game (A2; allowed: {allowed_controls()})",
+            )
         pool = pool_for_control(control)
         if pool is None:
             raise game.refuse(
@@ -130,7 +134,7 @@ class ArenaSystem:
 
     def check_membership(self, game: GameRecord, players: PlayerLookup) -> None:
         """A3: both players need a membership valid on the day the game was played."""
-        day = game.played_at.date()
+        day = game.played_at.astimezone(UTC).date()  # dates are UTC days
         for side, player_id in (("white", game.white), ("black", game.black)):
             player = players(player_id)
             if not player.is_member_on(day):
@@ -147,8 +151,6 @@ class ArenaSystem:
     ) -> GameRating[ArenaState]:
         if not game.rated:
             return GameRating(game, Outcome.UNRATED, "casual game: moves nothing (A4)")
-        if game.time_control is not None and game.time_control.kind is not ClockKind.CLOCKED:
-            raise game.refuse("time_control", "arena rates only clocked games (A2)")
         pool = self.pool_of(game)
         self.check_membership(game, players)
         if game.termination is Termination.FORFEIT:
@@ -309,15 +311,18 @@ class ArenaSystem:
         points = sum((score for _, score in entries), Decimal(0))
         half = Decimal(count) / 2
         if points == half:
-            rf, how = ra, "= 50 %: Rf = Ra"
+            rf, how = ra, "50 %, Rf = Ra"
         elif points > half:
             bonus = (points - half) / HALF * self.rules.bonus_per_half_point
-            rf, how = ra + bonus, f"over 50 %: Rf = Ra + {bonus:.0f}"
+            rf, how = ra + bonus, f"over 50 %, Rf = Ra + {bonus:.0f}"
         else:
             dp = dp_for_fraction(points / count)
-            rf, how = ra + dp, f"p = {points / count:.2f}: Rf = Ra + dp ({dp})"
+            rf, how = (
+                ra + dp,
+                f"under 50 %, p = {round_half_away(points / count)}, Rf = Ra + dp ({dp})",
+            )
         rf = round_half_away(rf)
-        return ra, points, rf, f"Ra = {ra}, s = {points} {how} = {rf}"
+        return ra, points, rf, f"Ra = {ra}, s = {points.normalize():f}: {how} = {rf}"
 
     # -- lists ---------------------------------------------------------------------
 

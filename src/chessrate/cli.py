@@ -1,0 +1,156 @@
+"""The ``chessrate`` command line. Thin: parses arguments, calls the library,
+prints, and maps every :class:`ChessrateError` to exit code 2 in one place."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from . import __version__
+from .engine import Engine
+from .errors import ChessrateError, InvalidRecord
+from .io.games import read_games, read_players
+from .io.lists import history_text, rating_list_text, write_all
+from .io.tabular import FORMATS
+from .records import Outcome
+from .systems import SYSTEM_IDS, get_system
+from .systems.base import ListEntry
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+PROGRESS_THRESHOLD = 20_000
+"""Inputs with at least this many games show a progress bar on stderr."""
+
+
+def reports_errors(command: F) -> F:
+    """Map chessrate's input errors to ``error: ...`` on stderr and exit code 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except ChessrateError as error:
+            click.echo(f"error: {error}", err=True)
+            raise SystemExit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="chessrate")
+def main() -> None:
+    """chessrate: exact chess ratings (arena, corr, site, fide)."""
+
+
+@main.command()
+@click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--system", "system_id", type=click.Choice(SYSTEM_IDS), required=True,
+    help="The rating system to rate by.",
+)  # fmt: skip
+@click.option(
+    "--players", "players_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Players file (CSV or JSON Lines): membership, bots, imported ratings.",
+)  # fmt: skip
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMATS),
+    help="Format of GAMES (default: from the extension).",
+)  # fmt: skip
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the rating list (.csv or .json).",
+)  # fmt: skip
+@click.option(
+    "--history", type=click.Path(dir_okay=False, path_type=Path),
+    help="Write every change with its explanation (.csv or .jsonl).",
+)  # fmt: skip
+@click.option(
+    "--skip-invalid", is_flag=True,
+    help="Rate the valid records and list the invalid ones instead of stopping.",
+)  # fmt: skip
+@reports_errors
+def rate(
+    games: Path,
+    system_id: str,
+    players_path: Path | None,
+    fmt: str | None,
+    out: Path | None,
+    history: Path | None,
+    skip_invalid: bool,
+) -> None:
+    """Rate a file of GAMES (JSON Lines or CSV) and print one rating list per pool.
+
+    An invalid record stops the run with exit code 2 and FILE:LINE: field: reason,
+    and nothing is written (unless --skip-invalid).
+    """
+    skipped: list[InvalidRecord] = []
+    on_invalid = skipped.append if skip_invalid else None
+    engine: Engine[Any] = Engine(get_system(system_id))
+    if players_path is not None:
+        for player in read_players(players_path):
+            engine.add_player(player)
+    records = read_games(games, fmt, on_invalid)
+    with Progress(
+        TextColumn("rating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=len(records) < PROGRESS_THRESHOLD,
+    ) as progress:
+        task = progress.add_task("rating", total=len(records))
+        engine.replay(records, on_invalid, lambda n: progress.advance(task, n))
+    lists = engine.rating_lists()
+    files: dict[Path, str] = {}
+    if out is not None:
+        files[out] = rating_list_text([e for pool in lists.values() for e in pool], out)
+    if history is not None:
+        files[history] = history_text(engine.ratings, history)
+    write_all(files)
+    console = Console(highlight=False)
+    for pool, entries in lists.items():
+        if entries:
+            console.print(_list_table(engine, system_id, pool, entries))
+        else:
+            console.print(f"{system_id} · {pool}: no players yet", markup=False)
+    outcomes = Counter(rating.outcome.value for rating in engine.ratings)
+    summary = f"{len(engine.ratings)} games from {games}: " + ", ".join(
+        f"{outcomes[o.value]} {o.value}" for o in Outcome
+    )
+    if skipped:
+        for error in skipped:
+            click.echo(f"skipped {error}", err=True)
+        summary += f"; {len(skipped)} invalid records skipped"
+    click.echo(summary, err=True)
+
+
+def _list_table(engine: Engine[Any], system_id: str, pool: str, entries: list[ListEntry]) -> Table:
+    table = Table(title=f"{system_id} · {pool} ({len(entries)} players)", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("player")
+    table.add_column("rating", justify="right")
+    table.add_column("state")
+    table.add_column("games", justify="right")
+    rank = 0
+    for entry in entries:
+        shown = "-"
+        if entry.rating is not None:
+            rank += 1
+            shown = str(rank)
+        player = engine.player(entry.player)
+        name = entry.player if player.name is None else f"{player.name} ({entry.player})"
+        table.add_row(shown, name, entry.display, entry.state, str(entry.games))
+    return table
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
