@@ -2,21 +2,35 @@
 
 from __future__ import annotations
 
-from .engine import Engine
+from .engine import Annulment, Engine
 from .errors import ChessrateError, InvalidInput, InvalidRecord
 from .numbers import display, round_half_away
 from .records import GameRecord, Outcome, Player, Result, Termination, Venue
-from .systems import ArenaRules, ArenaSystem, Change, GameRating, ListEntry, get_system
+from .systems import (
+    ArenaRules,
+    ArenaSystem,
+    Change,
+    CorrRules,
+    CorrSystem,
+    GameRating,
+    ListEntry,
+    SiteRules,
+    SiteSystem,
+    get_system,
+)
 from .tables import dp_for_fraction, expected_score, expected_scores
 from .timecontrol import TimeControl, parse_time_control
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Annulment",
     "ArenaRules",
     "ArenaSystem",
     "Change",
     "ChessrateError",
+    "CorrRules",
+    "CorrSystem",
     "Engine",
     "GameRating",
     "GameRecord",
@@ -26,6 +40,8 @@ __all__ = [
     "Outcome",
     "Player",
     "Result",
+    "SiteRules",
+    "SiteSystem",
     "Termination",
     "TimeControl",
     "Venue",

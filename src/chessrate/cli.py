@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -17,7 +18,7 @@ from rich.table import Table
 from . import __version__
 from .engine import Engine
 from .errors import ChessrateError, InvalidRecord
-from .io.games import read_games, read_players
+from .io.games import read_annulments, read_games, read_players
 from .io.lists import history_text, rating_list_text, write_all
 from .io.tabular import FORMATS
 from .records import Outcome
@@ -73,6 +74,11 @@ def main() -> None:
     help="Write every change with its explanation (.csv or .jsonl).",
 )  # fmt: skip
 @click.option(
+    "--annul", "annul_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Fair-play annulments (site S10) to apply after the replay: one game id a line, "
+    "optionally followed by the reason.",
+)  # fmt: skip
+@click.option(
     "--skip-invalid", is_flag=True,
     help="Rate the valid records and list the invalid ones instead of stopping.",
 )  # fmt: skip
@@ -84,6 +90,7 @@ def rate(
     fmt: str | None,
     out: Path | None,
     history: Path | None,
+    annul_path: Path | None,
     skip_invalid: bool,
 ) -> None:
     """Rate a file of GAMES (JSON Lines or CSV) and print one rating list per pool.
@@ -109,12 +116,23 @@ def rate(
     ) as progress:
         task = progress.add_task("rating", total=len(records))
         engine.replay(records, on_invalid, lambda n: progress.advance(task, n))
+    annulments = []
+    if annul_path is not None:
+        now = datetime.now(UTC).replace(microsecond=0)
+        for where, game_id, reason in read_annulments(annul_path):
+            try:
+                annulments.append(engine.annul(game_id, reason, now, by=str(annul_path)))
+            except InvalidRecord as error:
+                located = InvalidRecord(where, error.field, f"{game_id}: {error.reason}")
+                if on_invalid is None:
+                    raise located from None
+                on_invalid(located)
     lists = engine.rating_lists()
     files: dict[Path, str] = {}
     if out is not None:
         files[out] = rating_list_text([e for pool in lists.values() for e in pool], out)
     if history is not None:
-        files[history] = history_text(engine.ratings, history)
+        files[history] = history_text(engine.ratings, history, annulments)
     write_all(files)
     console = Console(highlight=False)
     for pool, entries in lists.items():
@@ -122,19 +140,28 @@ def rate(
             console.print(_list_table(engine, system_id, pool, entries))
         else:
             console.print(f"{system_id} · {pool}: no players yet", markup=False)
-    outcomes = Counter(rating.outcome.value for rating in engine.ratings)
+    for annulment in annulments:
+        moved = ", ".join(
+            f"{c.player} {c.pool} {c.change:+}" for c in annulment.changes if c.change is not None
+        )
+        reason = f" ({annulment.reason})" if annulment.reason else ""
+        click.echo(f"annulled {annulment.game_id}{reason}: {moved or 'nothing moved'}")
+    outcomes = Counter(engine.outcome(rating.game.id) for rating in engine.ratings)
     summary = f"{len(engine.ratings)} games from {games}: " + ", ".join(
-        f"{outcomes[o.value]} {o.value}" for o in Outcome
+        f"{outcomes[o]} {o.value}" for o in Outcome
     )
+    if annulments:
+        summary += f" ({len(annulments)} annulled)"
     if skipped:
-        for error in skipped:
-            click.echo(f"skipped {error}", err=True)
+        for invalid in skipped:
+            click.echo(f"skipped {invalid}", err=True)
         summary += f"; {len(skipped)} invalid records skipped"
     click.echo(summary, err=True)
 
 
 def _list_table(engine: Engine[Any], system_id: str, pool: str, entries: list[ListEntry]) -> Table:
-    table = Table(title=f"{system_id} · {pool} ({len(entries)} players)", title_justify="left")
+    label = "site Elo" if (system_id, pool) == ("site", "site") else pool
+    table = Table(title=f"{system_id} · {label} ({len(entries)} players)", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("player")
     table.add_column("rating", justify="right")

@@ -8,10 +8,12 @@ applied whole or not at all: a refused game changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Generic, TypeVar
 
 from .errors import InvalidRecord
-from .records import GameRecord, Player
+from .records import GameRecord, Outcome, Player
 from .systems.base import Change, GameRating, ListEntry, PoolKey, RatingSystem
 
 S = TypeVar("S")
@@ -20,6 +22,18 @@ S = TypeVar("S")
 def in_rating_order(games: Iterable[GameRecord]) -> list[GameRecord]:
     """Spec README "Order": by ``played_at``, ties in input order (a stable sort)."""
     return sorted(games, key=lambda game: game.played_at)
+
+
+@dataclass(frozen=True, slots=True)
+class Annulment:
+    """A fair-play annulment (site S10): which game, when, why, by whom, and the
+    changes that reversed the game's effect."""
+
+    game_id: str
+    at: datetime
+    reason: str
+    by: str | None
+    changes: tuple[Change, ...]
 
 
 class Engine(Generic[S]):
@@ -31,6 +45,7 @@ class Engine(Generic[S]):
         self.states: dict[PoolKey, S] = {}
         self.ratings: list[GameRating[S]] = []
         self._by_id: dict[str, GameRating[S]] = {}
+        self.annulments: dict[str, Annulment] = {}
         for player in players:
             self.add_player(player)
 
@@ -102,12 +117,41 @@ class Engine(Generic[S]):
                 progress(1)
         return applied
 
+    def annul(self, game_id: str, reason: str, at: datetime, by: str | None = None) -> Annulment:
+        """site S10: reverse a rated game's changes to every rating it touched and take
+        it out of the games counts; the annulment is kept. All or nothing."""
+        where = f"game {game_id}"
+        rating = self._by_id.get(game_id)
+        if rating is None:
+            raise InvalidRecord(where, "id", "no such game to annul")
+        if game_id in self.annulments:
+            first = self.annulments[game_id]
+            raise InvalidRecord(where, "id", f"already annulled at {first.at.isoformat()}")
+        if rating.outcome is not Outcome.RATED:
+            raise InvalidRecord(
+                where, "id", f"the game is {rating.outcome.value}: no rating to annul"
+            )
+        changes, states = self.system.annul(rating, self.state)
+        self.states.update(states)
+        annulment = Annulment(game_id, at, reason, by, changes)
+        self.annulments[game_id] = annulment
+        return annulment
+
+    def outcome(self, game_id: str) -> Outcome | None:
+        """A game's outcome now: an annulled game is void."""
+        if game_id in self.annulments:
+            return Outcome.VOID
+        rating = self._by_id.get(game_id)
+        return None if rating is None else rating.outcome
+
     # -- results -------------------------------------------------------------------
 
     def changes(self) -> Iterator[Change]:
-        """Every change of every game, in the order applied."""
+        """Every change of every game in the order applied, then the annulments'."""
         for rating in self.ratings:
             yield from rating.changes
+        for annulment in self.annulments.values():
+            yield from annulment.changes
 
     def rating_list(self, pool: str) -> list[ListEntry]:
         """One pool's rating list: rated players first by rating (highest first), then

@@ -8,11 +8,13 @@ import json
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..engine import Annulment
 from ..errors import InvalidInput
-from ..systems.base import HISTORY_COLUMNS, GameRating, ListEntry
+from ..systems.base import HISTORY_COLUMNS, Change, GameRating, ListEntry
 
 LIST_COLUMNS = ("player", "pool", "rating", "display", "state", "games")
 HISTORY_FILE_COLUMNS = ("game", "played_at", *HISTORY_COLUMNS[1:])
@@ -30,20 +32,32 @@ def rating_list_text(entries: Iterable[ListEntry], path: Path) -> str:
     raise InvalidInput(f"{path}: a rating list is written as .json or .csv")
 
 
-def history_rows(ratings: Iterable[GameRating[Any]]) -> list[dict[str, str]]:
-    """One row per player per game that changed a state, with its explanation."""
+def history_rows(
+    ratings: Iterable[GameRating[Any]], annulments: Iterable[Annulment] = ()
+) -> list[dict[str, str]]:
+    """One row per player per game that changed a state, with its explanation; then
+    the rows of the annulments (rule ``site S10``, ``played_at`` = when annulled)."""
     rows = []
     for rating in ratings:
-        played_at = rating.game.played_at.isoformat().replace("+00:00", "Z")
-        for change in rating.changes:
-            row = change.as_row()
-            rows.append({"game": row["game"], "played_at": played_at, **row})
+        rows += _rows(rating.game.played_at, rating.changes)
+    for annulment in annulments:
+        rows += _rows(annulment.at, annulment.changes)
     return rows
 
 
-def history_text(ratings: Iterable[GameRating[Any]], path: Path) -> str:
+def _rows(at: datetime, changes: Iterable[Change]) -> list[dict[str, str]]:
+    played_at = at.isoformat().replace("+00:00", "Z")
+    return [
+        {"game": row["game"], "played_at": played_at, **row}
+        for row in (change.as_row() for change in changes)
+    ]
+
+
+def history_text(
+    ratings: Iterable[GameRating[Any]], path: Path, annulments: Iterable[Annulment] = ()
+) -> str:
     """The rating history as CSV, or JSON Lines for ``.jsonl``."""
-    rows = history_rows(ratings)
+    rows = history_rows(ratings, annulments)
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return _csv_text(HISTORY_FILE_COLUMNS, rows)

@@ -16,7 +16,15 @@ from ..numbers import HALF, display, round_half_away
 from ..records import GameRecord, Outcome, Player, Termination
 from ..tables import dp_for_fraction, expected_scores, table_b_d
 from ..timecontrol import TimeControl
-from .base import Change, GameRating, ListEntry, PlayerLookup, PoolKey, StateLookup
+from .base import (
+    Change,
+    GameRating,
+    ListEntry,
+    PlayerLookup,
+    PoolKey,
+    StateLookup,
+    no_annulment,
+)
 
 RAPID, BLITZ, BULLET = "rapid", "blitz", "bullet"
 POOLS = (RAPID, BLITZ, BULLET)
@@ -325,6 +333,11 @@ class ArenaSystem:
         return ra, points, rf, f"Ra = {ra}, s = {points.normalize():f}: {how} = {rf}"
 
     # -- lists ---------------------------------------------------------------------
+
+    def annul(
+        self, rating: GameRating[ArenaState], states: StateLookup[ArenaState]
+    ) -> tuple[tuple[Change, ...], dict[PoolKey, ArenaState]]:
+        raise no_annulment(self.id, rating)
 
     def list_entry(self, player: Player, pool: str, state: ArenaState) -> ListEntry | None:
         """Rating list row: rated players with their rating, qualifying players with the

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
+from ..errors import InvalidRecord
 from ..numbers import format_rating
 from ..records import GameRecord, Outcome, Player
 
@@ -140,3 +141,18 @@ class RatingSystem(Protocol[S]):
 
     def list_entry(self, player: Player, pool: str, state: S) -> ListEntry | None:
         """The player's rating-list row in ``pool``, or None when not listed."""
+
+    def annul(
+        self, rating: GameRating[S], states: StateLookup[S]
+    ) -> tuple[tuple[Change, ...], dict[PoolKey, S]]:
+        """Reverse a rated game's changes (site S10): the reversing changes and the new
+        states. Systems without annulment refuse with an InvalidRecord."""
+
+
+def no_annulment(system_id: str, rating: GameRating[Any]) -> InvalidRecord:
+    """The refusal of a system whose regulation has no annulment."""
+    return InvalidRecord(
+        f"game {rating.game.id}",
+        "id",
+        f"the {system_id} regulation has no fair-play annulment (that is site S10)",
+    )

@@ -1,0 +1,386 @@
+"""``site``: a chess site's per-type Elo plus the weighted site Elo (seed 004).
+
+The rules are restated and settled in ``shared/spec/site.md`` (S1-S10), cited
+on each function below. S8's first-move deadlines and S9's expiry need a clock
+and belong to the live service; here a finished game's record says how it
+ended (``plies``, ``termination``) and the rules decide what that means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import StrEnum
+
+from ..errors import InvalidRecord
+from ..numbers import HALF, ONE, display, round_half_away
+from ..records import GameRecord, Outcome, Player, Result, Termination, Venue
+from ..timecontrol import ClockKind, TimeControl
+from .base import Change, GameRating, ListEntry, PlayerLookup, PoolKey, StateLookup
+
+SITE = "site"
+
+
+class GameType(StrEnum):
+    """site S2: the game types, in the order the first match wins."""
+
+    BOTS = "bots"
+    OTB = "otb"
+    CORRESPONDENCE = "correspondence"
+    UNCLOCKED = "unclocked"
+    BULLET = "bullet"
+    BLITZ = "blitz"
+    RAPID = "rapid"
+    CLASSICAL = "classical"
+
+
+WEIGHTS: dict[GameType, Decimal] = {
+    GameType.BOTS: Decimal("0.5"),
+    GameType.OTB: Decimal("0.75"),
+    GameType.CORRESPONDENCE: Decimal("0.5"),
+    GameType.UNCLOCKED: Decimal("0.75"),
+    GameType.BULLET: Decimal("0.5"),
+    GameType.BLITZ: Decimal("0.75"),
+    GameType.RAPID: Decimal("1.0"),
+    GameType.CLASSICAL: Decimal("1.0"),
+}
+"""site S2: each type's weight in the site Elo."""
+
+POOLS: tuple[str, ...] = (
+    SITE,
+    *(t.value for t in (GameType.BULLET, GameType.BLITZ, GameType.RAPID, GameType.CLASSICAL)),
+    *(t.value for t in (GameType.UNCLOCKED, GameType.CORRESPONDENCE, GameType.OTB, GameType.BOTS)),
+)
+
+EXPECTED_PLACES = 6
+"""The logistic expected score is computed in float and quantized to 6 decimals."""
+
+
+@dataclass(frozen=True, slots=True)
+class SiteState:
+    """One rating of a player (the site Elo or a type rating) and its rated games."""
+
+    rating: Decimal = Decimal("1500.00")
+    games: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SiteRules:
+    """The ruleset's parameters; the defaults are the spec's."""
+
+    start: Decimal = Decimal("1500.00")  # S3
+    k_new: int = 32  # S4
+    k: int = 20  # S4
+    k_new_games: int = 30  # S4
+    floor: Decimal = Decimal("100.00")  # S5
+    provisional_games: int = 10  # S6
+    max_days_per_move: int = 7  # S2
+    bullet_below: int = 3 * 60  # S2: estimate in seconds
+    blitz_below: int = 8 * 60
+    rapid_below: int = 25 * 60
+    bot_void_before_plies: int = 18  # S7 Decision: moves 1-9
+    weights: dict[GameType, Decimal] = field(default_factory=lambda: dict(WEIGHTS))
+
+
+def expected_score(own: Decimal, opponent: Decimal) -> Decimal:
+    """site S3: 1 / (1 + 10^((R_opp - R_own) / 400)), in float, then quantized once."""
+    value = 1.0 / (1.0 + 10.0 ** (float(opponent - own) / 400.0))
+    return round_half_away(value, EXPECTED_PLACES)
+
+
+class SiteSystem:
+    """The ``site`` rating system (spec site.md)."""
+
+    id = "site"
+    pools: tuple[str, ...] = POOLS
+
+    def __init__(self, rules: SiteRules | None = None) -> None:
+        self.rules = rules or SiteRules()
+
+    # -- players -----------------------------------------------------------------
+
+    def check_player(self, player: Player) -> None:
+        where = player.source or f"player {player.id}"
+        for pool, imported in player.imported.items():
+            if pool not in POOLS:
+                raise InvalidRecord(
+                    where,
+                    f"rating_{pool}",
+                    f"site has no pool {pool!r} (pools: {', '.join(POOLS)})",
+                )
+            if imported.rating < self.rules.floor:
+                raise InvalidRecord(
+                    where, f"rating_{pool}", f"{imported.rating} is below the floor of 100 (S5)"
+                )
+        if player.bot and player.imported:
+            raise InvalidRecord(where, "bot", "a bot has a fixed bot_rating, no imported ratings")
+
+    def initial_state(self, player: Player, pool: str) -> SiteState:
+        """S3: everyone starts at 1500 with no games; an imported rating keeps its games."""
+        imported = player.imported.get(pool)
+        if imported is None:
+            return SiteState(self.rules.start, 0)
+        return SiteState(imported.rating, imported.games)
+
+    # -- one game ------------------------------------------------------------------
+
+    def game_type(self, game: GameRecord, white: Player, black: Player) -> GameType:
+        """S2: the game's type, first match wins; refuses what cannot be rated."""
+        if white.bot or black.bot:
+            return GameType.BOTS
+        if game.venue is Venue.OTB:
+            return GameType.OTB
+        control = game.time_control
+        if control is None:
+            raise game.refuse("time_control", "is required for a rated game (S2)")
+        return self.type_of_control(game, control)
+
+    def type_of_control(self, game: GameRecord, control: TimeControl) -> GameType:
+        """S2: correspondence (1-7 days), unclocked, or by the estimated duration."""
+        if control.kind is ClockKind.CORRESPONDENCE:
+            if control.days_per_move > self.rules.max_days_per_move:
+                raise game.refuse(
+                    "time_control",
+                    f"{control.describe()}: more than {self.rules.max_days_per_move} days "
+                    "per move is not rated (S2)",
+                )
+            return GameType.CORRESPONDENCE
+        if control.kind is ClockKind.UNCLOCKED:
+            return GameType.UNCLOCKED
+        estimate = control.estimated_seconds
+        assert estimate is not None
+        if estimate < self.rules.bullet_below:
+            return GameType.BULLET
+        if estimate < self.rules.blitz_below:
+            return GameType.BLITZ
+        if estimate < self.rules.rapid_below:
+            return GameType.RAPID
+        return GameType.CLASSICAL
+
+    def rate(
+        self, game: GameRecord, players: PlayerLookup, states: StateLookup[SiteState]
+    ) -> GameRating[SiteState]:
+        white, black = players(game.white), players(game.black)
+        if not game.rated:
+            return GameRating(game, Outcome.UNRATED, "casual game: moves nothing (S1)")
+        kind = self.game_type(game, white, black)
+        if white.bot and black.bot:
+            return GameRating(game, Outcome.UNRATED, "two bots: nothing to rate (S7)")
+        if game.venue is Venue.OTB and kind is GameType.OTB and not game.confirmed:
+            return GameRating(
+                game, Outcome.UNRATED, "otb game not confirmed by both players: pending (S2)"
+            )
+        result = self._result(game, kind, white, black)
+        if not isinstance(result, Result):  # the reason why the game is void
+            return GameRating(game, Outcome.VOID, result)
+        return self._rate_humans_or_bot(game, kind, result, white, black, states)
+
+    def _result(
+        self, game: GameRecord, kind: GameType, white: Player, black: Player
+    ) -> Result | str:
+        """S7-S9 and forfeits: the result to rate, or why the game is void."""
+        termination = game.termination
+        if termination is Termination.FORFEIT:
+            return "forfeit: counts for nothing"
+        if game.plies is not None and game.plies < 2:
+            return f"aborted: {game.plies} plies, before both sides moved: void (S8)"
+        bot = black if black.bot else white if white.bot else None
+        if termination is Termination.BOT_NO_MOVE:
+            return self._bot_no_move(game, bot)
+        if bot is not None and termination in (Termination.TIMEOUT, Termination.ABANDON):
+            bot_score = game.score(bot.id)
+            if bot_score is not None and bot_score == 0:
+                raise game.refuse(
+                    "termination",
+                    f"a bot never loses by {termination.value} (S7)",
+                )
+        if termination is Termination.EXPIRED:
+            self._check_expired(game, kind)
+        if game.result is Result.NO_RESULT:
+            return "no result (*): counts for nothing"
+        return game.result
+
+    def _bot_no_move(self, game: GameRecord, bot: Player | None) -> Result | str:
+        """S7 Decision: the bot's move did not arrive: void in moves 1-9 (fewer than 18
+        plies), from move 10 on the human's loss."""
+        if bot is None:
+            raise game.refuse("termination", "'bot_no_move' needs a bot in the game (S7)")
+        if game.plies is None:
+            raise game.refuse("plies", "is required with termination 'bot_no_move' (S7)")
+        if game.plies < self.rules.bot_void_before_plies:
+            return f"the bot's move did not arrive before move 10 ({game.plies} plies): void (S7)"
+        human_loses = Result.WHITE_WINS if bot.id == game.white else Result.BLACK_WINS
+        if game.result not in (human_loses, Result.NO_RESULT):
+            raise game.refuse(
+                "result",
+                f"from move 10 a missing bot move is the human's loss ({human_loses.value}) (S7)",
+            )
+        return human_loses
+
+    def _check_expired(self, game: GameRecord, kind: GameType) -> None:
+        """S9: only a rated game without a live clock expires, as the loss of the player
+        to move (White when an even number of plies was played)."""
+        if kind not in (GameType.UNCLOCKED, GameType.CORRESPONDENCE):
+            raise game.refuse(
+                "termination", f"a {kind.value} game does not expire (S9: unclocked games only)"
+            )
+        if game.result is Result.DRAW or game.result is Result.NO_RESULT:
+            raise game.refuse("result", "an expired game is the loss of the player to move (S9)")
+        if game.plies is not None:
+            white_to_move = game.plies % 2 == 0
+            loser_is_white = game.result is Result.BLACK_WINS
+            if white_to_move != loser_is_white:
+                raise game.refuse(
+                    "result",
+                    f"after {game.plies} plies {'White' if white_to_move else 'Black'} was to "
+                    "move and loses an expired game (S9)",
+                )
+
+    def k_factor(self, state: SiteState) -> int:
+        """S4: 32 while the rating has fewer than 30 rated games, then 20."""
+        return self.rules.k_new if state.games < self.rules.k_new_games else self.rules.k
+
+    def _rate_humans_or_bot(
+        self,
+        game: GameRecord,
+        kind: GameType,
+        result: Result,
+        white: Player,
+        black: Player,
+        states: StateLookup[SiteState],
+    ) -> GameRating[SiteState]:
+        """S1/S3: the type rating (w = 1) and the site Elo (w = the type's weight) move
+        together; S7: against a bot only the human's, with the bot's fixed rating."""
+        weight = self.rules.weights[kind]
+        changes: list[Change] = []
+        new_states: dict[PoolKey, SiteState] = {}
+        for pool, w in ((kind.value, Decimal(1)), (SITE, weight)):
+            sides = ((white, black), (black, white))
+            for own, other in sides:
+                if own.bot:
+                    continue
+                own_state = states(own.id, pool)
+                if other.bot:
+                    assert other.bot_rating is not None
+                    opponent_rating = other.bot_rating
+                else:
+                    opponent_rating = states(other.id, pool).rating
+                score = result.score(white=own.id == game.white)
+                assert score is not None
+                change, state = self._move(
+                    game, pool, w, own.id, own_state, other.id, opponent_rating, score, kind
+                )
+                changes.append(change)
+                new_states[(own.id, pool)] = state
+        reason = f"{kind.value}: type rating and site Elo (weight {weight})"
+        return GameRating(game, Outcome.RATED, reason, tuple(changes), new_states)
+
+    def _move(
+        self,
+        game: GameRecord,
+        pool: str,
+        weight: Decimal,
+        player_id: str,
+        own: SiteState,
+        opponent: str,
+        opponent_rating: Decimal,
+        score: Decimal,
+        kind: GameType,
+    ) -> tuple[Change, SiteState]:
+        """S3: change = K x w x (score - expected), rounded; S5: never below 100."""
+        expected = expected_score(own.rating, opponent_rating)
+        k = self.k_factor(own)
+        change = round_half_away(k * weight * (score - expected))
+        after = own.rating + change
+        weight_text = "" if pool != SITE else f" × weight {weight} ({kind.value})"
+        note = (
+            f"expected {expected} (opponent {opponent_rating}); "
+            f"K {k}{weight_text} × ({_score_text(score)} − {expected}) = {change:+}"
+        )
+        rule = "site S3"
+        if after < self.rules.floor:
+            note += f"; stops at the floor {self.rules.floor} (S5)"
+            after = self.rules.floor
+            rule = "site S5"
+        return (
+            Change(
+                game_id=game.id,
+                player=player_id,
+                pool=pool,
+                rule=rule,
+                opponent=opponent,
+                score=score,
+                before=own.rating,
+                after=after,
+                state_before="rated",
+                state_after="rated",
+                games_before=own.games,
+                games_after=own.games + 1,
+                opponent_rating=opponent_rating,
+                k=k,
+                d=opponent_rating - own.rating,
+                pd=expected,
+                delta=score - expected,
+                change=after - own.rating,
+                note=note,
+            ),
+            SiteState(after, own.games + 1),
+        )
+
+    # -- S10 -------------------------------------------------------------------------
+
+    def annul(
+        self, rating: GameRating[SiteState], states: StateLookup[SiteState]
+    ) -> tuple[tuple[Change, ...], dict[PoolKey, SiteState]]:
+        """S10: reverse the game's changes to every rating it touched and take the game
+        out of the games counts (no rating goes below the floor, S5)."""
+        changes = []
+        new_states: dict[PoolKey, SiteState] = {}
+        for original in rating.changes:
+            assert original.change is not None
+            key = (original.player, original.pool)
+            current = new_states.get(key) or states(*key)
+            after = max(self.rules.floor, current.rating - original.change)
+            state = SiteState(after, max(0, current.games - 1))
+            new_states[key] = state
+            changes.append(
+                Change(
+                    game_id=original.game_id,
+                    player=original.player,
+                    pool=original.pool,
+                    rule="site S10",
+                    opponent=original.opponent,
+                    score=original.score,
+                    before=current.rating,
+                    after=after,
+                    state_before="rated",
+                    state_after="rated",
+                    games_before=current.games,
+                    games_after=state.games,
+                    change=after - current.rating,
+                    note=f"fair-play annulment: the game's {original.change:+} is reversed",
+                )
+            )
+        return tuple(changes), new_states
+
+    # -- lists ---------------------------------------------------------------------
+
+    def list_entry(self, player: Player, pool: str, state: SiteState) -> ListEntry | None:
+        """A human with games (or an imported rating) in the pool; S6's ``1500?`` under
+        10 games. Bots are not listed (S7)."""
+        if player.bot or (state.games == 0 and pool not in player.imported):
+            return None
+        return ListEntry(
+            player.id, pool, state.rating, display_site(state, self.rules), "rated", state.games
+        )
+
+
+def display_site(state: SiteState, rules: SiteRules | None = None) -> str:
+    """S6: ``1500?`` while the rating has fewer than 10 rated games."""
+    limit = (rules or SiteRules()).provisional_games
+    shown = str(display(state.rating))
+    return f"{shown}?" if state.games < limit else shown
+
+
+def _score_text(score: Decimal) -> str:
+    return "1" if score == ONE else "½" if score == HALF else "0"
