@@ -227,3 +227,124 @@ def test_version() -> None:
     code, out, _ = invoke("--version")
     assert code == 0
     assert "chessrate" in out
+
+
+SITE_PLAYERS = "id,name,bot,bot_rating\nbot1,Bot One,true,1800\n"
+SITE_GAMES = [
+    {"id": "s1", "played_at": "2026-01-01T10:00:00Z", "white": "ann", "black": "ben",
+     "result": "1-0", "time_control": "5m+3s", "plies": 40},
+    {"id": "s2", "played_at": "2026-01-01T11:00:00Z", "white": "ann", "black": "bot1",
+     "result": "0-1", "time_control": "10m", "plies": 40},
+    {"id": "s3", "played_at": "2026-01-01T12:00:00Z", "white": "ann", "black": "ben",
+     "result": "1-0", "time_control": "2m+1s", "plies": 1, "termination": "resign"},
+]  # fmt: skip
+
+
+def write_site(tmp_path: Path) -> tuple[Path, Path]:
+    games = tmp_path / "site.jsonl"
+    games.write_text("".join(json.dumps(g) + "\n" for g in SITE_GAMES))
+    players = tmp_path / "site_players.csv"
+    players.write_text(SITE_PLAYERS)
+    return games, players
+
+
+def test_rate_site_lists_the_site_elo_and_every_type(tmp_path: Path) -> None:
+    games, players = write_site(tmp_path)
+    out_path = tmp_path / "r.json"
+    code, out, err = invoke(
+        "rate", games, "--system", "site", "--players", players, "--out", out_path
+    )
+    assert code == 0, err
+    assert "site · site Elo (2 players)" in out
+    for pool in ("bullet", "rapid", "classical", "unclocked", "correspondence", "otb"):
+        assert f"site · {pool}: no players yet" in out
+    assert "site · blitz (2 players)" in out
+    assert "site · bots (1 players)" in out
+    assert "3 games from" in err
+    assert "2 rated, 0 unrated, 1 void" in err
+    rows = {(r["player"], r["pool"]): r for r in json.loads(out_path.read_text())}
+    # s1: blitz 1516.00 / 1484.00 and site Elo 1512.00 / 1488.00 (site.md example);
+    # s2: ann (site 1512.00, 1 game) loses to the 1800 bot at weight 0.5, K 32:
+    # expected = 1 - 1/(1 + 10^(288/400)) = 0.160049 -> 32 x 0.5 x -0.160049 = -2.56
+    assert rows[("ann", "blitz")]["rating"] == "1516.00"
+    assert rows[("ben", "blitz")]["rating"] == "1484.00"
+    assert rows[("ann", "site")] == {"player": "ann", "pool": "site", "rating": "1509.44",
+                                     "display": "1509?", "state": "rated", "games": 2}  # fmt: skip
+    assert rows[("ben", "site")]["rating"] == "1488.00"
+    assert ("bot1", "bots") not in rows
+    assert all(r["player"] != "bot1" for r in rows.values())
+
+
+def test_rate_annul_reverses_the_game_and_reports_it(tmp_path: Path) -> None:
+    games, players = write_site(tmp_path)
+    annul = tmp_path / "annul.txt"
+    annul.write_text("# game id, then the reason\ns1 engine assistance confirmed\n")
+    out_path, history = tmp_path / "r.json", tmp_path / "h.csv"
+    code, out, err = invoke(
+        "rate", games, "--system", "site", "--players", players, "--annul", annul,
+        "--annulled-at", "2026-06-01", "--out", out_path, "--history", history,
+    )  # fmt: skip
+    assert code == 0, err
+    assert (
+        "annulled s1 (engine assistance confirmed): "
+        "ann blitz -16.00, ben blitz +16.00, ann site -12.00, ben site +12.00"
+    ) in out
+    assert "1 rated, 0 unrated, 2 void (1 annulled)" in err
+    rows = {(r["player"], r["pool"]): r for r in json.loads(out_path.read_text())}
+    assert rows[("ann", "site")]["rating"] == "1497.44"
+    assert rows[("ann", "site")]["games"] == 1
+    assert ("ben", "site") not in rows  # back to no rated games
+    assert ("ann", "blitz") not in rows
+    s10 = [r for r in csv.DictReader(history.open()) if r["rule"] == "site S10"]
+    assert {r["played_at"] for r in s10} == {"2026-06-01T00:00:00Z"}
+    assert [(r["player"], r["pool"], r["change"]) for r in s10] == [
+        ("ann", "blitz", "-16.00"),
+        ("ben", "blitz", "16.00"),
+        ("ann", "site", "-12.00"),
+        ("ben", "site", "12.00"),
+    ]
+
+
+def test_rate_annul_unknown_game_exits_2_naming_the_line(tmp_path: Path) -> None:
+    games, players = write_site(tmp_path)
+    annul = tmp_path / "annul.txt"
+    annul.write_text("s1 confirmed\nnope\n")
+    out_path = tmp_path / "r.json"
+    code, _, err = invoke(
+        "rate", games, "--system", "site", "--players", players, "--annul", annul,
+        "--out", out_path,
+    )  # fmt: skip
+    assert code == 2
+    assert f"{annul}:2: id: nope: no such game to annul" in err
+    assert not out_path.exists()
+
+
+def test_rate_annul_is_refused_by_systems_without_annulment(tmp_path: Path) -> None:
+    games, players = write_inputs(tmp_path)
+    annul = tmp_path / "annul.txt"
+    annul.write_text("g1\n")
+    code, _, err = invoke(
+        "rate", games, "--system", "arena", "--players", players, "--annul", annul
+    )
+    assert code == 2
+    assert "the arena regulation has no fair-play annulment" in err
+
+
+def test_rate_corr_displays_provisional_ratings(tmp_path: Path) -> None:
+    games = tmp_path / "corr.jsonl"
+    games.write_text(
+        json.dumps({"id": "c1", "played_at": "2026-01-01T10:00:00Z", "white": "a",
+                    "black": "b", "result": "1-0", "time_control": "3d"}) + "\n"
+    )  # fmt: skip
+    out_path = tmp_path / "r.csv"
+    code, out, err = invoke("rate", games, "--system", "corr", "--out", out_path)
+    assert code == 0, err
+    assert "1500P (1)" in out
+    assert "1100P (1)" in out
+    rows = list(csv.DictReader(out_path.open()))
+    assert rows == [
+        {"player": "a", "pool": "corr", "rating": "1500.00", "display": "1500P (1)",
+         "state": "provisional", "games": "1"},
+        {"player": "b", "pool": "corr", "rating": "1100.00", "display": "1100P (1)",
+         "state": "provisional", "games": "1"},
+    ]  # fmt: skip

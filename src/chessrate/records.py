@@ -100,7 +100,7 @@ def _text(value: object) -> str | None:
     return stripped or None
 
 
-class _Fields:
+class FieldReader:
     """Reads typed fields out of one mapping, raising :class:`InvalidRecord`."""
 
     def __init__(self, data: Mapping[str, object], where: str) -> None:
@@ -235,7 +235,7 @@ class GameRecord:
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], where: str) -> GameRecord:
         """Validate one record; raises :class:`InvalidRecord` naming ``where`` and the field."""
-        fields = _Fields(data, where)
+        fields = FieldReader(data, where)
         fields.reject_unknown(GAME_FIELDS)
         game_id = fields.ident("id")
         white = fields.ident("white")
@@ -337,7 +337,7 @@ class Player:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], where: str) -> Player:
-        fields = _Fields(data, where)
+        fields = FieldReader(data, where)
         fields.reject_unknown(PLAYER_FIELDS, _IMPORTED)
         bot = bool(fields.boolean("bot"))
         bot_rating = fields.rating("bot_rating")

@@ -52,8 +52,9 @@ POOLS: tuple[str, ...] = (
     *(t.value for t in (GameType.UNCLOCKED, GameType.CORRESPONDENCE, GameType.OTB, GameType.BOTS)),
 )
 
-EXPECTED_PLACES = 6
-"""The logistic expected score is computed in float and quantized to 6 decimals."""
+EXPECTED_PLACES = 2
+"""The logistic expected score is computed in float and rounded to two decimals
+(spec README "Rounding": a logistic expected score is rounded to two decimals)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,13 @@ class SiteRules:
 
 
 def expected_score(own: Decimal, opponent: Decimal) -> Decimal:
-    """site S3: 1 / (1 + 10^((R_opp - R_own) / 400)), in float, then quantized once."""
+    """site S3: 1 / (1 + 10^((R_opp - R_own) / 400)), in float, then quantized once.
+
+    It is computed for the higher rated side and the lower rated gets 1 minus that,
+    so the two expected scores of a game add up to exactly 1 (and equal K give a
+    zero-sum game, as the seed's classical Elo intends)."""
+    if own < opponent:
+        return 1 - expected_score(opponent, own)
     value = 1.0 / (1.0 + 10.0 ** (float(opponent - own) / 400.0))
     return round_half_away(value, EXPECTED_PLACES)
 
@@ -170,14 +177,12 @@ class SiteSystem:
             return GameRating(
                 game, Outcome.UNRATED, "otb game not confirmed by both players: pending (S2)"
             )
-        result = self._result(game, kind, white, black)
+        result = self._result(game, white, black)
         if not isinstance(result, Result):  # the reason why the game is void
             return GameRating(game, Outcome.VOID, result)
         return self._rate_humans_or_bot(game, kind, result, white, black, states)
 
-    def _result(
-        self, game: GameRecord, kind: GameType, white: Player, black: Player
-    ) -> Result | str:
+    def _result(self, game: GameRecord, white: Player, black: Player) -> Result | str:
         """S7-S9 and forfeits: the result to rate, or why the game is void."""
         termination = game.termination
         if termination is Termination.FORFEIT:
@@ -195,7 +200,7 @@ class SiteSystem:
                     f"a bot never loses by {termination.value} (S7)",
                 )
         if termination is Termination.EXPIRED:
-            self._check_expired(game, kind)
+            self._check_expired(game)
         if game.result is Result.NO_RESULT:
             return "no result (*): counts for nothing"
         return game.result
@@ -217,12 +222,16 @@ class SiteSystem:
             )
         return human_loses
 
-    def _check_expired(self, game: GameRecord, kind: GameType) -> None:
-        """S9: only a rated game without a live clock expires, as the loss of the player
-        to move (White when an even number of plies was played)."""
-        if kind not in (GameType.UNCLOCKED, GameType.CORRESPONDENCE):
+    def _check_expired(self, game: GameRecord) -> None:
+        """S9: only a rated game without a live clock (unclocked or correspondence, a bot
+        game included) expires, as the loss of the player to move (White when an even
+        number of plies was played)."""
+        control = game.time_control
+        if control is None or control.kind is ClockKind.CLOCKED:
+            shown = "a game without a time control" if control is None else control.describe()
             raise game.refuse(
-                "termination", f"a {kind.value} game does not expire (S9: unclocked games only)"
+                "termination",
+                f"{shown} does not expire (S9: unclocked and correspondence games only)",
             )
         if game.result is Result.DRAW or game.result is Result.NO_RESULT:
             raise game.refuse("result", "an expired game is the loss of the player to move (S9)")
