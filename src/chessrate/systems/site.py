@@ -52,6 +52,11 @@ POOLS: tuple[str, ...] = (
     *(t.value for t in (GameType.UNCLOCKED, GameType.CORRESPONDENCE, GameType.OTB, GameType.BOTS)),
 )
 
+ENDINGS_WITH_A_LOSER = frozenset(
+    {Termination.RESIGN, Termination.TIMEOUT, Termination.ABANDON, Termination.DISCONNECT}
+)
+"""S8: once both sides moved, these endings are a rated loss, so a result is needed."""
+
 EXPECTED_PLACES = 2
 """The logistic expected score is computed in float and rounded to two decimals
 (spec README "Rounding": a logistic expected score is rounded to two decimals)."""
@@ -119,6 +124,10 @@ class SiteSystem:
                 raise InvalidRecord(
                     where, f"rating_{pool}", f"{imported.rating} is below the floor of 100 (S5)"
                 )
+        if player.bot and (player.bot_rating is None or player.bot_rating < self.rules.floor):
+            raise InvalidRecord(
+                where, "bot_rating", f"a bot needs a fixed rating of at least {self.rules.floor}"
+            )
         if player.bot and player.imported:
             raise InvalidRecord(where, "bot", "a bot has a fixed bot_rating, no imported ratings")
 
@@ -192,7 +201,11 @@ class SiteSystem:
         bot = black if black.bot else white if white.bot else None
         if termination is Termination.BOT_NO_MOVE:
             return self._bot_no_move(game, bot)
-        if bot is not None and termination in (Termination.TIMEOUT, Termination.ABANDON):
+        if bot is not None and termination in (
+            Termination.TIMEOUT,
+            Termination.ABANDON,
+            Termination.EXPIRED,
+        ):
             bot_score = game.score(bot.id)
             if bot_score is not None and bot_score == 0:
                 raise game.refuse(
@@ -201,6 +214,12 @@ class SiteSystem:
                 )
         if termination is Termination.EXPIRED:
             self._check_expired(game)
+        if game.result is Result.NO_RESULT and termination in ENDINGS_WITH_A_LOSER:
+            raise game.refuse(
+                "result",
+                f"a game that ended by {termination.value} after both sides moved has a "
+                "loser (S8): give the result",
+            )
         if game.result is Result.NO_RESULT:
             return "no result (*): counts for nothing"
         return game.result
