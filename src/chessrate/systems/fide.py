@@ -141,7 +141,8 @@ class PlayerReport:
 
 @dataclass(frozen=True, slots=True)
 class PeriodResult:
-    """The new list and every player's report, in list order."""
+    """Every player's report, in the order of the new list (by new rating, the
+    players without a rating last)."""
 
     reports: tuple[PlayerReport, ...]
     rules: FideRules = field(default_factory=FideRules)
@@ -220,8 +221,6 @@ class FideSystem:
         rated = {e.player for e in event.entries if self.rated_in_event(e, players)}
         rating = {key: players[key].rating or 0 for key in rated}
         calcs: dict[str, FirstRatingCalc] = {}
-        if event.round_robin:
-            base_rc = self._round_robin_base(event, rated, rating)
         for entry in event.entries:
             if entry.player in rated:
                 continue
@@ -243,7 +242,7 @@ class FideSystem:
                 )
                 continue
             if event.round_robin:
-                rc, how = base_rc
+                rc, how = self._round_robin_rc(event, rated, rating, len(entry.games))
                 steps = (how,)
             else:
                 total = sum((Decimal(rating[g.opponent]) for g in vs_rated), Decimal(0))
@@ -263,12 +262,13 @@ class FideSystem:
                 )
         return calcs
 
-    def _round_robin_base(
-        self, event: Event, rated: set[str], rating: Mapping[str, int]
+    def _round_robin_rc(
+        self, event: Event, rated: set[str], rating: Mapping[str, int], n: int
     ) -> tuple[int, str]:
-        """F4 round robin: Ra = Rar - dpa x n/(n+1), rounded (n = opponents)."""
-        if not rated:
-            return 0, "no rated players"
+        """F4 round robin: Ra = Rar - dpa x n/(n+1), rounded, where Rar is the average
+        rating of the rated players, dpa their average dp (each from his own score
+        fraction against all his opponents) and n the number of the unrated player's
+        opponents."""
         rar = Decimal(sum(rating[key] for key in rated)) / len(rated)
         dps = []
         for entry in event.entries:
@@ -276,7 +276,6 @@ class FideSystem:
                 p = sum((g.score for g in entry.games), Decimal(0)) / len(entry.games)
                 dps.append(dp_for_fraction(p))
         dpa = Decimal(sum(dps)) / len(dps) if dps else Decimal(0)
-        n = max(len(e.games) for e in event.entries)
         ra = rar - dpa * n / (n + 1)
         rc = int(round_half_away(ra, 0))
         how = (
