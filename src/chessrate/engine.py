@@ -61,6 +61,12 @@ class Engine(Generic[S]):
         self.system.check_player(player)
         self.players[player.id] = player
 
+    def set_player(self, player: Player) -> None:
+        """Register or replace a player's attributes (a ledger's attribute change).
+        States already built stay as they are; imported ratings apply to new states."""
+        self.system.check_player(player)
+        self.players[player.id] = player
+
     def player(self, player_id: str) -> Player:
         """A player's attributes; one missing from the players file has none."""
         player = self.players.get(player_id)

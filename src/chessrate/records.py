@@ -335,6 +335,23 @@ class Player:
         """arena A3: the membership is valid until ``membership_until``, inclusive."""
         return self.membership_until is not None and day <= self.membership_until
 
+    def to_mapping(self) -> dict[str, object]:
+        """The attributes in their file form (absent ones left out); round-trips
+        through :meth:`from_mapping`."""
+        data: dict[str, object] = {"id": self.id}
+        if self.name is not None:
+            data["name"] = self.name
+        if self.membership_until is not None:
+            data["membership_until"] = self.membership_until.isoformat()
+        if self.bot:
+            data["bot"] = True
+        if self.bot_rating is not None:
+            data["bot_rating"] = f"{self.bot_rating:.2f}"
+        for pool, imported in sorted(self.imported.items()):
+            data[f"rating_{pool}"] = f"{imported.rating:.2f}"
+            data[f"games_{pool}"] = imported.games
+        return data
+
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], where: str) -> Player:
         fields = FieldReader(data, where)

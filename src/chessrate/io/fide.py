@@ -14,7 +14,7 @@ from ..errors import InvalidInput, InvalidRecord
 from ..records import FieldReader
 from ..systems.base import ListEntry
 from ..systems.fide import POOL, Event, EventEntry, EventGame, ListedPlayer, PeriodResult
-from .tabular import read_records
+from .tabular import RawRecord, parse_records, read_records
 from .trf import Tournament, read_trf
 
 LIST_FIELDS = ("id", "name", "rating", "games", "reached_2400")
@@ -23,8 +23,17 @@ LIST_FIELDS = ("id", "name", "rating", "games", "reached_2400")
 def read_start_list(path: Path) -> dict[str, ListedPlayer]:
     """The starting list (CSV or JSON Lines): ``id, name, rating, games, reached_2400``;
     an empty rating is an unrated player. Errors name ``FILE:LINE`` and the field."""
+    return start_list_from(read_records(path))
+
+
+def parse_start_list(text: str, source: str) -> dict[str, ListedPlayer]:
+    """The starting list from CSV text (an upload)."""
+    return start_list_from(parse_records(text, source, "csv"))
+
+
+def start_list_from(records: Iterable[RawRecord]) -> dict[str, ListedPlayer]:
     players: dict[str, ListedPlayer] = {}
-    for where, data in read_records(path):
+    for where, data in records:
         fields = FieldReader(data, where)
         fields.reject_unknown(LIST_FIELDS)
         player_id = fields.ident("id")

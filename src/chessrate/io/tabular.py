@@ -53,7 +53,18 @@ def read_records(path: Path, fmt: str | None = None) -> Iterator[RawRecord]:
             raise InvalidInput(f"{path}: not UTF-8 text ({error.reason})") from None
 
 
-def _jsonl(path: Path, lines: Iterator[str]) -> Iterator[RawRecord]:
+def parse_records(text: str, source: str, kind: str) -> Iterator[RawRecord]:
+    """The records of a JSON Lines or CSV text (e.g. an upload); ``source`` names it."""
+    lines = iter(text.splitlines(keepends=True))
+    if kind == "jsonl":
+        yield from _jsonl(source, lines)
+    elif kind == "csv":
+        yield from _csv(source, lines)
+    else:
+        raise InvalidInput(f"unknown format {kind!r} (known: {', '.join(FORMATS)})")
+
+
+def _jsonl(path: Path | str, lines: Iterator[str]) -> Iterator[RawRecord]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -67,7 +78,7 @@ def _jsonl(path: Path, lines: Iterator[str]) -> Iterator[RawRecord]:
         yield where, value
 
 
-def _csv(path: Path, lines: Iterator[str]) -> Iterator[RawRecord]:
+def _csv(path: Path | str, lines: Iterator[str]) -> Iterator[RawRecord]:
     reader = csv.DictReader(lines)
     if reader.fieldnames is None:
         return

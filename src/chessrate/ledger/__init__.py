@@ -1,0 +1,26 @@
+"""The rating ledger: players, games, changes, current ratings and annulments in
+SQLite (default) or PostgreSQL. See :class:`chessrate.ledger.store.Ledger`."""
+
+from .store import (
+    AnnulmentView,
+    Conflict,
+    GameView,
+    HistoryItem,
+    Ledger,
+    NotFound,
+    PlayerView,
+    RatingView,
+    database_url,
+)
+
+__all__ = [
+    "AnnulmentView",
+    "Conflict",
+    "GameView",
+    "HistoryItem",
+    "Ledger",
+    "NotFound",
+    "PlayerView",
+    "RatingView",
+    "database_url",
+]

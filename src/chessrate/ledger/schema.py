@@ -1,0 +1,155 @@
+"""The ledger's tables (SQLAlchemy Core). Ratings are stored as integer hundredths;
+explanations as exact JSON. Alembic migrations in ``migrations/`` create them."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+# SQLite makes an autoincrementing key only of INTEGER PRIMARY KEY.
+Seq = BigInteger().with_variant(Integer(), "sqlite")
+
+settings = Table(
+    "settings",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(200), primary_key=True),
+    Column("name", Text),
+    Column("attributes", Text, nullable=False),  # Player.to_mapping() as JSON
+    Column("bot", Boolean, nullable=False, default=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("seq", Seq, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),  # player | game | annulment
+    Column("ref", String(200), nullable=False),  # player id or game id
+    Column("payload", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    sqlite_autoincrement=True,
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(200), primary_key=True),
+    Column("seq", Seq, ForeignKey("events.seq"), nullable=False, unique=True),
+    Column("record", Text, nullable=False),  # GameRecord.to_mapping() as canonical JSON
+    Column("played_at", DateTime(timezone=True), nullable=False),
+    Column("white", String(200), ForeignKey("players.id"), nullable=False, index=True),
+    Column("black", String(200), ForeignKey("players.id"), nullable=False, index=True),
+    Column("outcome", String(16), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("annulled", Boolean, nullable=False, default=False),
+    Column("submitted_at", DateTime(timezone=True), nullable=False),
+)
+
+changes = Table(
+    "changes",
+    metadata,
+    Column("id", Seq, primary_key=True, autoincrement=True),
+    Column("seq", Seq, ForeignKey("events.seq"), nullable=False, index=True),
+    Column("game_id", String(200), ForeignKey("games.id"), nullable=False, index=True),
+    Column("player_id", String(200), ForeignKey("players.id"), nullable=False),
+    Column("pool", String(32), nullable=False),
+    Column("rule", String(32), nullable=False),
+    Column("after_cents", BigInteger),
+    Column("detail", Text, nullable=False),  # codec.change_to_mapping as JSON
+    sqlite_autoincrement=True,
+)
+Index("changes_player_pool", changes.c.player_id, changes.c.pool, changes.c.seq)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(200), ForeignKey("players.id"), primary_key=True),
+    Column("pool", String(32), primary_key=True),
+    Column("rating_cents", BigInteger),
+    Column("display", String(32), nullable=False),
+    Column("state_name", String(16), nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("listed", Boolean, nullable=False),
+    Column("state", Text, nullable=False),  # codec.state_to_json
+    Column("seq", Seq, nullable=False),
+)
+Index("ratings_board", ratings.c.pool, ratings.c.listed, ratings.c.rating_cents)
+
+annulments = Table(
+    "annulments",
+    metadata,
+    Column("game_id", String(200), ForeignKey("games.id"), primary_key=True),
+    Column("seq", Seq, ForeignKey("events.seq"), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("by", String(200)),
+    Column("reason", Text, nullable=False),
+)
+
+tokens = Table(
+    "tokens",
+    metadata,
+    Column("id", Seq, primary_key=True, autoincrement=True),
+    Column("hash", String(64), nullable=False, unique=True),
+    Column("role", String(16), nullable=False),
+    Column("label", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    sqlite_autoincrement=True,
+)
+
+fide_periods = Table(
+    "fide_periods",
+    metadata,
+    Column("id", Seq, primary_key=True, autoincrement=True),
+    Column("name", Text, nullable=False),
+    Column("bonus", String(16), nullable=False),
+    Column("floor", Integer, nullable=False),
+    Column("start_list", Text, nullable=False),  # the CSV as uploaded
+    Column("closed_at", DateTime(timezone=True)),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    sqlite_autoincrement=True,
+)
+
+fide_files = Table(
+    "fide_files",
+    metadata,
+    Column("id", Seq, primary_key=True, autoincrement=True),
+    Column("period_id", Seq, ForeignKey("fide_periods.id"), nullable=False, index=True),
+    Column("name", Text, nullable=False),
+    Column("content", Text, nullable=False),
+    Column("round_robin", Boolean),
+    sqlite_autoincrement=True,
+)
+
+fide_results = Table(
+    "fide_results",
+    metadata,
+    Column("period_id", Seq, ForeignKey("fide_periods.id"), primary_key=True),
+    Column("player_id", String(200), primary_key=True),
+    Column("position", Integer, nullable=False),
+    Column("name", Text, nullable=False),
+    Column("old_rating", Integer),
+    Column("new_rating", Integer),
+    Column("games", Integer, nullable=False),
+    Column("report", Text, nullable=False),  # the player's report as JSON
+)
