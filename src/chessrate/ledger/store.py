@@ -26,6 +26,8 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Engine as ReplayEngine
@@ -161,6 +163,13 @@ class Ledger:
         # Reads never take SQLite's write lock (WAL lets them run beside a writer).
         self.reader = _make_engine(url, write=False) if url.startswith("sqlite") else self.engine
         self.postgres = self.engine.dialect.name == "postgresql"
+        upsert = (postgresql_insert if self.postgres else sqlite_insert)(ratings)
+        columns = ("rating_cents", "display", "state_name", "games", "listed", "state", "seq")
+        # One cached statement, run with many rows (insertmanyvalues makes it one trip).
+        self._upsert_rating = upsert.on_conflict_do_update(
+            index_elements=[ratings.c.player_id, ratings.c.pool],
+            set_={name: upsert.excluded[name] for name in columns},
+        )
         self._system_id: str | None = None
         self._system: RatingSystem[Any] | None = None
 
@@ -321,12 +330,11 @@ class Ledger:
         answer (``created`` False); with different content it is refused (409)."""
         try:
             with self._transaction() as conn:
-                result = self._submit(conn, record, now)
+                return self._submit(conn, record, now)
         except IntegrityError:
             # The same id was committed by another worker in the meantime.
             with self._transaction() as conn:
-                result = self._submit(conn, record, now)
-        return self.get_game(record.id), result
+                return self._submit(conn, record, now)
 
     def submit_games(
         self, records: Sequence[GameRecord], now: datetime
@@ -334,26 +342,27 @@ class Ledger:
         """Rate and store a batch in one transaction: all or nothing."""
         with self._transaction() as conn:
             self._locked_players(conn, {p for r in records for p in (r.white, r.black)})
-            created = [self._submit(conn, record, now) for record in records]
-        return [(self.get_game(r.id), c) for r, c in zip(records, created, strict=True)]
+            return [self._submit(conn, record, now) for record in records]
 
-    def _submit(self, conn: Connection, record: GameRecord, now: datetime) -> bool:
+    def _submit(self, conn: Connection, record: GameRecord, now: datetime) -> tuple[GameView, bool]:
         locked = self._locked_players(conn, (record.white, record.black))
         existing = conn.execute(select(games.c.record).where(games.c.id == record.id)).first()
         if existing is not None:
             stored = GameRecord.from_mapping(json.loads(existing.record), f"game {record.id}")
             if replace(stored, source="") == replace(record, source=""):
-                return False
+                return self._game_view(conn, record.id), False
             raise Conflict(f"game {record.id}: id: already used for a different game")
         for side, player_id in (("white", record.white), ("black", record.black)):
             if player_id not in locked:
                 raise InvalidRecord(record.where, side, f"unknown player {player_id!r}")
         states = _StateCache(conn, self.system_id, self.system, locked)
+        states.prefetch((record.white, record.black))
         rating = self.system.rate(record, locked.__getitem__, states)
-        seq = self._event(conn, "game", record.id, codec.dumps(record.to_mapping()), now)
+        text = codec.dumps(record.to_mapping())
+        seq = self._event(conn, "game", record.id, text, now)
         conn.execute(
             insert(games).values(
-                id=record.id, seq=seq, record=codec.dumps(record.to_mapping()),
+                id=record.id, seq=seq, record=text,
                 played_at=record.played_at, white=record.white, black=record.black,
                 outcome=rating.outcome.value, reason=rating.reason, annulled=False,
                 submitted_at=now,
@@ -361,7 +370,11 @@ class Ledger:
         )  # fmt: skip
         self._store_changes(conn, seq, rating.changes)
         self._store_states(conn, seq, rating.states, locked)
-        return True
+        view = GameView(
+            record.id, seq, replace(record, source=""), rating.outcome.value, rating.reason,
+            False, rating.changes, now,
+        )  # fmt: skip
+        return view, True
 
     def _event(self, conn: Connection, kind: str, ref: str, payload: str, now: datetime) -> int:
         result = conn.execute(
@@ -390,35 +403,37 @@ class Ledger:
         states: Mapping[PoolKey, Any],
         people: Mapping[str, Player],
     ) -> None:
+        """Upsert the players' current ratings, one statement for all of them."""
+        if not states:
+            return
+        rows = []
         for (player_id, pool), state in states.items():
             entry = self.system.list_entry(people[player_id], pool, state)
-            values = {
-                "rating_cents": _cents(entry.rating)
-                if entry
-                else _cents(getattr(state, "rating", None)),
+            rating = entry.rating if entry else getattr(state, "rating", None)
+            rows.append({
+                "player_id": player_id,
+                "pool": pool,
+                "rating_cents": _cents(rating),
                 "display": entry.display if entry else "",
                 "state_name": entry.state if entry else _state_name(state),
                 "games": entry.games if entry else 0,
                 "listed": entry is not None,
                 "state": codec.state_to_json(state),
                 "seq": seq,
-            }
-            done = conn.execute(
-                update(ratings)
-                .where(ratings.c.player_id == player_id, ratings.c.pool == pool)
-                .values(**values)
-            )
-            if done.rowcount == 0:
-                conn.execute(insert(ratings).values(player_id=player_id, pool=pool, **values))
+            })  # fmt: skip
+        conn.execute(self._upsert_rating, rows)
 
     def get_game(self, game_id: str) -> GameView:
         with self.reader.connect() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).first()
-            if row is None:
-                raise NotFound(f"game {game_id}: no such game")
-            rows = conn.execute(
-                select(changes.c.detail).where(changes.c.game_id == game_id).order_by(changes.c.id)
-            ).all()
+            return self._game_view(conn, game_id)
+
+    def _game_view(self, conn: Connection, game_id: str) -> GameView:
+        row = conn.execute(select(games).where(games.c.id == game_id)).first()
+        if row is None:
+            raise NotFound(f"game {game_id}: no such game")
+        rows = conn.execute(
+            select(changes.c.detail).where(changes.c.game_id == game_id).order_by(changes.c.id)
+        ).all()
         return GameView(
             id=row.id,
             seq=row.seq,
@@ -659,6 +674,22 @@ class _StateCache:
         self.system = system
         self.people = people
         self.cache: dict[PoolKey, Any] = {}
+
+    def prefetch(self, player_ids: Iterable[str]) -> None:
+        """Load every stored state of these players in one query."""
+        wanted = sorted(set(player_ids))
+        rows = self.conn.execute(
+            select(ratings.c.player_id, ratings.c.pool, ratings.c.state).where(
+                ratings.c.player_id.in_(wanted)
+            )
+        )
+        for row in rows:
+            self.cache[(row.player_id, row.pool)] = codec.state_from_json(self.system_id, row.state)
+        for player_id in wanted:
+            for pool in self.system.pools:
+                if (player_id, pool) not in self.cache:
+                    player = self.people.get(player_id) or Player(player_id)
+                    self.cache[(player_id, pool)] = self.system.initial_state(player, pool)
 
     def __call__(self, player_id: str, pool: str) -> Any:
         key = (player_id, pool)

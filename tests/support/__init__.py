@@ -1,0 +1,1 @@
+"""Test support: a throw-away PostgreSQL cluster and ledger fixtures."""

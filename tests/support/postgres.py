@@ -1,0 +1,97 @@
+"""A throw-away PostgreSQL cluster for the test session (Debian's package).
+
+``./test`` installs the package when it is missing. The cluster lives in a
+temporary directory, listens only on a Unix socket there, runs with fsync off
+(it is thrown away), and is stopped at the end of the session. When
+``CHESSRATE_TEST_POSTGRES_URL`` is set, that server is used instead.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import psycopg
+
+PORT = 55432
+
+
+def _bin(name: str) -> str:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    if found:
+        return found[-1]
+    path = shutil.which(name)
+    if path is None:
+        raise RuntimeError(
+            f"PostgreSQL's {name} is not installed: run ./test (it installs Debian's "
+            "postgresql package) or apt-get install postgresql"
+        )
+    return path
+
+
+def _as_owner(command: list[str], owner: str | None) -> list[str]:
+    return ["runuser", "-u", owner, "--", *command] if owner else command
+
+
+@contextmanager
+def cluster() -> Iterator[str]:
+    """Start a cluster; yield the admin URL (SQLAlchemy form) of its ``postgres`` db."""
+    given = os.environ.get("CHESSRATE_TEST_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    owner = "postgres" if os.geteuid() == 0 else None
+    base = Path(tempfile.mkdtemp(prefix="chessrate-pg-"))
+    data = base / "data"
+    if owner:
+        shutil.chown(base, owner)
+    subprocess.run(
+        _as_owner([_bin("initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
+                   "-E", "UTF8", "--no-sync"], owner),
+        check=True, capture_output=True,
+    )  # fmt: skip
+    options = (
+        f"-c listen_addresses='' -c unix_socket_directories={base} -p {PORT} "
+        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+        "-c max_connections=200 -c shared_buffers=128MB"
+    )
+    subprocess.run(
+        _as_owner([_bin("pg_ctl"), "-D", str(data), "-o", options, "-l",
+                   str(base / "log"), "-w", "start"], owner),
+        check=True, capture_output=True,
+    )  # fmt: skip
+    try:
+        yield f"postgresql+psycopg://postgres@/postgres?host={base}&port={PORT}"
+    finally:
+        subprocess.run(
+            _as_owner([_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], owner),
+            check=False, capture_output=True,
+        )  # fmt: skip
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _libpq(url: str) -> str:
+    """psycopg's connection string from a SQLAlchemy URL."""
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def fresh_database(admin_url: str) -> str:
+    """Create an empty database on the cluster; return its URL."""
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(_libpq(admin_url), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base, _, query = admin_url.partition("?")
+    return f"{base.rsplit('/', 1)[0]}/{name}?{query}"
+
+
+def drop_database(admin_url: str, url: str) -> None:
+    name = url.partition("?")[0].rsplit("/", 1)[1]
+    with psycopg.connect(_libpq(admin_url), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
