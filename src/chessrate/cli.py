@@ -4,12 +4,14 @@ prints, and maps every :class:`ChessrateError` to exit code 2 in one place."""
 from __future__ import annotations
 
 import functools
+import os
+import sys
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
@@ -18,15 +20,25 @@ from rich.table import Table
 
 from . import __version__
 from .engine import Engine
-from .errors import ChessrateError, InvalidRecord
+from .errors import ChessrateError, InvalidInput, InvalidRecord
 from .io.fide import new_list, read_events, read_start_list, report_json, report_text
-from .io.games import read_annulments, read_games, read_players
+from .io.games import (
+    annulments_text,
+    games_text,
+    players_text,
+    read_annulments,
+    read_games,
+    read_players,
+)
 from .io.lists import history_text, rating_list_text, write_all
 from .io.tabular import FORMATS
 from .records import Outcome
 from .systems import SYSTEM_IDS, get_system
 from .systems.base import ListEntry
 from .systems.fide import FideRules, FideSystem
+
+if TYPE_CHECKING:
+    from .ledger import Ledger
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,8 +56,28 @@ def reports_errors(command: F) -> F:
         except ChessrateError as error:
             click.echo(f"error: {error}", err=True)
             raise SystemExit(2) from None
+        except Exception as error:
+            message = _database_error(error)
+            if message is None:
+                raise
+            click.echo(f"error: {message}", err=True)
+            raise SystemExit(2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _database_error(error: Exception) -> str | None:
+    """A database that cannot be reached or a ``--db`` URL that cannot be used (user
+    input, like a bad file) as a message; None for anything else (a bug: traceback)."""
+    exc = sys.modules.get("sqlalchemy.exc")  # only the ledger commands load SQLAlchemy
+    if exc is None:
+        return None
+    if isinstance(error, exc.ArgumentError | exc.NoSuchModuleError):
+        return f"--db: not a usable database URL ({error})"
+    if isinstance(error, exc.OperationalError):
+        reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
+        return f"database: {reason}"
+    return None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -271,6 +303,336 @@ def fide_rate(
         table.add_row(shown, player.name, player.player, old, new, delta, str(entry.games))
     Console(highlight=False).print(table)
     click.echo(f"{len(events)} tournaments, {len(entries)} players", err=True)
+
+
+# -- the ledger --------------------------------------------------------------------------
+# The ledger commands import the ledger (SQLAlchemy, Alembic) only when they run, so that
+# ``chessrate rate`` starts as fast as before.
+
+LEDGER_SYSTEMS = ("arena", "corr", "site", "fide")
+ROLES = ("writer", "moderator")
+
+
+def db_option(command: F) -> F:
+    """``--db URL``: the ledger's database (else CHESSRATE_DATABASE_URL, else
+    ./chessrate.db)."""
+    return click.option(
+        "--db", "db", metavar="URL",
+        help="The ledger's database: a SQLite file path, sqlite:///PATH or "
+        "postgresql://... (default: $CHESSRATE_DATABASE_URL, else ./chessrate.db).",
+    )(command)  # fmt: skip
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def _shown(url: str) -> str:
+    """The URL as printed: without its password."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None for other databases and in-memory ones)."""
+    if not url.startswith("sqlite"):
+        return None
+    from sqlalchemy.engine import make_url
+
+    database = make_url(url).database
+    return Path(database) if database and database != ":memory:" else None
+
+
+def _ledger_system(url: str) -> str | None:
+    """The system of the ledger at ``url``; None when there is no ledger yet."""
+    from .ledger import Ledger
+
+    path = _sqlite_file(url)
+    if path is not None and not path.exists():
+        return None
+    ledger = Ledger(url)
+    try:
+        return ledger.system_id
+    except InvalidInput:
+        return None
+    finally:
+        ledger.dispose()
+
+
+def _open_ledger(db: str | None) -> Ledger:
+    """The existing ledger of ``--db``; refused when there is none (no file is made)."""
+    from .ledger import Ledger, database_url
+
+    url = database_url(db)
+    path = _sqlite_file(url)
+    if path is not None and not path.exists():
+        raise InvalidInput(f"{path}: no ledger here (create it with chessrate init --system ...)")
+    ledger = Ledger(url)
+    try:
+        ledger.system_id  # noqa: B018 - refuses a database that is not a ledger
+    except BaseException:
+        ledger.dispose()
+        raise
+    return ledger
+
+
+@main.command()
+@click.option(
+    "--system", "system_id", type=click.Choice(LEDGER_SYSTEMS), required=True,
+    help="The rating system of the ledger (fixed once chosen).",
+)  # fmt: skip
+@db_option
+@reports_errors
+def init(system_id: str, db: str | None) -> None:
+    """Create a ledger (or bring an existing one's schema up to date).
+
+    A ledger rates by one system: init on an existing ledger of another system is
+    refused.
+    """
+    from .ledger import Ledger, database_url
+
+    url = database_url(db)
+    existing = _ledger_system(url)
+    ledger = Ledger.create(url, system_id, _now())
+    counts = ledger.counts()
+    ledger.dispose()
+    if existing is None:
+        click.echo(f"created a ledger at {_shown(url)} (system {system_id})")
+    else:
+        click.echo(
+            f"{_shown(url)}: a ledger of system {system_id} with {counts['players']} players "
+            f"and {counts['games']} games; schema up to date"
+        )
+
+
+@main.command()
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on.")  # fmt: skip
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1),
+              help="Worker processes (several workers share one ledger).")  # fmt: skip
+@click.option(
+    "--system", "system_id", type=click.Choice(LEDGER_SYSTEMS), default="site",
+    show_default=True,
+    help="The rating system of a ledger that does not exist yet (an existing ledger "
+    "keeps its own).",
+)  # fmt: skip
+@click.option(
+    "--sample", is_flag=True,
+    help="Load the sample data of the ledger's system first, if it has no games.",
+)  # fmt: skip
+@reports_errors
+def serve(db: str | None, host: str, port: int, workers: int, system_id: str, sample: bool) -> None:
+    """Serve the ledger's HTTP API and web pages (uvicorn).
+
+    Creates the ledger when it does not exist (with --system), brings its schema up to
+    date, and passes it to the workers as CHESSRATE_DATABASE_URL.
+    """
+    from .ledger import Ledger, database_url
+    from .samples import is_empty, load_sample
+
+    url = database_url(db)
+    existing = _ledger_system(url)
+    if existing is not None and existing != system_id:
+        click.echo(
+            f"note: {_shown(url)} is a ledger of system {existing} (--system applies to a new one)",
+            err=True,
+        )
+    ledger = Ledger.create(url, existing or system_id, _now())
+    try:
+        if existing is None:
+            click.echo(f"created a ledger at {_shown(url)} (system {system_id})", err=True)
+        if sample and is_empty(ledger):
+            click.echo(load_sample(ledger, _now()), err=True)
+    finally:
+        ledger.dispose()
+    os.environ["CHESSRATE_DATABASE_URL"] = url
+    import uvicorn
+
+    click.echo(
+        f"serving {_shown(url)} (system {existing or system_id}) on http://{host}:{port}/",
+        err=True,
+    )
+    uvicorn.run(
+        "chessrate.service:create_app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+    )
+
+
+@main.group()
+def token() -> None:
+    """API tokens (bearer tokens for writers and moderators)."""
+
+
+@token.command("create")
+@click.option("--role", type=click.Choice(ROLES), required=True,
+              help="writer: submit games and players; moderator: also annul games.")  # fmt: skip
+@click.option("--label", default="", help="Whom or what the token is for.")
+@db_option
+@reports_errors
+def token_create(role: str, label: str, db: str | None) -> None:
+    """Create a token and print it once: only its SHA-256 is stored, so it cannot be
+    shown again."""
+    ledger = _open_ledger(db)
+    try:
+        secret = ledger.create_token(role, label, _now())
+    finally:
+        ledger.dispose()
+    click.echo(secret)
+    labelled = f" ({label})" if label else ""
+    click.echo(
+        f"{role} token{labelled} created; keep it now: it is not stored and cannot be shown again",
+        err=True,
+    )
+
+
+@main.command()
+@db_option
+@reports_errors
+def verify(db: str | None) -> None:
+    """Replay the ledger and compare every stored rating with the replay.
+
+    Replays the events in commit order through the engine and compares every stored
+    outcome, change and rating to the hundredth. Prints OK with the counts, or every
+    difference and exits with code 1. A fide ledger: re-rates every closed period
+    from its stored files.
+    """
+    from .operations import verify_periods
+
+    ledger = _open_ledger(db)
+    try:
+        if ledger.system_id == "fide":
+            problems, periods = verify_periods(ledger)
+            summary = f"{periods} closed periods"
+        else:
+            problems = ledger.verify()
+            counts = ledger.counts()
+            annulled = len(ledger.annulments())
+            summary = f"{counts['players']} players, {counts['games']} games"
+            if annulled:
+                summary += f", {annulled} annulments"
+    finally:
+        ledger.dispose()
+    if problems:
+        for problem in problems:
+            click.echo(problem)
+        click.echo(f"{len(problems)} differences ({summary})", err=True)
+        raise SystemExit(1)
+    click.echo(f"OK: {summary}; every stored rating matches the replay to the hundredth")
+
+
+@main.command("import")
+@click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--players", "players_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Players file (CSV or JSON Lines): created, or updated when they exist.",
+)  # fmt: skip
+@click.option(
+    "--annulments", "annul_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Fair-play annulments (site S10) to apply after the games: one game id a line, "
+    "optionally followed by the reason.",
+)  # fmt: skip
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMATS),
+    help="Format of GAMES (default: from the extension).",
+)  # fmt: skip
+@db_option
+@reports_errors
+def import_(
+    games: Path, players_path: Path | None, annul_path: Path | None, fmt: str | None,
+    db: str | None,
+) -> None:  # fmt: skip
+    """Import GAMES (JSON Lines or CSV) into the ledger, all or nothing.
+
+    The players first, then every game in one transaction, in file order (the ledger
+    rates in commit order; an export is in commit order). Players named in games but
+    absent from the ledger and the players file are created with no attributes. Games
+    already in the ledger with the same content are skipped. One invalid record stops
+    the import with exit code 2 and FILE:LINE: field: reason, and nothing is stored.
+    """
+    from .operations import import_records
+
+    records = read_games(games, fmt)
+    players = read_players(players_path) if players_path is not None else []
+    annulments = read_annulments(annul_path) if annul_path is not None else []
+    ledger = _open_ledger(db)
+    try:
+        report = import_records(
+            ledger, records, players, _now(), annulments,
+            by=None if annul_path is None else str(annul_path),
+        )  # fmt: skip
+    finally:
+        ledger.dispose()
+    if report.created_players or report.updated_players:
+        click.echo(
+            f"players: {len(report.created_players)} created, {len(report.updated_players)} updated"
+        )
+    if report.implicit_players:
+        click.echo(
+            f"{len(report.implicit_players)} players named in games were not in the ledger "
+            f"or a players file; created with no attributes: {', '.join(report.implicit_players)}"
+        )
+    outcomes = ", ".join(f"{report.outcomes.get(o.value, 0)} {o.value}" for o in Outcome)
+    line = f"games: {report.new_games} stored ({outcomes}) from {games}"
+    if report.repeated_games:
+        line += f"; {report.repeated_games} already in the ledger"
+    click.echo(line)
+    if report.annulled:
+        click.echo(f"annulled: {', '.join(report.annulled)}")
+
+
+@main.command()
+@click.argument("games", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--players", "players_path", type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the players' attributes (.csv or .jsonl).",
+)  # fmt: skip
+@click.option(
+    "--annulments", "annul_path", type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the annulments (game id, tab, reason), for import --annulments.",
+)  # fmt: skip
+@db_option
+@reports_errors
+def export(games: Path, players_path: Path | None, annul_path: Path | None, db: str | None) -> None:
+    """Write the ledger's games, players and annulments to files.
+
+    GAMES gets every game record in commit order (JSON Lines, the record form of the
+    spec). `chessrate import` of these files into a new ledger of the same system rebuilds the
+    same ratings. The files are written all or nothing (temporary files, then renamed).
+    """
+    from .operations import export_records
+
+    if games.suffix.lower() not in (".jsonl", ".ndjson"):
+        raise InvalidInput(f"{games}: games are exported as JSON Lines (.jsonl)")
+    ledger = _open_ledger(db)
+    try:
+        exported = export_records(ledger)
+    finally:
+        ledger.dispose()
+    files = {games: games_text(exported.games)}
+    if players_path is not None:
+        files[players_path] = players_text(exported.players, players_path)
+    if annul_path is not None:
+        files[annul_path] = annulments_text((a.game_id, a.reason) for a in exported.annulments)
+    write_all(files)
+    click.echo(f"{len(exported.games)} games written to {games}")
+    if players_path is not None:
+        click.echo(f"{len(exported.players)} players written to {players_path}")
+    if annul_path is not None:
+        click.echo(f"{len(exported.annulments)} annulments written to {annul_path}")
+    elif exported.annulments:
+        click.echo(
+            f"warning: the ledger has {len(exported.annulments)} annulments: write them with "
+            "--annulments FILE to carry them over",
+            err=True,
+        )
+    for warning in exported.warnings:
+        click.echo(f"warning: {warning}", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,15 +1,20 @@
-"""Reading game records and players from JSON Lines or CSV files."""
+"""Reading and writing game records, players and annulments (JSON Lines, CSV, text)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import csv
+import io
+import json
+import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..errors import InvalidInput, InvalidRecord
-from ..records import GameRecord, Player
-from .tabular import read_records
+from ..records import PLAYER_FIELDS, GameRecord, Player
+from .tabular import parse_records, read_records
 
 OnInvalid = Callable[[InvalidRecord], None]
+_IMPORTED_COLUMN = re.compile(r"(rating|games)_([a-z]+)")
 
 
 def read_games(
@@ -44,11 +49,16 @@ AnnulmentRequest = tuple[str, str, str]
 def read_annulments(path: Path) -> list[AnnulmentRequest]:
     """An annulments file: one game id a line, optionally followed by whitespace and
     the reason; blank lines and lines starting with ``#`` are skipped."""
-    requests = []
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise InvalidInput(f"{path}: cannot read: {error}") from None
+    return parse_annulments(text, str(path))
+
+
+def parse_annulments(text: str, source: str) -> list[AnnulmentRequest]:
+    """The annulments of a text in the annulments file's form; ``source`` names it."""
+    requests = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
@@ -56,5 +66,62 @@ def read_annulments(path: Path) -> list[AnnulmentRequest]:
         game_id, _, reason = (
             stripped.partition("\t") if "\t" in stripped else stripped.partition(" ")
         )
-        requests.append((f"{path}:{number}", game_id.strip(), reason.strip()))
+        requests.append((f"{source}:{number}", game_id.strip(), reason.strip()))
     return requests
+
+
+def parse_games(text: str, source: str, fmt: str = "jsonl") -> list[GameRecord]:
+    """Every game record of a text (JSON Lines or CSV), validated; errors name
+    ``SOURCE:LINE`` and the field."""
+    return [
+        GameRecord.from_mapping(fields, where) for where, fields in parse_records(text, source, fmt)
+    ]
+
+
+def parse_players(text: str, source: str, fmt: str = "csv") -> list[Player]:
+    """Every player of a text (CSV or JSON Lines), validated."""
+    return [
+        Player.from_mapping(fields, where) for where, fields in parse_records(text, source, fmt)
+    ]
+
+
+# -- writing ---------------------------------------------------------------------------
+
+
+def games_text(records: Iterable[GameRecord]) -> str:
+    """Game records as JSON Lines, in the record form of the spec (``to_mapping``)."""
+    return "".join(json.dumps(r.to_mapping(), ensure_ascii=False) + "\n" for r in records)
+
+
+def players_text(players: Iterable[Player], path: Path) -> str:
+    """Players' attributes as ``path``'s format wants them: CSV (one column per
+    attribute any player has) or JSON Lines; both read back by :func:`read_players`."""
+    rows = [player.to_mapping() for player in players]
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".ndjson"):
+        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    if suffix != ".csv":
+        raise InvalidInput(f"{path}: players are written as .csv or .jsonl")
+    present = {name for row in rows for name in row}
+    pools = sorted({m.group(2) for name in present if (m := _IMPORTED_COLUMN.fullmatch(name))})
+    columns = ["id", *(name for name in PLAYER_FIELDS[1:] if name in present)]
+    columns += [f"{kind}_{pool}" for pool in pools for kind in ("rating", "games")]
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: _cell(row.get(k)) for k in columns})
+    return buffer.getvalue()
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def annulments_text(annulments: Iterable[tuple[str, str]]) -> str:
+    """(game id, reason) pairs in the annulments file's form, tab-separated."""
+    return "".join(f"{game_id}\t{reason}\n" for game_id, reason in annulments)

@@ -1,0 +1,273 @@
+"""Ledger operations of the command line: importing files into a ledger whole or not at
+all, exporting a ledger as files that import back to the same ratings, and checking a
+``fide`` ledger's closed periods.
+
+Thin over :class:`~chessrate.ledger.Ledger`: the ratings are computed by the ledger
+(the same system functions as the batch engine); this module only orders the steps
+and checks the input first, so that bad input never half-applies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+
+from .engine import Engine
+from .errors import InvalidRecord
+from .io.fide import event_from_tournament, parse_start_list
+from .io.games import AnnulmentRequest
+from .io.trf import parse_trf
+from .ledger import AnnulmentView, Ledger, NotFound
+from .ledger.schema import fide_files, fide_periods, fide_results, ratings
+from .records import GameRecord, Player
+from .systems.fide import FideRules, FideSystem
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What an import did."""
+
+    created_players: tuple[str, ...]
+    updated_players: tuple[str, ...]
+    implicit_players: tuple[str, ...]
+    """Named in games, absent from the ledger and the players file: created with no
+    attributes."""
+    new_games: int
+    repeated_games: int
+    """Already in the ledger (or earlier in the file) with the same content."""
+    outcomes: Mapping[str, int]
+    """Outcome (rated, unrated, void) -> number of the new games."""
+    annulled: tuple[str, ...]
+
+
+def import_records(
+    ledger: Ledger,
+    games: Sequence[GameRecord],
+    players: Sequence[Player],
+    now: datetime,
+    annulments: Sequence[AnnulmentRequest] = (),
+    by: str | None = None,
+) -> ImportReport:
+    """Store players (created, or updated when they exist), then every game in ONE
+    transaction in the given order (the ledger rates in commit order), then the
+    annulments.
+
+    Everything is checked before anything is stored: players against the system,
+    games by a rehearsal through the in-memory engine (malformed or refused records,
+    an id reused for a different game in the file or in the ledger), annulments
+    against the games. An invalid record raises :class:`InvalidRecord` naming its
+    ``FILE:LINE`` and field, and nothing is stored.
+    """
+    system = ledger.system  # a fide ledger refuses here: it rates periods, not games
+    in_file: Engine[Any] = Engine(system)
+    for player in players:
+        in_file.add_player(player)  # duplicates and attributes the system cannot use
+    stored_players = {player.id: player for player in ledger.players()}
+    to_create: list[Player] = []
+    to_update: list[Player] = []
+    final: dict[str, Player] = dict(stored_players)
+    for player in players:
+        current = stored_players.get(player.id)
+        if current is None:
+            to_create.append(player)
+            final[player.id] = player
+            continue
+        # The ledger's update keeps the attributes the file leaves out.
+        merged = Player.from_mapping(
+            {**current.to_mapping(), **player.to_mapping()}, player.source or player.id
+        )
+        system.check_player(merged)
+        if merged != current:
+            to_update.append(player)
+        final[player.id] = merged
+    named = {side for game in games for side in (game.white, game.black)}
+    implicit = sorted(named - final.keys())
+    for player_id in implicit:
+        final[player_id] = Player(player_id)
+
+    stored_games: dict[str, GameRecord] = {}
+    if games and ledger.counts()["games"]:
+        stored_games = {game.id: game for game in ledger.export_games()}
+    rehearsal: Engine[Any] = Engine(system)
+    for player in final.values():
+        rehearsal.set_player(player)
+    for game in games:
+        known = stored_games.get(game.id)
+        if known is None:
+            rehearsal.apply(game)  # raises InvalidRecord naming FILE:LINE and the field
+        elif known != game:
+            raise game.refuse(
+                "id", f"game id {game.id!r} is already in the ledger for a different game"
+            )
+
+    already = {annulment.game_id for annulment in ledger.annulments()}
+    wanted: list[AnnulmentRequest] = []
+    for where, game_id, reason in annulments:
+        if game_id in already:
+            continue
+        if system.id != "site":
+            raise InvalidRecord(
+                where, "id", f"the {system.id} regulation has no fair-play annulment (site S10)"
+            )
+        if rehearsal.outcome(game_id) is None and game_id not in stored_games:
+            try:
+                ledger.get_game(game_id)
+            except NotFound:
+                raise InvalidRecord(where, "id", f"{game_id}: no such game to annul") from None
+        if rehearsal.outcome(game_id) is not None:
+            try:
+                rehearsal.annul(game_id, reason, now, by)
+            except InvalidRecord as error:
+                raise InvalidRecord(where, error.field, f"{game_id}: {error.reason}") from None
+        wanted.append((where, game_id, reason))
+
+    for player in to_create:
+        ledger.create_player(player, now)
+    for player in to_update:
+        fields = {k: v for k, v in player.to_mapping().items() if k != "id"}
+        ledger.update_player(player.id, fields, now)
+    for player_id in implicit:
+        ledger.create_player(Player(player_id), now)
+    stored = ledger.submit_games(games, now) if games else []
+    outcomes = Counter(view.outcome for view, created in stored if created)
+    annulled = []
+    for _, game_id, reason in wanted:
+        ledger.annul(game_id, reason, by, now)
+        annulled.append(game_id)
+    new = sum(1 for _, created in stored if created)
+    return ImportReport(
+        created_players=tuple(p.id for p in to_create),
+        updated_players=tuple(p.id for p in to_update),
+        implicit_players=tuple(implicit),
+        new_games=new,
+        repeated_games=len(stored) - new,
+        outcomes=dict(outcomes),
+        annulled=tuple(annulled),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerExport:
+    """A ledger as files: its games in commit order, its players' current attributes,
+    its annulments; and the reasons a re-import might not reproduce it exactly."""
+
+    games: list[GameRecord]
+    players: list[Player]
+    annulments: list[AnnulmentView]
+    warnings: list[str]
+
+
+def export_records(ledger: Ledger) -> LedgerExport:
+    """Everything an import needs to rebuild the ledger's ratings.
+
+    An import stores the players first, then the games in file order, then the
+    annulments: it reproduces the ledger exactly unless a game was committed after an
+    annulment, or a player's attributes changed after games were rated (the export
+    carries the current attributes). Those cases are listed in ``warnings``.
+    """
+    late_games = 0
+    annulled = False
+    rated_any = False
+    registered: set[str] = set()
+    changed: set[str] = set()
+    for _seq, kind, ref, _payload, _at in ledger.events():
+        if kind == "game":
+            rated_any = True
+            late_games += annulled
+        elif kind == "annulment":
+            annulled = True
+        elif kind == "player":
+            if ref in registered and rated_any:
+                changed.add(ref)
+            registered.add(ref)
+    warnings = []
+    if late_games:
+        warnings.append(
+            f"{late_games} games were committed after an annulment; a re-import applies "
+            "the annulments after all games, so ratings may differ"
+        )
+    if changed:
+        warnings.append(
+            f"{len(changed)} players' attributes changed after games were rated "
+            f"({', '.join(sorted(changed)[:5])}{', …' if len(changed) > 5 else ''}); "
+            "the export carries the current attributes, so ratings may differ on re-import"
+        )
+    return LedgerExport(
+        games=list(ledger.export_games()),
+        players=ledger.players(),
+        annulments=ledger.annulments(),
+        warnings=warnings,
+    )
+
+
+def verify_periods(ledger: Ledger) -> tuple[list[str], int]:
+    """A ``fide`` ledger: re-rate every closed period from its stored starting list and
+    tournament files, compare each player's new rating, games and position with the
+    stored results, and every current ``fide`` rating with the results of the period
+    that published it. Returns the differences and the number of closed periods."""
+    problems: list[str] = []
+    expected: dict[tuple[int, str], tuple[int | None, int]] = {}
+    with ledger.reader.connect() as conn:
+        periods = conn.execute(
+            select(fide_periods)
+            .where(fide_periods.c.closed_at.is_not(None))
+            .order_by(fide_periods.c.id)
+        ).all()
+        for period in periods:
+            files = conn.execute(
+                select(fide_files)
+                .where(fide_files.c.period_id == period.id)
+                .order_by(fide_files.c.id)
+            ).all()
+            start = parse_start_list(period.start_list, f"{period.name}: start list")
+            events = [
+                event_from_tournament(parse_trf(f.content, f.name), f.round_robin) for f in files
+            ]
+            rules = FideRules(bonus_per_half_point=Decimal(period.bonus), floor=period.floor)
+            result = FideSystem(rules).rate_period(start, events)
+            stored = {
+                row.player_id: row
+                for row in conn.execute(
+                    select(fide_results).where(fide_results.c.period_id == period.id)
+                )
+            }
+            for position, report in enumerate(result.reports, start=1):
+                key = (period.id, report.player)
+                expected[key] = (report.new_rating, report.new_games)
+                row = stored.pop(report.player, None)
+                if row is None:
+                    problems.append(f"period {period.id} {report.player}: missing from results")
+                    continue
+                found = (row.new_rating, row.games, row.position)
+                wanted = (report.new_rating, report.new_games, position)
+                if found != wanted:
+                    problems.append(
+                        f"period {period.id} {report.player}: stored (rating, games, position) "
+                        f"{found}, re-rated {wanted}"
+                    )
+            problems += [f"period {period.id} {p}: not in the re-rating" for p in stored]
+        board = conn.execute(select(ratings).where(ratings.c.pool == "fide")).all()
+    published: set[str] = set()
+    for row in board:
+        published.add(row.player_id)
+        want = expected.get((row.seq, row.player_id))
+        if want is None:
+            problems.append(f"{row.player_id} fide: not published by period {row.seq}")
+            continue
+        rating, games = want
+        found_rating = None if row.rating_cents is None else Decimal(row.rating_cents) / 100
+        if found_rating != rating or row.games != games:
+            problems.append(
+                f"{row.player_id} fide: stored {found_rating} ({row.games} games), "
+                f"period {row.seq} published {rating} ({games} games)"
+            )
+    for _, player_id in expected.keys() - {(r.seq, r.player_id) for r in board}:
+        if player_id not in published:
+            problems.append(f"{player_id} fide: rated in a period but has no current rating")
+    return problems, len(periods)

@@ -1,0 +1,85 @@
+"""The HTTP service: a FastAPI app over a rating ledger, versioned under ``/api/v1``.
+
+``create_app(ledger)`` builds the app around a ledger (tests pass their own, and a
+clock); ``create_app_from_env()`` reads :class:`~chessrate.service.settings.Settings`
+(``CHESSRATE_DATABASE_URL``) for ``uvicorn --factory
+chessrate.service:create_app_from_env``. Routes → :mod:`~chessrate.service.services`
+→ the ledger and the rating systems; errors are mapped in
+:mod:`~chessrate.service.errors`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from ..ledger import Ledger
+from ..ledger import database_url as ledger_url
+from ..web import mount_web
+from .deps import Clock, TokenCache, utc_now
+from .errors import install_error_handlers
+from .routes import api_router, health
+from .settings import API_V1, Settings
+
+__all__ = ["API_V1", "Clock", "Settings", "create_app", "create_app_from_env"]
+
+DESCRIPTION = """\
+Exact chess ratings (arena, corr, site, fide) over a durable ledger.
+
+Reads are public. Writes need `Authorization: Bearer <token>` of role `writer` or
+`moderator`; annulling a game needs a `moderator` token. Ratings and every number of
+an explanation are exact decimal strings (`"1516.00"`). Invalid input answers 422
+naming the field and the reason; nothing is stored.
+"""
+
+
+def create_app(
+    ledger: Ledger | None = None,
+    *,
+    database_url: str | None = None,
+    clock: Clock = utc_now,
+    settings: Settings | None = None,
+) -> FastAPI:
+    """The service around ``ledger``, or around the ledger at ``database_url`` (else
+    ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``), which the app then opens and
+    disposes of itself. ``clock`` gives the time of submissions and annulments."""
+    settings = settings or Settings()
+    owned = ledger is None
+    if ledger is None:
+        ledger = Ledger(ledger_url(database_url or settings.database_url))
+    the_ledger = ledger
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Fail at start-up, not on the first request, when the database holds no
+        # ledger (InvalidInput: "run chessrate init").
+        _ = the_ledger.system_id
+        try:
+            yield
+        finally:
+            if owned:
+                the_ledger.dispose()
+
+    app = FastAPI(
+        title="chessrate",
+        summary="Exact chess rating engine and service",
+        description=DESCRIPTION,
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.ledger = the_ledger
+    app.state.clock = clock
+    app.state.tokens = TokenCache(the_ledger.token_role, ttl=settings.token_cache_seconds)
+    install_error_handlers(app)
+    app.include_router(api_router, prefix=API_V1)
+    app.include_router(health.router)
+
+    mount_web(app)
+    return app
+
+
+def create_app_from_env() -> FastAPI:
+    """The app configured from the environment (``uvicorn --factory``)."""
+    return create_app(settings=Settings())

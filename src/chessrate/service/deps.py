@@ -1,0 +1,141 @@
+"""Typed dependencies: the ledger, the clock, the caller's role (bearer tokens).
+
+The app keeps its ledger, clock and token cache on ``app.state``; routes receive them
+through the ``Annotated`` aliases below (``LedgerDep``, ``Now``, ``Writer``, …).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated, cast
+
+from fastapi import Depends, HTTPException, Request, status
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from ..ledger import Ledger
+
+Clock = Callable[[], datetime]
+"""The service's time: ``submitted_at`` of games, the time of annulments and periods."""
+
+WRITER = "writer"
+MODERATOR = "moderator"
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class TokenCache:
+    """token → role, trusted for ``ttl`` seconds per worker process so that the hot path
+    (a game submission) does not ask the database about the token every time. Only
+    known tokens are cached (a new token works at once); the cache is bounded."""
+
+    def __init__(
+        self,
+        lookup: Callable[[str], str | None],
+        ttl: float = 5.0,
+        max_entries: int = 4096,
+        timer: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.lookup = lookup
+        self.ttl = ttl
+        self.max_entries = max_entries
+        self.timer = timer
+        self._entries: dict[str, tuple[str, float]] = {}
+        self._lock = threading.Lock()
+
+    def role(self, token: str) -> str | None:
+        key = hashlib.sha256(token.encode()).hexdigest()
+        now = self.timer()
+        with self._lock:
+            entry = self._entries.get(key)
+        if entry is not None and entry[1] > now:
+            return entry[0]
+        role = self.lookup(token)
+        with self._lock:
+            if role is None:
+                self._entries.pop(key, None)
+            else:
+                if len(self._entries) >= self.max_entries:
+                    self._entries.clear()
+                self._entries[key] = (role, now + self.ttl)
+        return role
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is writing: the role of the bearer token, and the token itself (its label is
+    looked up when an annulment records who made it)."""
+
+    role: str
+    token: str
+
+
+def get_ledger(request: Request) -> Ledger:
+    return cast(Ledger, request.app.state.ledger)
+
+
+def get_clock(request: Request) -> Clock:
+    return cast(Clock, request.app.state.clock)
+
+
+def get_now(request: Request) -> datetime:
+    """The request's time, read once from the app's clock."""
+    return get_clock(request)()
+
+
+LedgerDep = Annotated[Ledger, Depends(get_ledger)]
+ClockDep = Annotated[Clock, Depends(get_clock)]
+Now = Annotated[datetime, Depends(get_now)]
+
+bearer = HTTPBearer(
+    auto_error=False,
+    description="A ledger token (`chessrate token create --role writer|moderator`).",
+)
+
+
+def _unauthorized(reason: str) -> HTTPException:
+    return HTTPException(
+        status_code=status.HTTP_401_UNAUTHORIZED,
+        detail=reason,
+        headers={"WWW-Authenticate": "Bearer"},
+    )
+
+
+def get_caller(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Caller:
+    """The caller of a write: 401 without a valid bearer token."""
+    if credentials is None or not credentials.credentials:
+        raise _unauthorized("a write needs an Authorization: Bearer <token> header")
+    token = credentials.credentials
+    cache = cast(TokenCache, request.app.state.tokens)
+    role = cache.role(token)
+    if role is None:
+        raise _unauthorized("unknown or invalid token")
+    return Caller(role, token)
+
+
+def require_writer(caller: Annotated[Caller, Depends(get_caller)]) -> Caller:
+    """A writer or a moderator (a moderator may do everything a writer does)."""
+    if caller.role not in (WRITER, MODERATOR):
+        raise HTTPException(status.HTTP_403_FORBIDDEN, f"the {caller.role} role cannot write")
+    return caller
+
+
+def require_moderator(caller: Annotated[Caller, Depends(get_caller)]) -> Caller:
+    if caller.role != MODERATOR:
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN, f"this needs a moderator token (yours is {caller.role})"
+        )
+    return caller
+
+
+Writer = Annotated[Caller, Depends(require_writer)]
+Moderator = Annotated[Caller, Depends(require_moderator)]

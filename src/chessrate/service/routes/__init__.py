@@ -1,0 +1,15 @@
+"""One router per resource, all under ``/api/v1`` (``/healthz`` at the root)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from . import annulments, fide, games, leaderboards, players, preview
+
+api_router = APIRouter()
+api_router.include_router(players.router)
+api_router.include_router(games.router)
+api_router.include_router(leaderboards.router)
+api_router.include_router(preview.router)
+api_router.include_router(annulments.router)
+api_router.include_router(fide.router)

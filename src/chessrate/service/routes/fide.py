@@ -1,0 +1,87 @@
+"""fide rating periods (only in a fide ledger; other ledgers answer 404): create a
+period with its starting list, upload TRF files, close it (rate it), read its new
+list and each player's report."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, status
+
+from .. import schemas, services
+from ..deps import LedgerDep, Now, Writer
+from .body import TEXT_TYPES, text_body, text_request_body
+from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
+
+router = APIRouter(prefix="/fide/periods", tags=["fide"], responses=NOT_FOUND)
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=schemas.PeriodPublic,
+    responses={**WRITE, **INVALID},
+)
+def create_period(
+    _: Writer, body: schemas.PeriodCreate, ledger: LedgerDep, now: Now
+) -> schemas.PeriodPublic:
+    """Open a rating period with its bonus (F4), floor (F6) and starting list (CSV
+    text: ``id,name,rating,games,reached_2400``), validated now."""
+    return services.create_period(ledger, body, now)
+
+
+@router.get("", response_model=schemas.PeriodsPublic)
+def list_periods(ledger: LedgerDep) -> schemas.PeriodsPublic:
+    return services.list_periods(ledger)
+
+
+@router.get("/{period_id}", response_model=schemas.PeriodPublic)
+def get_period(period_id: int, ledger: LedgerDep) -> schemas.PeriodPublic:
+    return services.get_period(ledger, period_id)
+
+
+@router.post(
+    "/{period_id}/files",
+    status_code=status.HTTP_201_CREATED,
+    response_model=schemas.PeriodPublic,
+    openapi_extra=text_request_body(TEXT_TYPES, "a TRF-16 file (UTF-8 or latin-1)"),
+    responses={**WRITE, **INVALID, **CONFLICT, 415: {"description": "not a text body"}},
+)
+def add_file(
+    _: Writer,
+    period_id: int,
+    content: Annotated[bytes, Depends(text_body)],
+    ledger: LedgerDep,
+    name: Annotated[str, Query(min_length=1, max_length=200, description="the file's name")],
+    round_robin: Annotated[
+        bool | None,
+        Query(description="whether the tournament is a round robin; default: what 092 says"),
+    ] = None,
+) -> schemas.PeriodPublic:
+    """Add a tournament (TRF-16 text) to an open period; validated now (422 naming the
+    file's line and field). A closed period: 409."""
+    return services.add_period_file(
+        ledger, period_id, name, services.decode_text(content), round_robin
+    )
+
+
+@router.post(
+    "/{period_id}/close",
+    response_model=schemas.PeriodPublic,
+    responses={**WRITE, **INVALID, **CONFLICT},
+)
+def close_period(_: Writer, period_id: int, ledger: LedgerDep, now: Now) -> schemas.PeriodPublic:
+    """Rate the period: its new list becomes the players' ratings in the ledger."""
+    return services.close_period(ledger, period_id, now)
+
+
+@router.get("/{period_id}/list", response_model=schemas.PeriodListPublic, responses=CONFLICT)
+def period_list(period_id: int, ledger: LedgerDep) -> schemas.PeriodListPublic:
+    """The closed period's new list (409 while the period is open)."""
+    return services.period_list(ledger, period_id)
+
+
+@router.get("/{period_id}/reports/{player_id}", response_model=schemas.FideReportPublic)
+def period_report(period_id: int, player_id: str, ledger: LedgerDep) -> schemas.FideReportPublic:
+    """A player's whole calculation for the period (the rating officer's report)."""
+    return services.period_report(ledger, period_id, player_id)

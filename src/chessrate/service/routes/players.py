@@ -1,0 +1,71 @@
+"""Players: create, change attributes, read (every pool), search, history."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Body, Query, Response, status
+
+from .. import schemas, services
+from ..deps import LedgerDep, Now, Writer
+from ..settings import API_V1
+from .responses import INVALID, NOT_FOUND, WRITE
+
+router = APIRouter(prefix="/players", tags=["players"])
+
+JsonObject = Annotated[dict[str, Any], Body()]
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=schemas.PlayerPublic,
+    openapi_extra=schemas.request_body(schemas.PlayerCreate),
+    responses={**WRITE, **INVALID, 409: {"description": "the player id exists"}},
+)
+def create_player(
+    body: JsonObject, ledger: LedgerDep, now: Now, _: Writer, response: Response
+) -> schemas.PlayerPublic:
+    """Register a player with their attributes (membership, bot, imported ratings)."""
+    player = services.create_player(ledger, body, now)
+    response.headers["Location"] = f"{API_V1}/players/{quote(player.id, safe='')}"
+    return player
+
+
+@router.get("", response_model=schemas.PlayersPublic)
+def search_players(
+    ledger: LedgerDep,
+    q: Annotated[str, Query(max_length=200, description="part of an id or a name")] = "",
+    limit: Annotated[int, Query(ge=1, le=200)] = 20,
+) -> schemas.PlayersPublic:
+    """Players whose id or name contains ``q`` (case-insensitive), by id."""
+    return services.search_players(ledger, q, limit)
+
+
+@router.get("/{player_id}", response_model=schemas.PlayerPublic, responses=NOT_FOUND)
+def get_player(player_id: str, ledger: LedgerDep) -> schemas.PlayerPublic:
+    """A player's attributes and rating in every pool (exact, displayed, state, games)."""
+    return services.get_player(ledger, player_id)
+
+
+@router.patch(
+    "/{player_id}",
+    response_model=schemas.PlayerPublic,
+    openapi_extra=schemas.request_body(schemas.PlayerUpdate),
+    responses={**WRITE, **INVALID, **NOT_FOUND},
+)
+def update_player(
+    player_id: str, body: JsonObject, ledger: LedgerDep, now: Now, _: Writer
+) -> schemas.PlayerPublic:
+    """Change some attributes; the others stay. ``null`` removes an attribute."""
+    return services.update_player(ledger, player_id, body, now)
+
+
+@router.get(
+    "/{player_id}/history/{pool}", response_model=schemas.HistoryPublic, responses=NOT_FOUND
+)
+def history(player_id: str, pool: str, ledger: LedgerDep) -> schemas.HistoryPublic:
+    """Every change of the player's rating in the pool, oldest first: games and
+    annulments, each with its explanation."""
+    return services.history(ledger, player_id, pool)

@@ -1,0 +1,454 @@
+"""The service layer: requests → records → ledger calls → public shapes.
+
+Routes call these functions and nothing else; these functions validate input through
+the records' own validation (``GameRecord.from_mapping``, ``Player.from_mapping``) and
+leave every rating computation to the ledger and the rating systems. Errors are
+raised as the domain's exceptions (:class:`~chessrate.errors.InvalidRecord`,
+:class:`~chessrate.ledger.NotFound`, …) and mapped to HTTP in one place
+(:mod:`chessrate.service.errors`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, text
+
+from ..errors import InvalidInput, InvalidRecord
+from ..io.trf import parse_trf
+from ..ledger import AnnulmentView, GameView, Ledger, NotFound, PlayerView, RatingView
+from ..ledger.codec import change_to_mapping
+from ..ledger.periods import PeriodEntry, Periods, PeriodView
+from ..ledger.schema import tokens
+from ..numbers import format_rating
+from ..records import GameRecord, Player
+from ..systems.base import Change, GameRating, ListEntry
+from . import schemas
+from .deps import Caller
+
+BATCH = "batch"
+
+
+# -- shared conversions -----------------------------------------------------------------
+
+
+def pools_of(ledger: Ledger) -> tuple[str, ...]:
+    """The pools of the ledger's rating system, in the system's order."""
+    return ("fide",) if ledger.system_id == "fide" else ledger.system.pools
+
+
+def _check_pool(ledger: Ledger, pool: str) -> None:
+    known = pools_of(ledger)
+    if pool not in known:
+        raise NotFound(f"pool {pool}: not a pool of {ledger.system_id} ({', '.join(known)})")
+
+
+def change_public(change: Change) -> schemas.ChangePublic:
+    return schemas.ChangePublic.model_validate(change_to_mapping(change))
+
+
+def _changes(items: Iterable[Change]) -> list[schemas.ChangePublic]:
+    return [change_public(c) for c in items]
+
+
+def rating_public(row: RatingView | ListEntry, listed: bool) -> schemas.RatingPublic:
+    return schemas.RatingPublic(
+        player=row.player,
+        pool=row.pool,
+        rating=format_rating(row.rating),
+        display=row.display,
+        state=row.state,
+        games=row.games,
+        listed=listed,
+    )
+
+
+def player_summary(player: Player) -> schemas.PlayerSummaryPublic:
+    return schemas.PlayerSummaryPublic(
+        id=player.id,
+        name=player.name,
+        membership_until=player.membership_until,
+        bot=player.bot,
+        bot_rating=format_rating(player.bot_rating),
+        imported={
+            pool: schemas.ImportedRatingPublic(rating=f"{i.rating:.2f}", games=i.games)
+            for pool, i in sorted(player.imported.items())
+        },
+    )
+
+
+def player_public(ledger: Ledger, view: PlayerView) -> schemas.PlayerPublic:
+    """The player with a rating in every pool: the ledger's current rating where the
+    player has one, else what the system starts the player on (an imported rating)
+    when that puts the player on the list."""
+    stored = {row.pool: row for row in view.ratings}
+    ratings: list[schemas.RatingPublic] = []
+    if ledger.system_id == "fide":
+        ratings = [rating_public(row, row.listed) for row in view.ratings]
+    else:
+        system = ledger.system
+        for pool in system.pools:
+            row = stored.pop(pool, None)
+            if row is not None:
+                ratings.append(rating_public(row, row.listed))
+                continue
+            entry = system.list_entry(view.player, pool, system.initial_state(view.player, pool))
+            if entry is not None:
+                ratings.append(rating_public(entry, True))
+        ratings += [rating_public(row, row.listed) for row in stored.values()]
+    return schemas.PlayerPublic(**player_summary(view.player).model_dump(), ratings=ratings)
+
+
+# -- players ----------------------------------------------------------------------------
+
+
+def create_player(ledger: Ledger, body: Mapping[str, Any], now: datetime) -> schemas.PlayerPublic:
+    where = f"player {body['id']}" if isinstance(body.get("id"), str) else "player"
+    player = Player.from_mapping(body, where)
+    return player_public(ledger, ledger.create_player(player, now))
+
+
+def update_player(
+    ledger: Ledger, player_id: str, body: Mapping[str, Any], now: datetime
+) -> schemas.PlayerPublic:
+    if "id" in body and body["id"] != player_id:
+        raise InvalidRecord(f"player {player_id}", "id", "a player's id cannot be changed")
+    fields = {k: v for k, v in body.items() if k != "id"}
+    return player_public(ledger, ledger.update_player(player_id, fields, now))
+
+
+def get_player(ledger: Ledger, player_id: str) -> schemas.PlayerPublic:
+    return player_public(ledger, ledger.get_player(player_id))
+
+
+def search_players(ledger: Ledger, q: str, limit: int) -> schemas.PlayersPublic:
+    found = ledger.search_players(q, limit)
+    return schemas.PlayersPublic(players=[player_summary(p) for p in found], count=len(found))
+
+
+# -- games ------------------------------------------------------------------------------
+
+
+def _refuse_fide(ledger: Ledger) -> None:
+    if ledger.system_id == "fide":
+        raise InvalidInput(
+            "a fide ledger rates tournaments per rating period, not single games: "
+            "upload TRF files to a period (POST /api/v1/fide/periods/{id}/files)"
+        )
+
+
+def game_public(view: GameView) -> schemas.GamePublic:
+    record = view.record.to_mapping()
+    explanation = [view.reason]
+    for c in view.changes:
+        before = format_rating(c.before) or c.state_before
+        after = format_rating(c.after) or c.state_after
+        note = f": {c.note}" if c.note else ""
+        explanation.append(f"{c.player} {c.pool}: {before} → {after} ({c.rule}{note})")
+    if view.annulled:
+        explanation.append("annulled: the game counts for nothing (site S10)")
+    return schemas.GamePublic(
+        id=view.id,
+        seq=view.seq,
+        played_at=str(record["played_at"]),
+        white=view.record.white,
+        black=view.record.black,
+        result=view.record.result.value,
+        rated=view.record.rated,
+        time_control=None if view.record.time_control is None else str(record["time_control"]),
+        termination=view.record.termination.value,
+        plies=view.record.plies,
+        venue=view.record.venue.value,
+        confirmed=view.record.confirmed,
+        outcome=view.outcome,  # type: ignore[arg-type]  # the ledger's Outcome values
+        reason=view.reason,
+        annulled=view.annulled,
+        submitted_at=view.submitted_at,
+        changes=_changes(view.changes),
+        explanation=explanation,
+    )
+
+
+def _where(body: Mapping[str, Any]) -> str:
+    game_id = body.get("id")
+    return f"game {game_id.strip()}" if isinstance(game_id, str) and game_id.strip() else "game"
+
+
+def submit_game(
+    ledger: Ledger, body: Mapping[str, Any], now: datetime
+) -> tuple[schemas.GamePublic, bool]:
+    """Rate and store one game; ``created`` is False when the same game was stored
+    before (the stored answer is returned, nothing changes)."""
+    _refuse_fide(ledger)
+    record = GameRecord.from_mapping(body, _where(body))
+    view, created = ledger.submit_game(record, now)
+    return game_public(view), created
+
+
+def parse_batch(content: str) -> list[tuple[int, GameRecord]]:
+    """JSON Lines: one game record per line; blank lines are skipped. Errors name
+    ``batch:LINE``, the field and the reason."""
+    records: list[tuple[int, GameRecord]] = []
+    for number, line in enumerate(content.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{BATCH}:{number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InvalidRecord(
+                where, "line", f"malformed JSON: {error.msg} (column {error.colno})"
+            ) from None
+        if not isinstance(data, dict):
+            raise InvalidRecord(where, "line", "must be a JSON object (one game record per line)")
+        records.append((number, GameRecord.from_mapping(data, where)))
+    if not records:
+        raise InvalidRecord(BATCH, "body", "no game records (one JSON object per line)")
+    return records
+
+
+def submit_batch(ledger: Ledger, content: bytes, now: datetime) -> schemas.BatchPublic:
+    """Rate and store a batch (JSON Lines, UTF-8) in one transaction: every game or
+    none."""
+    _refuse_fide(ledger)
+    try:
+        decoded = content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InvalidRecord(BATCH, "body", f"not UTF-8 text: {error.reason}") from None
+    numbered = parse_batch(decoded)
+    results = ledger.submit_games([record for _, record in numbered], now)
+    items = [
+        schemas.BatchItemPublic(
+            line=number,
+            id=view.id,
+            seq=view.seq,
+            outcome=view.outcome,
+            reason=view.reason,
+            created=created,
+        )
+        for (number, _), (view, created) in zip(numbered, results, strict=True)
+    ]
+    created_count = sum(item.created for item in items)
+    return schemas.BatchPublic(
+        created=created_count, existing=len(items) - created_count, games=items
+    )
+
+
+def get_game(ledger: Ledger, game_id: str) -> schemas.GamePublic:
+    return game_public(ledger.get_game(game_id))
+
+
+def history(ledger: Ledger, player_id: str, pool: str) -> schemas.HistoryPublic:
+    _check_pool(ledger, pool)
+    items = [
+        schemas.HistoryItemPublic(
+            seq=item.seq,
+            kind=item.kind,  # type: ignore[arg-type]  # "game" or "annulment"
+            at=item.played_at,
+            change=change_public(item.change),
+        )
+        for item in ledger.history(player_id, pool)
+    ]
+    return schemas.HistoryPublic(player=player_id, pool=pool, items=items)
+
+
+# -- leaderboards -----------------------------------------------------------------------
+
+
+def leaderboard(ledger: Ledger, pool: str, offset: int, limit: int) -> schemas.LeaderboardPublic:
+    rows, total = ledger.leaderboard(pool, offset, limit)
+    entries = [
+        schemas.LeaderboardEntryPublic(
+            rank=offset + n, **rating_public(row, row.listed).model_dump()
+        )
+        for n, row in enumerate(rows, start=1)
+    ]
+    return schemas.LeaderboardPublic(
+        system=ledger.system_id,
+        pool=pool,
+        offset=offset,
+        limit=limit,
+        total=total,
+        entries=entries,
+    )
+
+
+def leaderboards(ledger: Ledger) -> schemas.LeaderboardsPublic:
+    pools = [
+        schemas.PoolPublic(pool=pool, total=ledger.leaderboard(pool, 0, 0)[1])
+        for pool in pools_of(ledger)
+    ]
+    return schemas.LeaderboardsPublic(system=ledger.system_id, pools=pools)
+
+
+# -- preview ----------------------------------------------------------------------------
+
+PREVIEW = "preview"
+
+
+def preview(ledger: Ledger, fields: Mapping[str, Any], now: datetime) -> schemas.PreviewPublic:
+    """What a win, a draw or a loss (for White) would do now; stores nothing."""
+    _refuse_fide(ledger)
+    data = {k: v for k, v in fields.items() if v is not None}
+    if "result" in data:
+        raise InvalidRecord(PREVIEW, "result", "a preview shows every result: leave it out")
+    data.setdefault("id", PREVIEW)
+    data.setdefault("played_at", now.isoformat())
+    data["result"] = "1-0"  # replaced by each result in turn
+    record = GameRecord.from_mapping(data, PREVIEW)
+    outcomes: dict[str, GameRating[Any]] = ledger.preview(record)
+    return schemas.PreviewPublic(
+        white=record.white,
+        black=record.black,
+        results={
+            result: schemas.PreviewOutcomePublic(
+                result=result,
+                outcome=rating.outcome.value,
+                reason=rating.reason,
+                changes=_changes(rating.changes),
+            )
+            for result, rating in outcomes.items()
+        },
+    )
+
+
+# -- annulments -------------------------------------------------------------------------
+
+
+def _token_label(ledger: Ledger, token: str) -> str | None:
+    """The label given to a token when it was created (the ledger answers only its
+    role)."""
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    with ledger.reader.connect() as conn:
+        label = conn.execute(select(tokens.c.label).where(tokens.c.hash == digest)).scalar()
+    return None if label is None else str(label)
+
+
+def annulment_public(view: AnnulmentView) -> schemas.AnnulmentPublic:
+    return schemas.AnnulmentPublic(
+        game=view.game_id,
+        seq=view.seq,
+        at=view.at,
+        by=view.by,
+        reason=view.reason,
+        changes=_changes(view.changes),
+    )
+
+
+def annul(
+    ledger: Ledger, game_id: str, reason: str, caller: Caller, now: datetime
+) -> schemas.AnnulmentPublic:
+    """site S10: reverse a rated game; the moderator's token label is kept as ``by``."""
+    reason = reason.strip()
+    if not reason:
+        raise InvalidRecord(f"game {game_id}", "reason", "is required")
+    by = _token_label(ledger, caller.token) or caller.role
+    return annulment_public(ledger.annul(game_id, reason, by, now))
+
+
+def annulments(ledger: Ledger) -> schemas.AnnulmentsPublic:
+    return schemas.AnnulmentsPublic(annulments=[annulment_public(a) for a in ledger.annulments()])
+
+
+# -- fide rating periods ----------------------------------------------------------------
+
+
+def periods_of(ledger: Ledger) -> Periods:
+    """The ledger's rating periods; a ledger of another system has none (404)."""
+    if ledger.system_id != "fide":
+        raise NotFound(
+            f"rating periods belong to a fide ledger; this ledger rates by {ledger.system_id}"
+        )
+    return Periods(ledger)
+
+
+def period_public(view: PeriodView) -> schemas.PeriodPublic:
+    return schemas.PeriodPublic(
+        id=view.id,
+        name=view.name,
+        bonus=str(view.bonus),
+        floor=view.floor,
+        created_at=view.created_at,
+        closed_at=view.closed_at,
+        closed=view.closed_at is not None,
+        files=list(view.files),
+    )
+
+
+def create_period(
+    ledger: Ledger, body: schemas.PeriodCreate, now: datetime
+) -> schemas.PeriodPublic:
+    periods = periods_of(ledger)
+    view = periods.create(body.name, body.start_list, now, bonus=body.bonus, floor=body.floor)
+    return period_public(view)
+
+
+def decode_text(data: bytes) -> str:
+    """A text upload: UTF-8, else latin-1 (as the TRF reader reads files)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def add_period_file(
+    ledger: Ledger, period_id: int, name: str, content: str, round_robin: bool | None
+) -> schemas.PeriodPublic:
+    periods = periods_of(ledger)
+    if not content.strip():
+        raise InvalidRecord(name, "body", "the TRF file is empty")
+    tournament = parse_trf(content, name)
+    if round_robin is None and tournament.is_round_robin is None:
+        raise InvalidRecord(
+            name,
+            "round_robin",
+            f"the file (092 {tournament.kind!r}) does not say whether it is a round robin "
+            "or a Swiss: pass round_robin=true or round_robin=false",
+        )
+    return period_public(periods.add_file(period_id, name, content, round_robin))
+
+
+def close_period(ledger: Ledger, period_id: int, now: datetime) -> schemas.PeriodPublic:
+    return period_public(periods_of(ledger).close(period_id, now))
+
+
+def list_periods(ledger: Ledger) -> schemas.PeriodsPublic:
+    return schemas.PeriodsPublic(periods=[period_public(p) for p in periods_of(ledger).all()])
+
+
+def get_period(ledger: Ledger, period_id: int) -> schemas.PeriodPublic:
+    return period_public(periods_of(ledger).get(period_id))
+
+
+def _entry_public(entry: PeriodEntry) -> schemas.PeriodEntryPublic:
+    return schemas.PeriodEntryPublic(
+        position=entry.position,
+        player=entry.player,
+        name=entry.name,
+        old_rating=entry.old_rating,
+        new_rating=entry.new_rating,
+        games=entry.games,
+    )
+
+
+def period_list(ledger: Ledger, period_id: int) -> schemas.PeriodListPublic:
+    entries = periods_of(ledger).new_list(period_id)
+    return schemas.PeriodListPublic(period=period_id, entries=[_entry_public(e) for e in entries])
+
+
+def period_report(ledger: Ledger, period_id: int, player_id: str) -> schemas.FideReportPublic:
+    return schemas.FideReportPublic.model_validate(periods_of(ledger).report(period_id, player_id))
+
+
+# -- health -----------------------------------------------------------------------------
+
+
+def health(ledger: Ledger) -> schemas.HealthPublic:
+    """The database answers and holds a ledger (raises otherwise)."""
+    with ledger.reader.connect() as conn:
+        conn.execute(text("SELECT 1"))
+    return schemas.HealthPublic(status="ok", system=ledger.system_id)

@@ -1,0 +1,21 @@
+"""The service's configuration (pydantic-settings): environment variables prefixed
+``CHESSRATE_``."""
+
+from __future__ import annotations
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from ..ledger.store import DEFAULT_DATABASE
+
+API_V1 = "/api/v1"
+
+
+class Settings(BaseSettings):
+    """``CHESSRATE_DATABASE_URL``: a SQLAlchemy URL (``postgresql://…``) or a plain path
+    (a SQLite file); ``CHESSRATE_TOKEN_CACHE_SECONDS``: how long a worker trusts a
+    token's role before asking the ledger again."""
+
+    model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
+
+    database_url: str = DEFAULT_DATABASE
+    token_cache_seconds: float = 5.0

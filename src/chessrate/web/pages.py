@@ -1,0 +1,124 @@
+"""The pages' routes. Each page asks the service layer (the same functions as the
+API), so what a page shows is what the API answers."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
+
+from ..ledger import Ledger, NotFound
+from ..service import services
+from ..service.deps import LedgerDep
+from .charts import Point, rating_chart
+
+templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+router = APIRouter(include_in_schema=False)
+
+POOL_NAMES = {"site": "site Elo"}
+LEADERS_ON_HOME = 10
+
+
+def _page(
+    request: Request, ledger: Ledger, name: str, status: int = 200, **context: Any
+) -> HTMLResponse:
+    context.update(
+        system=ledger.system_id,
+        pools=services.pools_of(ledger),
+        pool_name=lambda pool: POOL_NAMES.get(pool, pool),
+        signed=_signed,
+    )
+    return templates.TemplateResponse(request, name, context, status_code=status)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, ledger: LedgerDep) -> HTMLResponse:
+    boards = [
+        services.leaderboard(ledger, pool, 0, LEADERS_ON_HOME) for pool in services.pools_of(ledger)
+    ]
+    periods = services.list_periods(ledger).periods if ledger.system_id == "fide" else []
+    return _page(request, ledger, "home.html", boards=boards, periods=periods)
+
+
+@router.get("/leaderboards/{pool}", response_class=HTMLResponse)
+def leaderboard(
+    request: Request, ledger: LedgerDep, pool: str, offset: int = Query(0, ge=0)
+) -> HTMLResponse:
+    board = services.leaderboard(ledger, pool, offset, 50)
+    return _page(request, ledger, "leaderboard.html", board=board)
+
+
+@router.get("/players/{player_id}", response_class=HTMLResponse)
+def player(request: Request, ledger: LedgerDep, player_id: str) -> HTMLResponse:
+    public = services.get_player(ledger, player_id)
+    sections = []
+    for rating in public.ratings:
+        history = services.history(ledger, player_id, rating.pool)
+        points = [
+            Point(
+                Decimal(item.change.after),
+                f"/games/{item.change.game}",
+                f"{item.change.game} vs {item.change.opponent}: "
+                f"{_signed(item.change.change)} → {item.change.after}"
+                + (" (annulment)" if item.kind == "annulment" else ""),
+            )
+            for item in history.items
+            if item.change.after is not None
+        ]
+        games = sum(1 for i in history.items if i.kind == "game" and i.change.after is not None)
+        chart = rating_chart(
+            points, f"{player_id}: {POOL_NAMES.get(rating.pool, rating.pool)} history"
+        )
+        sections.append(
+            {"rating": rating, "history": history, "chart": Markup(chart), "points": games}
+        )
+    return _page(request, ledger, "player.html", player=public, sections=sections)
+
+
+def _signed(value: str | None) -> str:
+    if value is None:
+        return "±0"
+    return value if value.startswith("-") else f"+{value}"
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+def game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
+    public = services.get_game(ledger, game_id)
+    return _page(request, ledger, "game.html", game=public)
+
+
+@router.get("/annulments", response_class=HTMLResponse)
+def annulments(request: Request, ledger: LedgerDep) -> HTMLResponse:
+    return _page(request, ledger, "annulments.html", annulments=services.annulments(ledger))
+
+
+@router.get("/search", response_class=HTMLResponse)
+def search(request: Request, ledger: LedgerDep, q: str = "") -> HTMLResponse:
+    found = services.search_players(ledger, q, 50).players if q.strip() else []
+    return _page(request, ledger, "search.html", q=q, found=found)
+
+
+@router.get("/periods", response_class=HTMLResponse)
+def periods(request: Request, ledger: LedgerDep) -> HTMLResponse:
+    return _page(request, ledger, "periods.html", periods=services.list_periods(ledger).periods)
+
+
+@router.get("/periods/{period_id}", response_class=HTMLResponse)
+def period(request: Request, ledger: LedgerDep, period_id: int) -> HTMLResponse:
+    public = services.get_period(ledger, period_id)
+    new_list = services.period_list(ledger, period_id) if public.closed_at else None
+    return _page(request, ledger, "period.html", period=public, new_list=new_list)
+
+
+@router.get("/periods/{period_id}/reports/{player_id}", response_class=HTMLResponse)
+def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) -> HTMLResponse:
+    public = services.period_report(ledger, period_id, player_id)
+    return _page(request, ledger, "report.html", period_id=period_id, report=public)
+
+
+__all__ = ["NotFound", "router"]

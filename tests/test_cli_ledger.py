@@ -1,0 +1,499 @@
+"""The ledger commands (init, serve, token create, verify, import, export) through
+click's runner, on SQLite and on PostgreSQL (``--db`` with the fixture's URL)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import update
+
+from chessrate import cli
+from chessrate.cli import main
+from chessrate.ledger import Ledger, RatingView
+from chessrate.ledger import store as ledger_store
+from chessrate.ledger.schema import ratings
+from tests.ledger.helpers import copy_of_site_sample
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+SITE = (
+    EXAMPLES / "site_games.jsonl", EXAMPLES / "site_players.csv", EXAMPLES / "site_annulments.txt"
+)  # fmt: skip
+
+GAMES = [
+    {"id": "g1", "played_at": "2026-01-02T10:00:00Z", "white": "ana", "black": "ben",
+     "result": "1-0", "time_control": "10m", "plies": 40},
+    {"id": "g2", "played_at": "2026-01-02T11:00:00Z", "white": "ben", "black": "cleo",
+     "result": "1/2-1/2", "time_control": "3m+2s", "plies": 60},
+    {"id": "g3", "played_at": "2026-01-02T12:00:00Z", "white": "cleo", "black": "ana",
+     "result": "0-1", "time_control": "10m", "plies": 50},
+]  # fmt: skip
+
+
+def invoke(*args: str | Path, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, [str(a) for a in args], env=env)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write_games(path: Path, games: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(g) + "\n" for g in games), encoding="utf-8")
+    return path
+
+
+def boards(url: str) -> dict[str, list[RatingView]]:
+    ledger = Ledger(url)
+    try:
+        return {pool: ledger.leaderboard(pool, limit=10_000)[0] for pool in ledger.system.pools}
+    finally:
+        ledger.dispose()
+
+
+def counts(url: str) -> dict[str, int]:
+    ledger = Ledger(url)
+    try:
+        return ledger.counts()
+    finally:
+        ledger.dispose()
+
+
+@pytest.fixture
+def site_ledger(request: pytest.FixtureRequest, ledger_url: str) -> str:
+    """A site ledger with the sample loaded (a copy: see tests/ledger/helpers.py)."""
+    return copy_of_site_sample(request, ledger_url)
+
+
+def second_database(request: pytest.FixtureRequest, ledger_url: str, tmp_path: Path) -> str:
+    """Another empty database of the same kind as ``ledger_url``."""
+    if ledger_url.startswith("sqlite"):
+        return f"sqlite:///{tmp_path / 'second.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+# -- help ---------------------------------------------------------------------------------
+
+COMMANDS = [["init"], ["serve"], ["token"], ["token", "create"], ["verify"], ["import"],
+            ["export"]]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_every_ledger_command_has_help(command: list[str]) -> None:
+    code, out, _ = invoke(*command, "--help")
+    assert code == 0
+    assert out.startswith(f"Usage: main {' '.join(command)} [OPTIONS]")
+    assert len(out.splitlines()) > 4
+    if command != ["token"]:
+        assert "--db URL" in out
+
+
+def test_the_cli_lists_match_the_ledger() -> None:
+    assert cli.LEDGER_SYSTEMS == ledger_store.LEDGER_SYSTEMS
+    assert cli.ROLES == ledger_store.ROLES
+
+
+# -- init ---------------------------------------------------------------------------------
+
+
+def test_init_creates_reports_and_keeps_one_system(ledger_url: str) -> None:
+    code, out, err = invoke("init", "--system", "arena", "--db", ledger_url)
+    assert (code, err) == (0, "")
+    shown = cli._shown(ledger_store.database_url(ledger_url))
+    assert out == f"created a ledger at {shown} (system arena)\n"
+    code, out, _ = invoke("init", "--system", "arena", "--db", ledger_url)
+    assert code == 0
+    assert out.endswith(
+        ": a ledger of system arena with 0 players and 0 games; schema up to date\n"
+    )
+    code, out, err = invoke("init", "--system", "site", "--db", ledger_url)
+    assert code == 2
+    assert err == "error: this ledger already rates by 'arena'; one system per ledger\n"
+    assert Ledger(ledger_url).system_id == "arena"
+
+
+def test_init_needs_a_known_system(tmp_path: Path) -> None:
+    code, _, err = invoke("init", "--system", "glicko", "--db", tmp_path / "x.db")
+    assert code == 2
+    assert "'glicko' is not one of" in err
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_the_database_comes_from_the_environment_else_chessrate_db(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CHESSRATE_DATABASE_URL", raising=False)
+    assert invoke("init", "--system", "corr")[0] == 0
+    assert (tmp_path / "chessrate.db").exists()
+    elsewhere = tmp_path / "elsewhere.db"
+    code, out, _ = invoke(
+        "init", "--system", "site", env={"CHESSRATE_DATABASE_URL": str(elsewhere)}
+    )
+    assert code == 0
+    assert str(elsewhere) in out
+    assert Ledger(f"sqlite:///{elsewhere}").system_id == "site"
+    assert Ledger(f"sqlite:///{tmp_path / 'chessrate.db'}").system_id == "corr"
+
+
+def test_commands_on_a_missing_ledger_exit_2_and_create_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.db"
+    games = write_games(tmp_path / "g.jsonl", GAMES)
+    for args in (["verify"], ["token", "create", "--role", "writer"], ["import", games],
+                 ["export", tmp_path / "out.jsonl"]):  # fmt: skip
+        code, _, err = invoke(*args, "--db", missing)
+        assert code == 2, args
+        assert (
+            err
+            == f"error: {missing}: no ledger here (create it with chessrate init --system ...)\n"
+        )
+    assert not missing.exists()
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_database_that_cannot_be_reached_exits_2(tmp_path: Path) -> None:
+    code, out, err = invoke("verify", "--db", f"postgresql://nobody@/x?host={tmp_path}&port=1")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: database: ")
+    code, _, err = invoke("verify", "--db", "nosuchdialect://x")
+    assert code == 2
+    assert err.startswith("error: --db: not a usable database URL")
+
+
+# -- token --------------------------------------------------------------------------------
+
+
+def test_token_create_prints_the_token_once_and_stores_its_hash(ledger_url: str) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    code, out, err = invoke(
+        "token", "create", "--role", "moderator", "--label", "ops", "--db", ledger_url
+    )
+    assert code == 0
+    token = out.strip()
+    assert out == token + "\n"
+    assert token.startswith("cr_")
+    assert "moderator token (ops) created" in err
+    ledger = Ledger(ledger_url)
+    assert ledger.token_role(token) == "moderator"
+    code, out, err = invoke("token", "create", "--role", "admin", "--db", ledger_url)
+    assert code == 2
+    assert "'admin' is not one of 'writer', 'moderator'" in err
+
+
+# -- import and verify --------------------------------------------------------------------
+
+
+def test_import_prints_what_it_stored(ledger_url: str) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    code, out, err = invoke(
+        "import", SITE[0], "--players", SITE[1], "--annulments", SITE[2], "--db", ledger_url
+    )
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "players: 43 created, 0 updated",
+        f"games: 485 stored (430 rated, 35 unrated, 20 void) from {SITE[0]}",
+        "annulled: s0154, s0164, s0222",
+    ]
+    assert counts(ledger_url) == {"players": 43, "games": 485}
+    code, out, err = invoke("verify", "--db", ledger_url)
+    assert (code, err) == (0, "")
+    assert out == (
+        "OK: 43 players, 485 games, 3 annulments; every stored rating matches the replay to "
+        "the hundredth\n"
+    )
+
+
+def test_importing_again_stores_nothing_new(site_ledger: str) -> None:
+    before = boards(site_ledger)
+    code, out, _ = invoke(
+        "import", SITE[0], "--players", SITE[1], "--annulments", SITE[2], "--db", site_ledger
+    )
+    assert code == 0
+    assert "games: 0 stored (0 rated, 0 unrated, 0 void)" in out
+    assert "485 already in the ledger" in out
+    assert "players:" not in out  # nothing changed, nothing updated
+    assert boards(site_ledger) == before
+    assert invoke("verify", "--db", site_ledger)[0] == 0
+
+
+def test_a_plain_games_file_imports_and_creates_its_players(
+    ledger_url: str, tmp_path: Path
+) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    games = write_games(tmp_path / "games.jsonl", GAMES)
+    code, out, err = invoke("import", games, "--db", ledger_url)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "3 players named in games were not in the ledger or a players file; created with no "
+        "attributes: ana, ben, cleo",
+        f"games: 3 stored (3 rated, 0 unrated, 0 void) from {games}",
+    ]
+    assert counts(ledger_url) == {"players": 3, "games": 3}
+    assert [r.player for r in boards(ledger_url)["rapid"]] == ["ana", "cleo", "ben"]
+
+
+def test_a_csv_games_file_imports_with_format(ledger_url: str, tmp_path: Path) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    path = tmp_path / "games.txt"
+    path.write_text(
+        "id,played_at,white,black,result,time_control,plies\n"
+        "g1,2026-01-02T10:00:00Z,ana,ben,1-0,10m,40\n",
+        encoding="utf-8",
+    )
+    code, out, _ = invoke("import", path, "--format", "csv", "--db", ledger_url)
+    assert code == 0
+    assert "games: 1 stored (1 rated" in out
+
+
+def test_import_updates_players_that_exist(ledger_url: str, tmp_path: Path) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    players = tmp_path / "players.csv"
+    players.write_text("id,name\nana,Ana\nben,Ben\n", encoding="utf-8")
+    assert invoke("import", write_games(tmp_path / "g.jsonl", GAMES[:1]), "--players", players,
+                  "--db", ledger_url)[0] == 0  # fmt: skip
+    players.write_text("id,name\nana,Ana Ribeiro\ndev,Dev\n", encoding="utf-8")
+    code, out, _ = invoke(
+        "import", write_games(tmp_path / "g.jsonl", GAMES[:1]), "--players", players,
+        "--db", ledger_url,
+    )  # fmt: skip
+    assert code == 0
+    assert "players: 1 created, 1 updated" in out
+    ledger = Ledger(ledger_url)
+    assert ledger.get_player("ana").player.name == "Ana Ribeiro"
+    assert ledger.get_player("ben").player.name == "Ben"
+
+
+def test_one_malformed_record_exits_2_naming_file_line_field_and_stores_nothing(
+    ledger_url: str, tmp_path: Path
+) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    games = write_games(tmp_path / "games.jsonl", [GAMES[0], {**GAMES[1], "result": "2-0"},
+                                                   GAMES[2]])  # fmt: skip
+    code, out, err = invoke("import", games, "--players", SITE[1], "--db", ledger_url)
+    assert (code, out) == (2, "")
+    assert err == f"error: {games}:2: result: '2-0' is not one of 1-0, 0-1, 1/2-1/2, *\n"
+    assert counts(ledger_url) == {"players": 0, "games": 0}
+
+
+def test_a_record_the_system_refuses_exits_2_and_stores_nothing(
+    ledger_url: str, tmp_path: Path
+) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    refused = {**GAMES[2]}
+    del refused["time_control"]
+    games = write_games(tmp_path / "games.jsonl", [GAMES[0], GAMES[1], refused])
+    code, _, err = invoke("import", games, "--players", SITE[1], "--db", ledger_url)
+    assert code == 2
+    assert err == f"error: {games}:3: time_control: is required for a rated game (S2)\n"
+    assert counts(ledger_url) == {"players": 0, "games": 0}
+
+
+def test_a_game_id_used_in_the_ledger_for_another_game_exits_2(
+    ledger_url: str, tmp_path: Path
+) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    assert invoke("import", write_games(tmp_path / "a.jsonl", GAMES), "--db", ledger_url)[0] == 0
+    other = write_games(tmp_path / "b.jsonl", [{**GAMES[0], "id": "g4"}, {**GAMES[1], "plies": 61}])
+    code, _, err = invoke("import", other, "--db", ledger_url)
+    assert code == 2
+    assert err == (
+        f"error: {other}:2: id: game id 'g2' is already in the ledger for a different game\n"
+    )
+    assert counts(ledger_url) == {"players": 3, "games": 3}
+
+
+def test_an_annulment_of_an_unknown_game_exits_2_and_stores_nothing(
+    ledger_url: str, tmp_path: Path
+) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    annulments = tmp_path / "annul.txt"
+    annulments.write_text("# fair play\ng1 engine\ng9 engine\n", encoding="utf-8")
+    games = write_games(tmp_path / "games.jsonl", GAMES)
+    code, _, err = invoke("import", games, "--annulments", annulments, "--db", ledger_url)
+    assert code == 2
+    assert err == f"error: {annulments}:3: id: g9: no such game to annul\n"
+    assert counts(ledger_url) == {"players": 0, "games": 0}
+
+
+def test_annulments_alone_annul_games_already_in_the_ledger(
+    ledger_url: str, tmp_path: Path
+) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    assert invoke("import", write_games(tmp_path / "a.jsonl", GAMES), "--db", ledger_url)[0] == 0
+    annulments = tmp_path / "annul.txt"
+    annulments.write_text("g1\tengine assistance\n", encoding="utf-8")
+    empty = write_games(tmp_path / "none.jsonl", [])
+    code, out, err = invoke("import", empty, "--annulments", annulments, "--db", ledger_url)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == "annulled: g1"
+    ledger = Ledger(ledger_url)
+    assert [(a.game_id, a.reason, a.by) for a in ledger.annulments()] == [
+        ("g1", "engine assistance", str(annulments))
+    ]
+    assert ledger.verify() == []
+    # Again: already annulled, nothing to do.
+    code, out, _ = invoke("import", empty, "--annulments", annulments, "--db", ledger_url)
+    assert code == 0
+    assert "annulled" not in out
+
+
+def test_an_arena_ledger_refuses_an_annulments_file(ledger_url: str, tmp_path: Path) -> None:
+    invoke("init", "--system", "arena", "--db", ledger_url)
+    annulments = tmp_path / "annul.txt"
+    annulments.write_text("g1 engine\n", encoding="utf-8")
+    games = write_games(tmp_path / "games.jsonl", [{**GAMES[0], "rated": False}])
+    code, _, err = invoke("import", games, "--annulments", annulments, "--db", ledger_url)
+    assert code == 2
+    assert "id: the arena regulation has no fair-play annulment" in err
+    assert counts(ledger_url) == {"players": 0, "games": 0}
+
+
+def test_a_fide_ledger_refuses_games(ledger_url: str, tmp_path: Path) -> None:
+    invoke("init", "--system", "fide", "--db", ledger_url)
+    code, _, err = invoke("import", write_games(tmp_path / "g.jsonl", GAMES), "--db", ledger_url)
+    assert code == 2
+    assert err == "error: a fide ledger rates periods, not single games\n"
+
+
+def test_verify_lists_every_difference_and_exits_1(site_ledger: str) -> None:
+    ledger = Ledger(site_ledger)
+    with ledger.engine.begin() as conn:
+        where = (ratings.c.player_id == "ana") & (ratings.c.pool == "site")
+        done = conn.execute(
+            update(ratings).where(where).values(rating_cents=ratings.c.rating_cents + 1)
+        )
+        assert done.rowcount == 1
+    ledger.dispose()
+    code, out, err = invoke("verify", "--db", site_ledger)
+    assert code == 1
+    assert out.startswith("ana site: rating_cents is ")
+    assert len(out.splitlines()) == 1
+    assert "1 differences (43 players, 485 games, 3 annulments)" in err
+
+
+def test_verify_finds_a_state_that_differs_from_the_replay(site_ledger: str) -> None:
+    ledger = Ledger(site_ledger)
+    with ledger.engine.begin() as conn:
+        where = (ratings.c.player_id == "ben") & (ratings.c.pool == "site")
+        conn.execute(update(ratings).where(where).values(state='{"games":1,"rating":"1500.00"}'))
+    ledger.dispose()
+    code, out, _ = invoke("verify", "--db", site_ledger)
+    assert code == 1
+    assert out.startswith('ben site: state is \'{"games":1,"rating":"1500.00"}\' in the ledger, ')
+
+
+# -- export -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players_name", ["players.csv", "players.jsonl"])
+def test_export_then_import_into_a_fresh_ledger_gives_identical_leaderboards(
+    request: pytest.FixtureRequest, site_ledger: str, tmp_path: Path, players_name: str
+) -> None:
+    games, players, annulled = tmp_path / "games.jsonl", tmp_path / players_name, tmp_path / "a.txt"
+    code, out, err = invoke("export", games, "--players", players, "--annulments", annulled,
+                            "--db", site_ledger)  # fmt: skip
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        f"485 games written to {games}",
+        f"43 players written to {players}",
+        f"3 annulments written to {annulled}",
+    ]
+    fresh = second_database(request, site_ledger, tmp_path)
+    assert invoke("init", "--system", "site", "--db", fresh)[0] == 0
+    code, _, err = invoke("import", games, "--players", players, "--annulments", annulled,
+                          "--db", fresh)  # fmt: skip
+    assert code == 0, err
+    assert boards(fresh) == boards(site_ledger)
+    assert invoke("verify", "--db", fresh)[0] == 0
+    # The export of the copy is the same files.
+    again = tmp_path / "again"
+    again.mkdir()
+    invoke("export", again / games.name, "--players", again / players.name, "--annulments",
+           again / annulled.name, "--db", fresh)  # fmt: skip
+    for path in (games, players, annulled):
+        assert (again / path.name).read_text() == path.read_text(), path.name
+
+
+def test_the_export_is_in_commit_order_in_the_record_form(ledger_url: str, tmp_path: Path) -> None:
+    invoke("init", "--system", "site", "--db", ledger_url)
+    # Committed out of played_at order: the export keeps the commit order.
+    shuffled = [GAMES[2], GAMES[0], GAMES[1]]
+    invoke("import", write_games(tmp_path / "in.jsonl", shuffled), "--db", ledger_url)
+    out_path = tmp_path / "out.jsonl"
+    assert invoke("export", out_path, "--db", ledger_url)[0] == 0
+    rows = [json.loads(line) for line in out_path.read_text().splitlines()]
+    assert [r["id"] for r in rows] == ["g3", "g1", "g2"]
+    assert rows[1] == {"id": "g1", "played_at": "2026-01-02T10:00:00Z", "white": "ana",
+                       "black": "ben", "result": "1-0", "rated": True, "time_control": "600+0",
+                       "plies": 40}  # fmt: skip
+
+
+def test_an_arena_export_round_trips_too(
+    request: pytest.FixtureRequest, ledger_url: str, tmp_path: Path
+) -> None:
+    invoke("init", "--system", "arena", "--db", ledger_url)
+    code, _, err = invoke("import", EXAMPLES / "arena_games.jsonl", "--players",
+                          EXAMPLES / "arena_players.csv", "--db", ledger_url)  # fmt: skip
+    assert code == 0, err
+    games, players = tmp_path / "games.jsonl", tmp_path / "players.csv"
+    assert invoke("export", games, "--players", players, "--db", ledger_url)[0] == 0
+    fresh = second_database(request, ledger_url, tmp_path)
+    invoke("init", "--system", "arena", "--db", fresh)
+    assert invoke("import", games, "--players", players, "--db", fresh)[0] == 0
+    assert boards(fresh) == boards(ledger_url)
+    assert Ledger(fresh).players() == Ledger(ledger_url).players()
+
+
+def test_export_warns_when_annulments_are_left_behind(site_ledger: str, tmp_path: Path) -> None:
+    code, _, err = invoke("export", tmp_path / "games.jsonl", "--db", site_ledger)
+    assert code == 0
+    assert "warning: the ledger has 3 annulments: write them with --annulments FILE" in err
+
+
+def test_export_writes_all_files_or_none(site_ledger: str, tmp_path: Path) -> None:
+    games = tmp_path / "games.jsonl"
+    code, _, err = invoke("export", games, "--players", tmp_path / "no" / "such" / "p.csv",
+                          "--db", site_ledger)  # fmt: skip
+    assert code == 2
+    assert err.startswith("error: cannot write: ")
+    assert list(tmp_path.iterdir()) == [] or not games.exists()
+    assert not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    code, _, err = invoke("export", tmp_path / "games.csv", "--db", site_ledger)
+    assert code == 2
+    assert "games are exported as JSON Lines (.jsonl)" in err
+
+
+# -- serve (without starting the server) --------------------------------------------------
+
+
+def test_serve_creates_loads_the_sample_and_runs_uvicorn(
+    ledger_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: calls.append((a, k)))
+    monkeypatch.delenv("CHESSRATE_DATABASE_URL", raising=False)
+    code, _, err = invoke("serve", "--sample", "--db", ledger_url, "--port", "8123",
+                          "--workers", "2")  # fmt: skip
+    assert code == 0, err
+    assert calls == [(
+        ("chessrate.service:create_app_from_env",),
+        {"factory": True, "host": "127.0.0.1", "port": 8123, "workers": 2},
+    )]  # fmt: skip
+    assert os.environ["CHESSRATE_DATABASE_URL"] == ledger_store.database_url(ledger_url)
+    assert "(system site)" in err
+    assert "serving " in err
+    assert "loaded the site sample: 43 players, 485 games, 3 annulments" in err
+    assert counts(ledger_url) == {"players": 43, "games": 485}
+    # Again: the ledger has games, so the sample is not loaded twice; --system does not
+    # change an existing ledger.
+    code, _, err = invoke("serve", "--sample", "--system", "arena", "--db", ledger_url)
+    assert code == 0
+    assert "loaded" not in err
+    assert "is a ledger of system site (--system applies to a new one)" in err
+    assert counts(ledger_url) == {"players": 43, "games": 485}

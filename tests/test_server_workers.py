@@ -1,0 +1,104 @@
+"""Correctness under concurrency: 4 server workers on PostgreSQL, 16 clients at once.
+
+Issue 5's acceptance: 2,000 games among 40 players posted by 16 concurrent
+clients to `chessrate serve --workers 4`; afterwards `chessrate verify` passes
+(every stored rating equals the replay in commit order, to the hundredth) and
+each game is stored once, even the ones sent twice at the same time.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+from click.testing import CliRunner
+from sqlalchemy import func, select
+
+from chessrate import Player
+from chessrate.cli import main
+from chessrate.ledger import Ledger
+from chessrate.ledger.schema import events, games
+from tests.support.server import running_server
+
+PLAYERS = 40
+GAMES = 2_000
+CLIENTS = 16
+TWICE = 200  # games also sent a second time, by another client
+
+
+def game_stream() -> list[dict[str, Any]]:
+    rng = random.Random(5)
+    start = datetime(2026, 5, 1, tzinfo=UTC)
+    controls = ["1m+0s", "3m+2s", "5m+3s", "10m", "30m", "-", "2d"]
+    stream = []
+    for number in range(GAMES):
+        white, black = rng.sample(range(PLAYERS), 2)
+        stream.append({
+            "id": f"w{number:05d}",
+            "played_at": (start + timedelta(seconds=number)).isoformat(),
+            "white": f"p{white:02d}",
+            "black": f"p{black:02d}",
+            "result": rng.choice(["1-0", "0-1", "1/2-1/2", "1-0", "0-1"]),
+            "time_control": rng.choice(controls),
+            "plies": rng.randint(2, 120),
+        })  # fmt: skip
+    return stream
+
+
+def test_four_workers_sixteen_clients_lose_no_update(postgres_url: str) -> None:
+    now = datetime(2026, 5, 1, tzinfo=UTC)
+    ledger = Ledger.create(postgres_url, "site", now)
+    for number in range(PLAYERS):
+        ledger.create_player(Player(f"p{number:02d}"), now)
+    token = ledger.create_token("writer", "workers test", now)
+    ledger.dispose()
+
+    stream = game_stream()
+    rng = random.Random(9)
+    work: list[list[dict[str, Any]]] = [[] for _ in range(CLIENTS)]
+    for index, game in enumerate(stream):
+        work[index % CLIENTS].append(game)
+    for game in rng.sample(stream, TWICE):  # the same game again, from another client
+        work[rng.randrange(CLIENTS)].append(game)
+    statuses: Counter[int] = Counter()
+    answers: dict[str, list[dict[str, Any]]] = {}
+    lock = threading.Lock()
+
+    def client(games_to_send: list[dict[str, Any]], base: str) -> None:
+        headers = {"Authorization": f"Bearer {token}"}
+        with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
+            for game in games_to_send:
+                response = http.post("/api/v1/games", json=game)
+                with lock:
+                    statuses[response.status_code] += 1
+                    answers.setdefault(game["id"], []).append(response.json())
+
+    with running_server(postgres_url, workers=4) as base:
+        threads = [threading.Thread(target=client, args=(w, base)) for w in work]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    assert statuses[201] == GAMES, statuses
+    assert statuses[200] == TWICE, statuses
+    assert sum(statuses.values()) == GAMES + TWICE
+    for game_id, replies in answers.items():
+        assert all(reply == replies[0] for reply in replies), game_id  # same answer
+
+    result = CliRunner().invoke(main, ["verify", "--db", postgres_url])
+    assert result.exit_code == 0, result.output
+
+    ledger = Ledger(postgres_url)
+    with ledger.engine.connect() as conn:
+        stored = conn.execute(select(func.count()).select_from(games)).scalar_one()
+        game_events = conn.execute(
+            select(func.count()).select_from(events).where(events.c.kind == "game")
+        ).scalar_one()
+    ledger.dispose()
+    assert stored == GAMES
+    assert game_events == GAMES  # each game rated once

@@ -1,0 +1,122 @@
+"""A real headless Chromium (Debian's package, driven by Playwright) against the
+service running in this process on a ledger loaded with the sample data."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from chessrate.ledger import Ledger
+from chessrate.samples import load_sample
+from chessrate.service import create_app
+from tests.support.server import free_port
+
+CHROMIUM = os.environ.get("CHESSRATE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+SCREENSHOTS = Path(os.environ.get("CHESSRATE_SCREENSHOTS", "test-output/screenshots"))
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+class Site:
+    """A served sample ledger: its base URL, an API client, and the ledger."""
+
+    def __init__(self, base: str, ledger: Ledger) -> None:
+        self.base = base
+        self.ledger = ledger
+        self.api = httpx.Client(base_url=base, timeout=30)
+
+    def get(self, path: str) -> dict:  # type: ignore[type-arg]
+        response = self.api.get(f"/api/v1{path}")
+        assert response.status_code == 200, response.text
+        return response.json()  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: ./test installs Debian's chromium package")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _serve(system: str, folder: Path) -> Iterator[Site]:
+    ledger = Ledger.create(f"sqlite:///{folder / f'{system}.db'}", system, NOW)
+    load_sample(ledger, NOW)
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(ledger), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    site = Site(base, ledger)
+    try:
+        yield site
+    finally:
+        site.api.close()
+        server.should_exit = True
+        thread.join(timeout=10)
+        ledger.dispose()
+
+
+@pytest.fixture(scope="session")
+def site_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    yield from _serve("site", tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="session")
+def arena_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    yield from _serve("arena", tmp_path_factory.mktemp("arena"))
+
+
+@pytest.fixture(scope="session")
+def corr_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    yield from _serve("corr", tmp_path_factory.mktemp("corr"))
+
+
+@pytest.fixture(scope="session")
+def fide_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    yield from _serve("fide", tmp_path_factory.mktemp("fide"))
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a full-page screenshot into the test output folder."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

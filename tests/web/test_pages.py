@@ -1,0 +1,199 @@
+"""The web pages in a real headless Chromium: leaderboards, player pages with charts,
+explained games, annulments, search, FIDE periods; numbers checked against the API."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from playwright.sync_api import Page
+
+from .conftest import Site, screenshot
+
+
+def cells(page: Page, selector: str) -> list[str]:
+    return [text.strip() for text in page.locator(selector).all_inner_texts()]
+
+
+def test_home_shows_every_pools_leaderboard_as_the_api_does(site_sample: Site, page: Page) -> None:
+    page.goto(site_sample.base + "/")
+    screenshot(page, "site-home")
+    pools = [p["pool"] for p in site_sample.get("/leaderboards")["pools"]]
+    assert pools == ["site", "bullet", "blitz", "rapid", "classical", "unclocked",
+                     "correspondence", "otb", "bots"]  # fmt: skip
+    for pool in pools:
+        board = site_sample.get(f"/leaderboards/{pool}?limit=10")
+        table = page.locator(f"table.board[data-pool='{pool}']")
+        shown_players = table.locator("tr[data-player]").evaluate_all(
+            "rows => rows.map(r => r.dataset.player)"
+        )
+        assert shown_players == [e["player"] for e in board["entries"]], pool
+        assert table.locator("td.rating").all_inner_texts() == [
+            e["display"] for e in board["entries"]
+        ], pool
+    assert page.locator("h2", has_text="site Elo").count() == 1
+
+
+def test_every_player_name_links_to_a_page_with_a_chart(site_sample: Site, page: Page) -> None:
+    page.goto(site_sample.base + "/")
+    links = page.locator("a.player").evaluate_all("links => links.map(a => a.href)")
+    assert links
+    for href in sorted(set(links))[:12]:
+        page.goto(href)
+        assert page.locator("svg.chart").count() >= 1, href
+
+
+def test_player_page_numbers_and_one_chart_point_per_rated_game(
+    site_sample: Site, page: Page
+) -> None:
+    player = site_sample.get("/players/hal")
+    page.goto(site_sample.base + "/players/hal")
+    screenshot(page, "site-player-hal")
+    rows = page.locator("table.ratings tbody tr")
+    assert rows.count() == len(player["ratings"])
+    for rating in player["ratings"]:
+        row = page.locator(f"table.ratings tr[data-pool='{rating['pool']}']")
+        assert row.locator("td.display").inner_text() == rating["display"]
+        assert row.locator("td.exact").inner_text() == rating["rating"]
+        assert row.locator("td.games").inner_text() == str(rating["games"])
+        history = site_sample.get(f"/players/hal/history/{rating['pool']}")
+        rated_games = [i for i in history["items"] if i["kind"] == "game" and i["change"]["after"]]
+        section = page.locator(f"section.pool[data-pool='{rating['pool']}']")
+        points = section.locator("svg.chart a.point")
+        # One point per rated game (hal has no annulled game).
+        assert points.count() == len(rated_games)
+        assert points.evaluate_all("ps => ps.map(p => p.dataset.rating)") == [
+            i["change"]["after"] for i in rated_games
+        ]
+        tooltip = points.first.locator("title").text_content() or ""
+        first = rated_games[0]["change"]
+        assert tooltip.startswith(f"{first['game']} vs {first['opponent']}")
+
+
+def test_chart_point_hover_and_click_open_the_game(site_sample: Site, page: Page) -> None:
+    page.goto(site_sample.base + "/players/hal")
+    point = page.locator("section.pool[data-pool='site'] svg.chart a.point").first
+    point.hover()
+    assert point.locator("circle").evaluate("c => getComputedStyle(c).fill") != "rgb(255, 255, 255)"
+    point.click()
+    page.wait_for_url("**/games/*")
+    assert page.locator("h1").inner_text().startswith("Game ")
+
+
+def test_game_page_explains_every_change_in_words(site_sample: Site, page: Page) -> None:
+    game = site_sample.get("/games/s0013")
+    page.goto(site_sample.base + "/games/s0013")
+    screenshot(page, "site-game-s0013")
+    assert page.locator("dd.outcome").inner_text().startswith(game["outcome"])
+    assert page.locator("dd.reason").inner_text() == game["reason"]
+    articles = page.locator("article.change")
+    assert articles.count() == len(game["changes"])
+    for change in game["changes"]:
+        article = page.locator(
+            f"article.change[data-player='{change['player']}'][data-pool='{change['pool']}']"
+        )
+        assert article.get_attribute("data-after") == change["after"]
+        assert article.locator("p.words").inner_text() == change["note"]
+        assert article.locator(".rule").inner_text() == change["rule"]
+    # "expected 0.50 (opponent 130.00); K 20 × (0 − 0.50) = -10.00"
+    assert "K 20 × (0 − 0.50) = -10.00" in page.locator("body").inner_text()
+
+
+def test_every_game_in_a_history_links_to_its_explanation(site_sample: Site, page: Page) -> None:
+    page.goto(site_sample.base + "/players/zed")
+    links = page.locator("a.game").evaluate_all("links => links.map(a => a.href)")
+    assert links
+    for href in sorted(set(links))[:8]:
+        page.goto(href)
+        assert page.locator("h2", has_text="What changed").count() == 1
+
+
+def test_annulments_page_lists_the_api_annulments(site_sample: Site, page: Page) -> None:
+    annulled = site_sample.get("/annulments")["annulments"]
+    page.goto(site_sample.base + "/annulments")
+    screenshot(page, "site-annulments")
+    assert cells(page, "table.annulments a.game") == [a["game"] for a in annulled]
+    page.locator("table.annulments a.game").first.click()
+    assert "(annulled)" in page.locator("dd.outcome").inner_text()
+
+
+def test_search_finds_a_player(site_sample: Site, page: Page) -> None:
+    page.goto(site_sample.base + "/")
+    page.fill("input[name=q]", "hal")
+    page.press("input[name=q]", "Enter")
+    page.wait_for_url("**/search?q=hal")
+    assert "hal" in cells(page, "ul.found small")
+
+
+def test_bot_page_shows_its_fixed_rating(site_sample: Site, page: Page) -> None:
+    bot = site_sample.get("/players/bot-easy")
+    page.goto(site_sample.base + "/players/bot-easy")
+    assert page.locator("[data-bot-rating]").inner_text() == bot["bot_rating"]
+
+
+def test_provisional_site_ratings_show_the_question_mark(site_sample: Site, page: Page) -> None:
+    board = site_sample.get("/leaderboards/classical?limit=100")
+    marked = [e for e in board["entries"] if e["games"] < 10]
+    assert marked
+    page.goto(site_sample.base + "/leaderboards/classical")
+    shown = dict(zip(
+        page.locator("tr[data-player]").evaluate_all("rs => rs.map(r => r.dataset.player)"),
+        cells(page, "td.rating"), strict=True,
+    ))  # fmt: skip
+    for entry in marked:
+        assert shown[entry["player"]] == entry["display"]
+        assert shown[entry["player"]].endswith("?")
+
+
+def test_arena_qualifying_player_shows_the_training_rating(arena_sample: Site, page: Page) -> None:
+    player = arena_sample.get("/players/emil")
+    rapid = next(r for r in player["ratings"] if r["pool"] == "rapid")
+    assert (rapid["state"], rapid["display"], rapid["rating"]) == ("qualifying", "1500", None)
+    page.goto(arena_sample.base + "/players/emil")
+    screenshot(page, "arena-player-emil")
+    row = page.locator("table.ratings tr[data-pool='rapid']")
+    assert row.locator("td.display").inner_text() == "1500"
+    assert row.locator("td.state").inner_text() == "qualifying"
+
+
+def test_corr_provisional_and_unrated_displays(corr_sample: Site, page: Page) -> None:
+    board = corr_sample.get("/leaderboards/corr?limit=100")
+    provisional = next(e for e in board["entries"] if e["state"] == "provisional")
+    page.goto(corr_sample.base + f"/players/{quote(provisional['player'])}")
+    screenshot(page, "corr-player")
+    shown = page.locator("table.ratings tr[data-pool='corr'] td.display").inner_text()
+    assert shown == provisional["display"]
+    assert shown.endswith(f"P ({provisional['games']})")
+
+
+def test_fide_period_pages(fide_sample: Site, page: Page) -> None:
+    period = fide_sample.get("/fide/periods")["periods"][0]
+    new_list = fide_sample.get(f"/fide/periods/{period['id']}/list")["entries"]
+    page.goto(fide_sample.base + "/")
+    page.locator("a", has_text=period["name"]).first.click()
+    screenshot(page, "fide-period")
+    assert cells(page, "table.board td.rating") == [str(e["new_rating"]) for e in new_list]
+    assert cells(page, "table.board td.rating")[:3] == ["2613", "2510", "2423"]
+    page.locator("a.player", has_text="Player I").click()
+    screenshot(page, "fide-report-player-i")
+    body = page.locator("body").inner_text()
+    assert "first rating 2006" in body
+    assert "2 rated opponent(s) over Ru + 400 = 2432 count as 2432" in body
+    page.go_back()
+    page.locator("a.player", has_text="Player A").click()
+    assert "expected 7.36" in page.locator("p.total").inner_text()
+
+
+def test_pages_work_without_javascript(browser, site_sample: Site) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_sample.base + "/players/hal")
+    assert page.locator("table.ratings tbody tr").count() >= 1
+    assert page.locator("svg.chart a.point").count() >= 1
+    context.close()
+
+
+def test_phone_layout(site_sample: Site, phone: Page) -> None:
+    phone.goto(site_sample.base + "/players/hal")
+    screenshot(phone, "phone-player-hal")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390 + 1  # nothing wider than the screen
