@@ -403,6 +403,8 @@ def test_tokens_store_only_their_hash(ledger_url: str) -> None:
     assert ledger.token_role(writer) == "writer"
     assert ledger.token_role(moderator) == "moderator"
     assert ledger.token_role("cr_not-a-token") is None
+    assert ledger.token_label(writer) == "ci"
+    assert ledger.token_label("cr_not-a-token") is None
     with ledger.reader.connect() as conn:
         rows = conn.execute(select(tokens)).all()
     assert {row.hash for row in rows} == {
@@ -523,3 +525,16 @@ def test_the_arena_and_corr_samples_load_and_verify(
         rated = {e.player: e.rating for e in engine.rating_list(pool)}
         board = {r.player: r.rating for r in ledger.leaderboard(pool, limit=1000)[0]}
         assert board == rated, pool
+
+
+def test_verify_reports_an_unreadable_stored_change(site_sample: str) -> None:
+    """A change corrupted into a non-number is a difference, not a crash."""
+    ledger = Ledger(site_sample)
+    with ledger.engine.begin() as conn:
+        conn.execute(
+            text("UPDATE changes SET detail = replace(detail, '\"after\":\"', '\"after\":\"x') "
+                 "WHERE game_id = 's0001'")
+        )  # fmt: skip
+    problems = ledger.verify()
+    assert len(problems) == 1
+    assert problems[0].startswith("game s0001: the stored game cannot be read")

@@ -620,6 +620,14 @@ class Ledger:
             )
         return token
 
+    def token_label(self, token: str) -> str | None:
+        """The label a token was created with (who it belongs to), or None."""
+        with self.reader.connect() as conn:
+            label = conn.execute(
+                select(tokens.c.label).where(tokens.c.hash == _hash(token))
+            ).scalar()
+        return None if label is None else str(label)
+
     def token_role(self, token: str) -> str | None:
         with self.reader.connect() as conn:
             role = conn.execute(select(tokens.c.role).where(tokens.c.hash == _hash(token))).scalar()
@@ -644,7 +652,11 @@ class Ledger:
             elif kind == "game":
                 record = GameRecord.from_mapping(json.loads(payload), f"event {seq}")
                 rating = replay.apply(record)
-                stored = self.get_game(ref)
+                try:
+                    stored = self.get_game(ref)
+                except (ValueError, ArithmeticError, KeyError, TypeError) as error:
+                    problems.append(f"game {ref}: the stored game cannot be read ({error!r})")
+                    continue
                 outcome = stored.outcome if not stored.annulled else rating.outcome.value
                 if outcome != rating.outcome.value:
                     problems.append(f"game {ref}: outcome {outcome}, replay {rating.outcome.value}")

@@ -10,20 +10,18 @@ raised as the domain's exceptions (:class:`~chessrate.errors.InvalidRecord`,
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import text
 
 from ..errors import InvalidInput, InvalidRecord
 from ..io.trf import parse_trf
 from ..ledger import AnnulmentView, GameView, Ledger, NotFound, PlayerView, RatingView
 from ..ledger.codec import change_to_mapping
 from ..ledger.periods import PeriodEntry, Periods, PeriodView
-from ..ledger.schema import tokens
 from ..numbers import format_rating
 from ..records import GameRecord, Player
 from ..systems.base import Change, GameRating, ListEntry
@@ -320,12 +318,8 @@ def preview(ledger: Ledger, fields: Mapping[str, Any], now: datetime) -> schemas
 
 
 def _token_label(ledger: Ledger, token: str) -> str | None:
-    """The label given to a token when it was created (the ledger answers only its
-    role)."""
-    digest = hashlib.sha256(token.encode()).hexdigest()
-    with ledger.reader.connect() as conn:
-        label = conn.execute(select(tokens.c.label).where(tokens.c.hash == digest)).scalar()
-    return None if label is None else str(label)
+    """The label given to a token when it was created."""
+    return ledger.token_label(token)
 
 
 def annulment_public(view: AnnulmentView) -> schemas.AnnulmentPublic:
