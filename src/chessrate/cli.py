@@ -549,8 +549,8 @@ def import_(
 ) -> None:  # fmt: skip
     """Import GAMES (JSON Lines or CSV) into the ledger, all or nothing.
 
-    The players first, then every game in one transaction, in file order (the ledger
-    rates in commit order; an export is in commit order). Players named in games but
+    The players, every game in file order (the ledger rates in commit order; an
+    export is in commit order) and the annulments, in one transaction. Players named in games but
     absent from the ledger and the players file are created with no attributes. Games
     already in the ledger with the same content are skipped. One invalid record stops
     the import with exit code 2 and FILE:LINE: field: reason, and nothing is stored.

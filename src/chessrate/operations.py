@@ -54,9 +54,8 @@ def import_records(
     annulments: Sequence[AnnulmentRequest] = (),
     by: str | None = None,
 ) -> ImportReport:
-    """Store players (created, or updated when they exist), then every game in ONE
-    transaction in the given order (the ledger rates in commit order), then the
-    annulments.
+    """Store players (created, or updated when they exist), every game in the given
+    order (the ledger rates in commit order) and the annulments, in ONE transaction.
 
     Everything is checked before anything is stored: players against the system,
     games by a rehearsal through the in-memory engine (malformed or refused records,
@@ -127,19 +126,17 @@ def import_records(
                 raise InvalidRecord(where, error.field, f"{game_id}: {error.reason}") from None
         wanted.append((where, game_id, reason))
 
-    for player in to_create:
-        ledger.create_player(player, now)
-    for player in to_update:
-        fields = {k: v for k, v in player.to_mapping().items() if k != "id"}
-        ledger.update_player(player.id, fields, now)
-    for player_id in implicit:
-        ledger.create_player(Player(player_id), now)
-    stored = ledger.submit_games(games, now) if games else []
+    # One transaction for all of it: players, games, annulments, or nothing.
+    stored, done = ledger.import_all(
+        [*to_create, *(Player(player_id) for player_id in implicit)],
+        [(p.id, {k: v for k, v in p.to_mapping().items() if k != "id"}) for p in to_update],
+        games,
+        [(game_id, reason) for _, game_id, reason in wanted],
+        by,
+        now,
+    )
     outcomes = Counter(view.outcome for view, created in stored if created)
-    annulled = []
-    for _, game_id, reason in wanted:
-        ledger.annul(game_id, reason, by, now)
-        annulled.append(game_id)
+    annulled = [annulment.game_id for annulment in done]
     new = sum(1 for _, created in stored if created)
     return ImportReport(
         created_players=tuple(p.id for p in to_create),

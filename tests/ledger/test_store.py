@@ -538,3 +538,30 @@ def test_verify_reports_an_unreadable_stored_change(site_sample: str) -> None:
     problems = ledger.verify()
     assert len(problems) == 1
     assert problems[0].startswith("game s0001: the stored game cannot be read")
+
+
+def test_import_all_is_one_transaction(ledger_url: str) -> None:
+    """Players, games and annulments are stored together or not at all: a game refused
+    at the end leaves the new player and the earlier games unstored."""
+    ledger = ledger_with(ledger_url, "site", "ana", "ben")
+    before = table_counts(ledger)
+    with pytest.raises(InvalidRecord) as caught:
+        ledger.import_all(
+            [Player("cleo")],
+            [("ana", {"name": "Ana"})],
+            [game("g1"), game("g2", "cleo", "ben"), game("g3", "ana", "nobody")],
+            [],
+            None,
+            NOW,
+        )
+    assert caught.value.field == "black"
+    assert table_counts(ledger) == before
+    assert [p.id for p in ledger.players()] == ["ana", "ben"]
+    assert ledger.get_player("ana").player.name is None
+    stored, annulled = ledger.import_all(
+        [Player("cleo")], [], [game("g1"), game("g2", "cleo", "ben")], [("g1", "engine")],
+        "moderation", NOW,
+    )  # fmt: skip
+    assert [created for _, created in stored] == [True, True]
+    assert [a.game_id for a in annulled] == ["g1"]
+    assert ledger.verify() == []

@@ -259,27 +259,59 @@ class Ledger:
 
     def create_player(self, player: Player, now: datetime) -> PlayerView:
         """Register a player; refused (409) if the id exists."""
-        self.system.check_player(player)
         with self._transaction() as conn:
-            if conn.execute(select(players.c.id).where(players.c.id == player.id)).first():
-                raise Conflict(f"player {player.id}: id: already exists")
-            self._store_player(conn, player, now, new=True)
+            self._create_player(conn, player, now)
         return self.get_player(player.id)
+
+    def _create_player(self, conn: Connection, player: Player, now: datetime) -> None:
+        self.system.check_player(player)
+        if conn.execute(select(players.c.id).where(players.c.id == player.id)).first():
+            raise Conflict(f"player {player.id}: id: already exists")
+        self._store_player(conn, player, now, new=True)
 
     def update_player(
         self, player_id: str, fields: Mapping[str, object], now: datetime
     ) -> PlayerView:
         """Change some attributes (name, membership, bot and its rating, imports)."""
         with self._transaction() as conn:
-            current = self._locked_players(conn, [player_id]).get(player_id)
-            if current is None:
-                raise NotFound(f"player {player_id}: no such player")
-            data = {**current.to_mapping(), **fields, "id": player_id}
-            data = {k: v for k, v in data.items() if v is not None}
-            player = Player.from_mapping(data, f"player {player_id}")
-            self.system.check_player(player)
-            self._store_player(conn, player, now, new=False)
+            self._update_player(conn, player_id, fields, now)
         return self.get_player(player_id)
+
+    def _update_player(
+        self, conn: Connection, player_id: str, fields: Mapping[str, object], now: datetime
+    ) -> None:
+        current = self._locked_players(conn, [player_id]).get(player_id)
+        if current is None:
+            raise NotFound(f"player {player_id}: no such player")
+        data = {**current.to_mapping(), **fields, "id": player_id}
+        data = {k: v for k, v in data.items() if v is not None}
+        player = Player.from_mapping(data, f"player {player_id}")
+        self.system.check_player(player)
+        self._store_player(conn, player, now, new=False)
+
+    def import_all(
+        self,
+        new_players: Sequence[Player],
+        updates: Sequence[tuple[str, Mapping[str, object]]],
+        records: Sequence[GameRecord],
+        annulments_wanted: Sequence[tuple[str, str]],
+        by: str | None,
+        now: datetime,
+    ) -> tuple[list[tuple[GameView, bool]], list[AnnulmentView]]:
+        """Players created and updated, games rated in the given order, annulments
+        (game id, reason) applied: all in ONE transaction, all or nothing."""
+        with self._transaction() as conn:
+            for player in new_players:
+                self._create_player(conn, player, now)
+            for player_id, fields in updates:
+                self._update_player(conn, player_id, fields, now)
+            if records:
+                self._locked_players(conn, {p for r in records for p in (r.white, r.black)})
+            stored = [self._submit(conn, record, now) for record in records]
+            annulled = [
+                self._annul(conn, game_id, reason, by, now) for game_id, reason in annulments_wanted
+            ]
+        return stored, annulled
 
     def _store_player(self, conn: Connection, player: Player, now: datetime, new: bool) -> None:
         attributes = codec.dumps(player.to_mapping())
@@ -556,37 +588,42 @@ class Ledger:
         """site S10: reverse a rated game's changes, take it out of the games counts,
         keep the annulment (who, when, why)."""
         with self._transaction() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).first()
-            if row is None:
-                raise NotFound(f"game {game_id}: no such game")
-            people = self._locked_players(conn, (row.white, row.black))
-            row = conn.execute(select(games).where(games.c.id == game_id)).one()
-            if row.annulled:
-                raise Conflict(f"game {game_id}: id: already annulled")
-            if row.outcome != Outcome.RATED.value:
-                raise InvalidRecord(
-                    f"game {game_id}", "id", f"the game is {row.outcome}: no rating to annul"
-                )
-            record = GameRecord.from_mapping(json.loads(row.record), f"game {game_id}")
-            original = tuple(
-                codec.change_from_mapping(json.loads(r.detail))
-                for r in conn.execute(
-                    select(changes.c.detail)
-                    .where(changes.c.game_id == game_id, changes.c.seq == row.seq)
-                    .order_by(changes.c.id)
-                )
+            return self._annul(conn, game_id, reason, by, now)
+
+    def _annul(
+        self, conn: Connection, game_id: str, reason: str, by: str | None, now: datetime
+    ) -> AnnulmentView:
+        row = conn.execute(select(games).where(games.c.id == game_id)).first()
+        if row is None:
+            raise NotFound(f"game {game_id}: no such game")
+        people = self._locked_players(conn, (row.white, row.black))
+        row = conn.execute(select(games).where(games.c.id == game_id)).one()
+        if row.annulled:
+            raise Conflict(f"game {game_id}: id: already annulled")
+        if row.outcome != Outcome.RATED.value:
+            raise InvalidRecord(
+                f"game {game_id}", "id", f"the game is {row.outcome}: no rating to annul"
             )
-            rating: GameRating[Any] = GameRating(record, Outcome.RATED, row.reason, original)
-            states = _StateCache(conn, self.system_id, self.system, people)
-            reversed_changes, new_states = self.system.annul(rating, states)
-            payload = codec.dumps({"reason": reason, "by": by})
-            seq = self._event(conn, "annulment", game_id, payload, now)
-            conn.execute(
-                insert(annulments).values(game_id=game_id, seq=seq, at=now, by=by, reason=reason)
+        record = GameRecord.from_mapping(json.loads(row.record), f"game {game_id}")
+        original = tuple(
+            codec.change_from_mapping(json.loads(r.detail))
+            for r in conn.execute(
+                select(changes.c.detail)
+                .where(changes.c.game_id == game_id, changes.c.seq == row.seq)
+                .order_by(changes.c.id)
             )
-            conn.execute(update(games).where(games.c.id == game_id).values(annulled=True))
-            self._store_changes(conn, seq, reversed_changes)
-            self._store_states(conn, seq, new_states, people)
+        )
+        rating: GameRating[Any] = GameRating(record, Outcome.RATED, row.reason, original)
+        states = _StateCache(conn, self.system_id, self.system, people)
+        reversed_changes, new_states = self.system.annul(rating, states)
+        payload = codec.dumps({"reason": reason, "by": by})
+        seq = self._event(conn, "annulment", game_id, payload, now)
+        conn.execute(
+            insert(annulments).values(game_id=game_id, seq=seq, at=now, by=by, reason=reason)
+        )
+        conn.execute(update(games).where(games.c.id == game_id).values(annulled=True))
+        self._store_changes(conn, seq, reversed_changes)
+        self._store_states(conn, seq, new_states, people)
         return AnnulmentView(game_id, seq, now, by, reason, reversed_changes)
 
     def annulments(self) -> list[AnnulmentView]:
