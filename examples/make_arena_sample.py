@@ -497,18 +497,12 @@ class Coverage:
 def verify(labels: dict[str, str]) -> int:
     """Replay both files through the engine and check every storyline happened."""
     chessrate = load_chessrate()
+    from chessrate.io.games import read_games, read_players
     from chessrate.systems.arena import ArenaSystem
 
-    players = []
-    with PLAYERS_FILE.open(newline="", encoding="utf-8") as handle:
-        for line, row in enumerate(csv.DictReader(handle), start=2):
-            cells = {key: value for key, value in row.items() if value != ""}
-            players.append(chessrate.Player.from_mapping(cells, f"{PLAYERS_FILE.name}:{line}"))
-    games = []
-    with GAMES_FILE.open(encoding="utf-8") as handle:
-        for line, text in enumerate(handle, start=1):
-            where = f"{GAMES_FILE.name}:{line}"
-            games.append(chessrate.GameRecord.from_mapping(json.loads(text), where))
+    # Read back the way `chessrate rate` reads them (FILE:LINE in any error).
+    players = read_players(PLAYERS_FILE)
+    games = read_games(GAMES_FILE)
 
     engine = chessrate.Engine(ArenaSystem(), players)
     try:
