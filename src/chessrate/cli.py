@@ -526,6 +526,44 @@ def verify(db: str | None) -> None:
     click.echo(f"OK: {summary}; every stored rating matches the replay to the hundredth")
 
 
+@main.command()
+@db_option
+@click.option(
+    "--now", "at", type=click.DateTime(["%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]),
+    help="Apply the deadlines passed at this UTC time (default: now).",
+)  # fmt: skip
+@click.option(
+    "--limit", type=click.IntRange(1), help="End at most this many games in this run."
+)  # fmt: skip
+@reports_errors
+def sweep(db: str | None, at: datetime | None, limit: int | None) -> None:
+    """End the live games whose deadline has passed (site S7-S9), for cron.
+
+    First-move deadlines abort a game (void), a missing bot move voids it before move
+    10 and is the human's loss after, a clock or correspondence deadline is a loss on
+    time, a rated unclocked game expires after 7 days. Each ended game is rated like a
+    submitted one. Safe beside the service's own sweepers and other sweeps: a game is
+    ended once. Prints one line per ended game.
+    """
+    from .ledger.live import LiveGames
+
+    now = at.replace(tzinfo=UTC) if at is not None else datetime.now(UTC)
+    ledger = _open_ledger(db)
+    try:
+        report = LiveGames(ledger).sweep(now, limit)
+    finally:
+        ledger.dispose()
+    for view in report.ended:
+        game = view.game
+        shown = view.outcome or "?"
+        click.echo(f"{game.id}\t{view.result}\t{view.termination}\t{shown}\t{view.ending}")
+    for game_id, reason in report.failed:
+        click.echo(f"could not end {game_id}: {reason}", err=True)
+    click.echo(f"{len(report.ended)} live games ended at {now.isoformat()}", err=True)
+    if report.failed:
+        raise SystemExit(1)
+
+
 @main.command("import")
 @click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(

@@ -69,6 +69,14 @@ def test_openapi_lists_every_route_under_api_v1(site: Api) -> None:
                 "/fide/periods/{period_id}/close",
                 "/fide/periods/{period_id}/list",
                 "/fide/periods/{period_id}/reports/{player_id}",
+                "/live-games",
+                "/live-games/{game_id}",
+                "/live-games/{game_id}/moves",
+                "/live-games/{game_id}/finish",
+                "/live-games/{game_id}/abort",
+                "/live-games/{game_id}/confirm",
+                "/live-games/{game_id}/dispute",
+                "/sweep",
             )
         ),
     }

@@ -17,7 +17,7 @@ from ..io.trf import parse_trf
 from ..systems.fide import FideRules, FideSystem
 from . import codec
 from .schema import fide_files, fide_periods, fide_results, players, ratings
-from .store import Conflict, Ledger, NotFound, _aware
+from .store import Conflict, Ledger, NotFound, as_utc
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ class Periods:
     ) -> PeriodView:  # fmt: skip
         """Open a period with its starting list (CSV text, validated now)."""
         parse_start_list(start_list, f"{name}: start list")
-        with self.ledger._transaction() as conn:
+        with self.ledger.transaction() as conn:
             result = conn.execute(
                 insert(fide_periods)
                 .values(name=name, bonus=str(bonus), floor=floor, start_list=start_list,
@@ -80,7 +80,7 @@ class Periods:
     ) -> PeriodView:
         """Add a tournament (TRF-16 text) to an open period; validated now."""
         event_from_tournament(parse_trf(content, name), round_robin)
-        with self.ledger._transaction() as conn:
+        with self.ledger.transaction() as conn:
             self._open(conn, period_id)
             conn.execute(
                 insert(fide_files).values(
@@ -102,7 +102,7 @@ class Periods:
     def close(self, period_id: int, now: datetime) -> PeriodView:
         """Rate the period and publish its list: the players' ratings in the ledger
         become the new list."""
-        with self.ledger._transaction() as conn:
+        with self.ledger.transaction() as conn:
             row = self._open(conn, period_id)
             files = conn.execute(
                 select(fide_files).where(fide_files.c.period_id == period_id)
@@ -170,7 +170,7 @@ class Periods:
             ).scalars().all()  # fmt: skip
         return PeriodView(
             row.id, row.name, Decimal(row.bonus), row.floor,
-            None if row.closed_at is None else _aware(row.closed_at), _aware(row.created_at),
+            None if row.closed_at is None else as_utc(row.closed_at), as_utc(row.created_at),
             tuple(names),
         )  # fmt: skip
 

@@ -153,3 +153,28 @@ fide_results = Table(
     Column("games", Integer, nullable=False),
     Column("report", Text, nullable=False),  # the player's report as JSON
 )
+
+live_games = Table(
+    "live_games",
+    metadata,
+    Column("id", String(200), primary_key=True),
+    Column("white", String(200), ForeignKey("players.id"), nullable=False, index=True),
+    Column("black", String(200), ForeignKey("players.id"), nullable=False, index=True),
+    Column("rated", Boolean, nullable=False),
+    Column("time_control", String(64)),
+    Column("venue", String(16), nullable=False),
+    Column("bot", String(8)),  # the bot's side, white | black
+    Column("status", String(24), nullable=False),  # site_live.LiveStatus
+    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("plies", Integer, nullable=False),
+    Column("moves", Text, nullable=False),  # site_live.plies_text as JSON
+    Column("deadline_at", DateTime(timezone=True)),
+    Column("result", String(8)),
+    Column("termination", String(16)),
+    Column("played_at", DateTime(timezone=True)),  # otb: when it was played
+    Column("registered_by", String(200)),  # otb: who registered the result
+    Column("ended_at", DateTime(timezone=True)),
+    Column("ended_by", String(200)),  # a player, "sweeper", or the writer
+    Column("ending", Text),  # why it ended so, in words
+)
+Index("live_games_due", live_games.c.status, live_games.c.deadline_at)

@@ -80,9 +80,9 @@ def _decimal(cents: int | None) -> Decimal | None:
     return None if cents is None else Decimal(cents).scaleb(-2)
 
 
-def _aware(moment: datetime) -> datetime:
-    """SQLite returns naive datetimes: they are UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+def as_utc(moment: datetime) -> datetime:
+    """SQLite returns naive datetimes: they are UTC. Aware ones are converted to UTC."""
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 # -- views returned to the service and the command line ---------------------------------
@@ -247,7 +247,8 @@ class Ledger:
         return self._system
 
     @contextmanager
-    def _transaction(self) -> Iterator[Connection]:
+    def transaction(self) -> Iterator[Connection]:
+        """One write transaction (SQLite: the database write lock from its start)."""
         with self.engine.begin() as conn:
             yield conn
 
@@ -259,7 +260,7 @@ class Ledger:
 
     def create_player(self, player: Player, now: datetime) -> PlayerView:
         """Register a player; refused (409) if the id exists."""
-        with self._transaction() as conn:
+        with self.transaction() as conn:
             self._create_player(conn, player, now)
         return self.get_player(player.id)
 
@@ -273,7 +274,7 @@ class Ledger:
         self, player_id: str, fields: Mapping[str, object], now: datetime
     ) -> PlayerView:
         """Change some attributes (name, membership, bot and its rating, imports)."""
-        with self._transaction() as conn:
+        with self.transaction() as conn:
             self._update_player(conn, player_id, fields, now)
         return self.get_player(player_id)
 
@@ -300,7 +301,7 @@ class Ledger:
     ) -> tuple[list[tuple[GameView, bool]], list[AnnulmentView]]:
         """Players created and updated, games rated in the given order, annulments
         (game id, reason) applied: all in ONE transaction, all or nothing."""
-        with self._transaction() as conn:
+        with self.transaction() as conn:
             for player in new_players:
                 self._create_player(conn, player, now)
             for player_id, fields in updates:
@@ -341,9 +342,10 @@ class Ledger:
 
     def _locked_players(self, conn: Connection, ids: Iterable[str]) -> dict[str, Player]:
         """Load players, locking their rows (PostgreSQL) in id order."""
-        return self._load_players(conn, ids, lock=True)
+        return self.load_players(conn, ids, lock=True)
 
-    def _load_players(self, conn: Connection, ids: Iterable[str], lock: bool) -> dict[str, Player]:
+    def load_players(self, conn: Connection, ids: Iterable[str], lock: bool) -> dict[str, Player]:
+        """The players among ``ids`` that exist (rows locked in id order when ``lock``)."""
         wanted = sorted(set(ids))
         query = select(players.c.id, players.c.attributes).where(players.c.id.in_(wanted))
         query = query.order_by(players.c.id)
@@ -388,20 +390,26 @@ class Ledger:
         """Rate and store one game. The same id with the same content returns the stored
         answer (``created`` False); with different content it is refused (409)."""
         try:
-            with self._transaction() as conn:
+            with self.transaction() as conn:
                 return self._submit(conn, record, now)
         except IntegrityError:
             # The same id was committed by another worker in the meantime.
-            with self._transaction() as conn:
+            with self.transaction() as conn:
                 return self._submit(conn, record, now)
 
     def submit_games(
         self, records: Sequence[GameRecord], now: datetime
     ) -> list[tuple[GameView, bool]]:
         """Rate and store a batch in one transaction: all or nothing."""
-        with self._transaction() as conn:
+        with self.transaction() as conn:
             self._locked_players(conn, {p for r in records for p in (r.white, r.black)})
             return [self._submit(conn, record, now) for record in records]
+
+    def submit_in(
+        self, conn: Connection, record: GameRecord, now: datetime
+    ) -> tuple[GameView, bool]:
+        """Rate and store one game inside the caller's transaction (live games end so)."""
+        return self._submit(conn, record, now)
 
     def _submit(self, conn: Connection, record: GameRecord, now: datetime) -> tuple[GameView, bool]:
         locked = self._locked_players(conn, (record.white, record.black))
@@ -505,7 +513,7 @@ class Ledger:
             reason=row.reason,
             annulled=row.annulled,
             changes=tuple(codec.change_from_mapping(json.loads(r.detail)) for r in rows),
-            submitted_at=_aware(row.submitted_at),
+            submitted_at=as_utc(row.submitted_at),
         )
 
     def history(self, player_id: str, pool: str) -> list[HistoryItem]:
@@ -526,7 +534,7 @@ class Ledger:
             HistoryItem(
                 seq=row.seq,
                 kind=row.kind,
-                played_at=_aware(row.played_at if row.kind == "game" else row.at),
+                played_at=as_utc(row.played_at if row.kind == "game" else row.at),
                 change=codec.change_from_mapping(json.loads(row.detail)),
             )
             for row in rows
@@ -570,7 +578,7 @@ class Ledger:
         """What a win, a draw or a loss (for White) of this game would do now; stores
         nothing."""
         with self.reader.connect() as conn:
-            people = self._load_players(conn, (record.white, record.black), lock=False)
+            people = self.load_players(conn, (record.white, record.black), lock=False)
             for side, player_id in (("white", record.white), ("black", record.black)):
                 if player_id not in people:
                     raise InvalidRecord(record.where, side, f"unknown player {player_id!r}")
@@ -587,7 +595,7 @@ class Ledger:
     def annul(self, game_id: str, reason: str, by: str | None, now: datetime) -> AnnulmentView:
         """site S10: reverse a rated game's changes, take it out of the games counts,
         keep the annulment (who, when, why)."""
-        with self._transaction() as conn:
+        with self.transaction() as conn:
             return self._annul(conn, game_id, reason, by, now)
 
     def _annul(
@@ -639,7 +647,7 @@ class Ledger:
             by_seq.setdefault(d.seq, []).append(codec.change_from_mapping(json.loads(d.detail)))
         return [
             AnnulmentView(
-                r.game_id, r.seq, _aware(r.at), r.by, r.reason, tuple(by_seq.get(r.seq, ()))
+                r.game_id, r.seq, as_utc(r.at), r.by, r.reason, tuple(by_seq.get(r.seq, ()))
             )
             for r in rows
         ]
@@ -651,7 +659,7 @@ class Ledger:
         if role not in ROLES:
             raise InvalidInput(f"unknown role {role!r} (roles: {', '.join(ROLES)})")
         token = "cr_" + secrets.token_urlsafe(32)
-        with self._transaction() as conn:
+        with self.transaction() as conn:
             conn.execute(
                 insert(tokens).values(hash=_hash(token), role=role, label=label, created_at=now)
             )
@@ -676,7 +684,7 @@ class Ledger:
         """(seq, kind, ref, payload, at) of every event in commit order."""
         with self.reader.connect() as conn:
             for row in conn.execute(select(events).order_by(events.c.seq)):
-                yield row.seq, row.kind, row.ref, row.payload, _aware(row.at)
+                yield row.seq, row.kind, row.ref, row.payload, as_utc(row.at)
 
     def verify(self) -> list[str]:
         """Replay every event in commit order through the engine and compare every stored

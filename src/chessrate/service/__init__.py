@@ -10,18 +10,25 @@ chessrate.service:create_app_from_env``. Routes → :mod:`~chessrate.service.ser
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
 
 from ..ledger import Ledger
 from ..ledger import database_url as ledger_url
+from ..ledger.live import LiveGames
 from ..web import mount_web
 from .deps import Clock, TokenCache, utc_now
 from .errors import install_error_handlers
 from .routes import api_router, health
 from .settings import API_V1, Settings
+
+log = logging.getLogger(__name__)
 
 __all__ = ["API_V1", "Clock", "Settings", "create_app", "create_app_from_env"]
 
@@ -41,11 +48,15 @@ def create_app(
     database_url: str | None = None,
     clock: Clock = utc_now,
     settings: Settings | None = None,
+    sweep_every: float | None = None,
 ) -> FastAPI:
     """The service around ``ledger``, or around the ledger at ``database_url`` (else
     ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``), which the app then opens and
-    disposes of itself. ``clock`` gives the time of submissions and annulments."""
+    disposes of itself. ``clock`` gives the time of submissions, annulments and live
+    games' moves and deadlines. On a site ledger a background task sweeps the live
+    games' deadlines every ``sweep_every`` seconds (default: the settings'; 0: never)."""
     settings = settings or Settings()
+    interval = settings.sweep_seconds if sweep_every is None else sweep_every
     owned = ledger is None
     if ledger is None:
         ledger = Ledger(ledger_url(database_url or settings.database_url))
@@ -55,10 +66,17 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Fail at start-up, not on the first request, when the database holds no
         # ledger (InvalidInput: "run chessrate init").
-        _ = the_ledger.system_id
+        system_id = the_ledger.system_id
+        sweeper = None
+        if interval > 0 and system_id == "site":
+            sweeper = asyncio.create_task(_sweep_forever(LiveGames(the_ledger), clock, interval))
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sweeper
             if owned:
                 the_ledger.dispose()
 
@@ -78,6 +96,20 @@ def create_app(
 
     mount_web(app)
     return app
+
+
+async def _sweep_forever(live: LiveGames, clock: Clock, interval: float) -> None:
+    """The worker's sweeper: every ``interval`` seconds, end the live games whose
+    deadline has passed. Several workers' sweepers end each game once."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            report = await run_in_threadpool(live.sweep, clock())
+        except Exception:  # a database hiccup must not stop the sweeper
+            log.exception("sweep failed; trying again in %s s", interval)
+            continue
+        for view in report.ended:
+            log.info("sweep: live game %s ended: %s", view.game.id, view.ending)
 
 
 def create_app_from_env() -> FastAPI:

@@ -119,6 +119,71 @@ class AnnulmentCreate(BaseModel):
     reason: str = Field(min_length=1, max_length=2000, description="why (fair play, …)")
 
 
+class LiveGameCreate(BaseModel):
+    """Open a live game (site S7-S9), or register an over-the-board result (``venue:
+    otb`` with ``result`` and ``by``) for the other player to confirm."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"id": "L1", "white": "alice", "black": "bob", "time_control": "3+2"},
+                {"id": "O1", "white": "alice", "black": "bob", "venue": "otb",
+                 "result": "1-0", "by": "alice", "played_at": "2026-03-01T18:30:00Z"},
+            ]
+        },
+    )  # fmt: skip
+
+    id: str = Field(description="the game's id: the ledger's game id once it ends")
+    white: str
+    black: str
+    rated: bool = True
+    time_control: str | None = Field(
+        default=None,
+        description="required online: `180+2`, `3m+2s`, `-` (no clock), `3d` (days per move)",
+    )
+    venue: VenueText = "online"
+    bot: Literal["white", "black"] | None = Field(
+        default=None, description="the bot's side; must agree with the players' `bot`"
+    )
+    result: ResultText | None = Field(default=None, description="otb: the registered result")
+    by: str | None = Field(default=None, description="otb: the player registering it")
+    played_at: datetime | None = Field(default=None, description="otb: default now")
+
+
+class LiveMoveCreate(BaseModel):
+    """One ply: its number (1 = White's first move); the service stamps its time."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ply: int = Field(ge=1)
+    move: str | None = Field(default=None, max_length=16, description="SAN or UCI, optional")
+    by: str | None = Field(default=None, description="the player moving (checked if given)")
+
+
+class LiveFinish(BaseModel):
+    """How the game ended, as the site saw it (``expired`` and ``bot_no_move`` are the
+    service's own, when their deadline passes)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    result: ResultText
+    termination: TerminationText = "normal"
+    by: str | None = Field(default=None, description="the player who ended it, if one did")
+
+
+class LiveBy(BaseModel):
+    """Who acts: a player of the game."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    by: str
+
+
+class LiveDispute(LiveBy):
+    reason: str = Field(default="", max_length=2000)
+
+
 class PeriodCreate(BaseModel):
     """A fide rating period: its name, rules and starting rating list (CSV text with
     the columns ``id,name,rating,games,reached_2400``)."""
@@ -350,6 +415,62 @@ class FideReportPublic(BaseModel):
     first_rating: list[dict[str, Any]] = Field(default_factory=list)
     combined: str = ""
     notes: list[str] = Field(default_factory=list)
+
+
+class PlyPublic(BaseModel):
+    ply: int
+    at: datetime
+    move: str | None
+
+
+class DeadlinePublic(BaseModel):
+    at: datetime
+    kind: Literal["first_move", "bot_move", "clock", "expiry"]
+    side: Literal["white", "black"]
+    player: str
+    rule: str
+    note: str
+
+
+class LiveGamePublic(BaseModel):
+    """A live game: where it is, its next deadline, and how it ended."""
+
+    id: str
+    white: str
+    black: str
+    rated: bool
+    time_control: str | None
+    venue: VenueText
+    bot: Literal["white", "black"] | None
+    status: Literal["open", "awaiting_confirmation", "disputed", "ended"]
+    opened_at: datetime
+    plies: int
+    to_move: Literal["white", "black"] | None
+    moves: list[PlyPublic]
+    deadline: DeadlinePublic | None
+    result: ResultText | None
+    termination: TerminationText | None
+    played_at: datetime | None
+    registered_by: str | None
+    ended_at: datetime | None
+    ended_by: str | None
+    ending: str | None
+    outcome: Literal["rated", "unrated", "void"] | None = Field(
+        description="the stored game's outcome once the live game has ended"
+    )
+    game: str | None = Field(description="the stored game's API path once it has ended")
+
+
+class LiveGamesPublic(BaseModel):
+    games: list[LiveGamePublic]
+    count: int
+
+
+class SweepPublic(BaseModel):
+    """What a sweep ended (S7-S9 deadlines), and what it could not end."""
+
+    ended: list[LiveGamePublic]
+    failed: dict[str, str]
 
 
 class HealthPublic(BaseModel):

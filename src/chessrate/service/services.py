@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import text
 
@@ -21,12 +22,16 @@ from ..errors import InvalidInput, InvalidRecord
 from ..io.trf import parse_trf
 from ..ledger import AnnulmentView, GameView, Ledger, NotFound, PlayerView, RatingView
 from ..ledger.codec import change_to_mapping
+from ..ledger.live import LiveGames, LiveView, OtbRegistration
 from ..ledger.periods import PeriodEntry, Periods, PeriodView
 from ..numbers import format_rating
-from ..records import GameRecord, Player
+from ..records import FieldReader, GameRecord, Player, Result, Termination, Venue
 from ..systems.base import Change, GameRating, ListEntry
+from ..systems.site_live import LiveGame, LiveStatus, Side
+from ..timecontrol import parse_time_control
 from . import schemas
 from .deps import Caller
+from .settings import API_V1
 
 BATCH = "batch"
 
@@ -446,3 +451,149 @@ def health(ledger: Ledger) -> schemas.HealthPublic:
     with ledger.reader.connect() as conn:
         conn.execute(text("SELECT 1"))
     return schemas.HealthPublic(status="ok", system=ledger.system_id)
+
+
+# -- live games (site S7-S9) ------------------------------------------------------------
+
+LIVE_FIELDS = (
+    "id", "white", "black", "rated", "time_control", "venue", "bot", "result", "by",
+    "played_at",
+)  # fmt: skip
+
+
+def live_public(view: LiveView) -> schemas.LiveGamePublic:
+    game = view.game
+    upcoming = view.deadline
+    ended = view.status is LiveStatus.ENDED
+    return schemas.LiveGamePublic(
+        id=game.id,
+        white=game.white,
+        black=game.black,
+        rated=game.rated,
+        time_control=None if game.time_control is None else str(game.time_control),
+        venue=game.venue.value,
+        bot=None if game.bot is None else game.bot.value,
+        status=view.status.value,
+        opened_at=game.opened_at,
+        plies=game.ply_count,
+        to_move=game.to_move.value if view.status is LiveStatus.OPEN else None,
+        moves=[schemas.PlyPublic(ply=p.number, at=p.at, move=p.move) for p in game.plies],
+        deadline=None
+        if upcoming is None
+        else schemas.DeadlinePublic(
+            at=upcoming.at,
+            kind=upcoming.kind.value,
+            side=upcoming.side.value,
+            player=game.player(upcoming.side),
+            rule=upcoming.rule,
+            note=upcoming.note,
+        ),
+        result=None if view.result is None else view.result.value,
+        termination=None if view.termination is None else view.termination.value,
+        played_at=view.played_at,
+        registered_by=view.registered_by,
+        ended_at=view.ended_at,
+        ended_by=view.ended_by,
+        ending=view.ending,
+        outcome=view.outcome,  # type: ignore[arg-type]  # the ledger's Outcome values
+        game=f"{API_V1}/games/{quote(game.id, safe='')}" if ended else None,
+    )  # fmt: skip
+
+
+def open_live_game(
+    ledger: Ledger, body: Mapping[str, Any], now: datetime
+) -> tuple[schemas.LiveGamePublic, bool]:
+    """Open a live game, or register an otb result (``venue: otb``, ``result``, ``by``)."""
+    where = f"live game {body['id']}" if isinstance(body.get("id"), str) else "live game"
+    fields = FieldReader(body, where)
+    fields.reject_unknown(LIVE_FIELDS)
+    game_id, white, black = fields.ident("id"), fields.ident("white"), fields.ident("black")
+    if white == black:
+        raise fields.fail("black", f"a player cannot play himself ({white!r})")
+    control_text = fields.text("time_control")
+    try:
+        control = None if control_text is None else parse_time_control(control_text)
+    except ValueError as error:
+        raise fields.fail("time_control", str(error)) from None
+    venue = fields.choice("venue", Venue, Venue.ONLINE)
+    bot_text = fields.text("bot")
+    bot = None if bot_text is None else fields.choice("bot", Side, Side.WHITE)
+    rated = fields.boolean("rated")
+    game = LiveGame(game_id, white, black, now, control, rated is not False, venue, bot)
+    otb = None
+    if venue is Venue.OTB:
+        result = fields.choice("result", Result, Result.NO_RESULT)
+        if result is Result.NO_RESULT:
+            raise fields.fail("result", "an otb game is registered with its result")
+        by = fields.ident("by")
+        if by not in (white, black):
+            raise fields.fail("by", f"{by!r} does not play in this game")
+        played_at = fields.timestamp("played_at") if body.get("played_at") else now
+        if played_at > now:
+            raise fields.fail("played_at", "is in the future")
+        otb = OtbRegistration(result, by, played_at)
+    else:
+        for name in ("result", "by", "played_at"):
+            if body.get(name) is not None:
+                raise fields.fail(name, "only an otb registration has it (online: finish)")
+    view, created = LiveGames(ledger).open(game, now, otb)
+    return live_public(view), created
+
+
+def live_move(
+    ledger: Ledger, game_id: str, body: schemas.LiveMoveCreate, now: datetime
+) -> schemas.LiveGamePublic:
+    return live_public(LiveGames(ledger).move(game_id, body.ply, body.move, body.by, now))
+
+
+def finish_live_game(
+    ledger: Ledger, game_id: str, body: schemas.LiveFinish, now: datetime
+) -> schemas.LiveGamePublic:
+    view = LiveGames(ledger).finish(
+        game_id, Result(body.result), Termination(body.termination), body.by, now
+    )
+    return live_public(view)
+
+
+def abort_live_game(
+    ledger: Ledger, game_id: str, body: schemas.LiveBy, now: datetime
+) -> schemas.LiveGamePublic:
+    return live_public(LiveGames(ledger).abort(game_id, body.by, now))
+
+
+def confirm_live_game(
+    ledger: Ledger, game_id: str, body: schemas.LiveBy, now: datetime
+) -> schemas.LiveGamePublic:
+    return live_public(LiveGames(ledger).confirm(game_id, body.by, now))
+
+
+def dispute_live_game(
+    ledger: Ledger, game_id: str, body: schemas.LiveDispute, now: datetime
+) -> schemas.LiveGamePublic:
+    return live_public(LiveGames(ledger).dispute(game_id, body.by, body.reason, now))
+
+
+def get_live_game(ledger: Ledger, game_id: str) -> schemas.LiveGamePublic:
+    return live_public(LiveGames(ledger).get(game_id))
+
+
+def list_live_games(
+    ledger: Ledger, status: str | None, player: str | None, limit: int
+) -> schemas.LiveGamesPublic:
+    wanted = None
+    if status is not None:
+        try:
+            wanted = LiveStatus(status)
+        except ValueError:
+            known = ", ".join(s.value for s in LiveStatus)
+            raise InvalidRecord("query", "status", f"{status!r} is not one of {known}") from None
+    views = LiveGames(ledger).list(wanted, player, limit)
+    return schemas.LiveGamesPublic(games=[live_public(v) for v in views], count=len(views))
+
+
+def sweep(ledger: Ledger, now: datetime) -> schemas.SweepPublic:
+    """Apply the deadlines that have passed at ``now`` (S7-S9)."""
+    report = LiveGames(ledger).sweep(now)
+    return schemas.SweepPublic(
+        ended=[live_public(v) for v in report.ended], failed=dict(report.failed)
+    )

@@ -13,9 +13,11 @@ API_V1 = "/api/v1"
 class Settings(BaseSettings):
     """``CHESSRATE_DATABASE_URL``: a SQLAlchemy URL (``postgresql://…``) or a plain path
     (a SQLite file); ``CHESSRATE_TOKEN_CACHE_SECONDS``: how long a worker trusts a
-    token's role before asking the ledger again."""
+    token's role before asking the ledger again; ``CHESSRATE_SWEEP_SECONDS``: how often
+    each worker applies the live games' deadlines (0: never; use ``chessrate sweep``)."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
     database_url: str = DEFAULT_DATABASE
     token_cache_seconds: float = 5.0
+    sweep_seconds: float = 5.0

@@ -103,6 +103,29 @@ def search(request: Request, ledger: LedgerDep, q: str = "") -> HTMLResponse:
     return _page(request, ledger, "search.html", q=q, found=found)
 
 
+@router.get("/live", response_class=HTMLResponse)
+def live(request: Request, ledger: LedgerDep) -> HTMLResponse:
+    """Open live games with their deadlines, otb results awaiting confirmation, and the
+    recently ended ones with how each ended (site S2, S7-S9)."""
+    ended = [
+        g
+        for status in ("ended", "disputed")
+        for g in services.list_live_games(ledger, status, None, 50).games
+    ]
+    ended.sort(key=lambda g: g.ended_at or g.opened_at, reverse=True)
+    return _page(
+        request, ledger, "live.html",
+        open=services.list_live_games(ledger, "open", None, 200),
+        awaiting=services.list_live_games(ledger, "awaiting_confirmation", None, 200),
+        ended=ended[:50],
+    )  # fmt: skip
+
+
+@router.get("/live/{game_id}", response_class=HTMLResponse)
+def live_game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
+    return _page(request, ledger, "live_game.html", g=services.get_live_game(ledger, game_id))
+
+
 @router.get("/periods", response_class=HTMLResponse)
 def periods(request: Request, ledger: LedgerDep) -> HTMLResponse:
     return _page(request, ledger, "periods.html", periods=services.list_periods(ledger).periods)

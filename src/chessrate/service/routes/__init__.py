@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import annulments, fide, games, leaderboards, players, preview
+from . import annulments, fide, games, leaderboards, live, players, preview
 
 api_router = APIRouter()
 api_router.include_router(players.router)
@@ -13,3 +13,4 @@ api_router.include_router(leaderboards.router)
 api_router.include_router(preview.router)
 api_router.include_router(annulments.router)
 api_router.include_router(fide.router)
+api_router.include_router(live.router)

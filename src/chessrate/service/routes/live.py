@@ -1,0 +1,121 @@
+"""Live games (site S7-S9): open, move, finish, abort; otb registration, confirmation
+and dispute; the sweeper that applies the deadlines. Times are the service's clock."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Body, Query, Response, status
+
+from .. import schemas, services
+from ..deps import LedgerDep, Now, Writer
+from ..settings import API_V1
+from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
+
+router = APIRouter(tags=["live games"])
+
+ACTION = {**WRITE, **INVALID, **NOT_FOUND, **CONFLICT}
+
+
+@router.post(
+    "/live-games",
+    status_code=status.HTTP_201_CREATED,
+    response_model=schemas.LiveGamePublic,
+    openapi_extra=schemas.request_body(schemas.LiveGameCreate),
+    responses={
+        200: {"model": schemas.LiveGamePublic, "description": "opened before, the same game"},
+        **WRITE,
+        **INVALID,
+        **CONFLICT,
+    },
+)
+def open_live_game(
+    _: Writer,
+    body: Annotated[dict[str, Any], Body()],
+    ledger: LedgerDep,
+    now: Now,
+    response: Response,
+) -> schemas.LiveGamePublic:
+    """Open a game now (201): its first-move deadlines start (S8). With ``venue: otb``,
+    ``result`` and ``by``: register an over-the-board result, which the other player
+    confirms (then it is rated) or disputes (S2)."""
+    game, created = services.open_live_game(ledger, body, now)
+    response.status_code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+    response.headers["Location"] = f"{API_V1}/live-games/{quote(game.id, safe='')}"
+    return game
+
+
+@router.post("/live-games/{game_id}/moves", response_model=schemas.LiveGamePublic, responses=ACTION)
+def live_move(
+    _: Writer, game_id: str, body: schemas.LiveMoveCreate, ledger: LedgerDep, now: Now
+) -> schemas.LiveGamePublic:
+    """Record the next ply at the service's time. The same ply again changes nothing.
+    A move after the game's deadline ends the game by that deadline and answers 409."""
+    return services.live_move(ledger, game_id, body, now)
+
+
+@router.post(
+    "/live-games/{game_id}/finish", response_model=schemas.LiveGamePublic, responses=ACTION
+)
+def finish_live_game(
+    _: Writer, game_id: str, body: schemas.LiveFinish, ledger: LedgerDep, now: Now
+) -> schemas.LiveGamePublic:
+    """End the game (result, termination) and rate it like a submitted game: void
+    before both sides moved, a rated loss after (S8); a bot never loses on time or by
+    abandonment (S7)."""
+    return services.finish_live_game(ledger, game_id, body, now)
+
+
+@router.post("/live-games/{game_id}/abort", response_model=schemas.LiveGamePublic, responses=ACTION)
+def abort_live_game(
+    _: Writer, game_id: str, body: schemas.LiveBy, ledger: LedgerDep, now: Now
+) -> schemas.LiveGamePublic:
+    """Either player aborts the game before both sides have moved: void (S8)."""
+    return services.abort_live_game(ledger, game_id, body, now)
+
+
+@router.post(
+    "/live-games/{game_id}/confirm", response_model=schemas.LiveGamePublic, responses=ACTION
+)
+def confirm_live_game(
+    _: Writer, game_id: str, body: schemas.LiveBy, ledger: LedgerDep, now: Now
+) -> schemas.LiveGamePublic:
+    """The other player confirms a registered otb result: the game is rated (S2)."""
+    return services.confirm_live_game(ledger, game_id, body, now)
+
+
+@router.post(
+    "/live-games/{game_id}/dispute", response_model=schemas.LiveGamePublic, responses=ACTION
+)
+def dispute_live_game(
+    _: Writer, game_id: str, body: schemas.LiveDispute, ledger: LedgerDep, now: Now
+) -> schemas.LiveGamePublic:
+    """The other player disputes a registered otb result: it is never rated (S2)."""
+    return services.dispute_live_game(ledger, game_id, body, now)
+
+
+@router.get("/live-games", response_model=schemas.LiveGamesPublic, responses=INVALID)
+def list_live_games(
+    ledger: LedgerDep,
+    status: Annotated[
+        str | None, Query(description="open, awaiting_confirmation, disputed or ended")
+    ] = None,
+    player: Annotated[str | None, Query(description="games of this player")] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> schemas.LiveGamesPublic:
+    """Live games, the most recently opened first, with their deadlines and endings."""
+    return services.list_live_games(ledger, status, player, limit)
+
+
+@router.get("/live-games/{game_id}", response_model=schemas.LiveGamePublic, responses=NOT_FOUND)
+def get_live_game(game_id: str, ledger: LedgerDep) -> schemas.LiveGamePublic:
+    """One live game: moves with their times, the next deadline, how it ended."""
+    return services.get_live_game(ledger, game_id)
+
+
+@router.post("/sweep", response_model=schemas.SweepPublic, responses=WRITE)
+def sweep(_: Writer, ledger: LedgerDep, now: Now) -> schemas.SweepPublic:
+    """Apply every deadline that has passed (S7-S9) now. The service also sweeps by
+    itself every few seconds, and ``chessrate sweep`` does it from cron."""
+    return services.sweep(ledger, now)

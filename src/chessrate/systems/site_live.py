@@ -1,0 +1,293 @@
+"""``site`` games while they are played: the deadlines of S7-S9 and how a game ends.
+
+Pure like the rating systems: no clock, no database. The live service keeps a
+:class:`LiveGame` (who plays, the time control, every ply's timestamp), asks
+:func:`deadline` when the game must next hear from the player to move, and, when that
+moment has passed, :func:`deadline_ending` says how the game ends. A finished game
+becomes a :class:`~chessrate.records.GameRecord` (:func:`game_record`) that goes
+through the same rating path as a submitted one, where ``site`` S7-S9 decide what the
+ending means (void, rated loss).
+
+Decisions (the spec is silent; README "Live games"):
+
+* S8's bot deadlines ("against a bot 60 s live and 10 min unclocked") are the bot's
+  deadline for each of its moves (the seed: "its move is computed by your browser");
+  the human side keeps the deadlines of the game's type.
+* After both sides moved, a clocked game's side to move has the clock the server can
+  prove from the ply timestamps: base + increment x that side's moves - the time it
+  used on its moves after the first two plies (the clocks start when both moved). When
+  it runs out the game ends as that side's loss on time. A correspondence game's side
+  to move has its days per move. A client may report a timeout earlier (its own clock).
+* A rated unclocked game's side to move has 7 days (S9, ``expired``); a casual
+  unclocked game has no deadline once both moved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from ..records import Result, Termination, Venue
+from ..timecontrol import ClockKind, TimeControl
+
+
+class Side(StrEnum):
+    WHITE = "white"
+    BLACK = "black"
+
+    @property
+    def other(self) -> Side:
+        return Side.BLACK if self is Side.WHITE else Side.WHITE
+
+    def loses(self) -> Result:
+        """The result of a game this side lost."""
+        return Result.BLACK_WINS if self is Side.WHITE else Result.WHITE_WINS
+
+
+class LiveStatus(StrEnum):
+    """Where a live game is: being played, an otb result waiting for the other
+    player's confirmation, an otb result the other player disputed, or ended (and
+    stored as a game of the ledger)."""
+
+    OPEN = "open"
+    AWAITING_CONFIRMATION = "awaiting_confirmation"
+    DISPUTED = "disputed"
+    ENDED = "ended"
+
+
+class DeadlineKind(StrEnum):
+    FIRST_MOVE = "first_move"  # S8
+    BOT_MOVE = "bot_move"  # S7
+    CLOCK = "clock"  # S8: running out of time after both moved
+    EXPIRY = "expiry"  # S9
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRules:
+    """The deadlines (seconds); the defaults are the spec's (site S7-S9)."""
+
+    first_move_fast: int = 30  # S8: bullet and blitz
+    first_move_slow: int = 60  # S8: rapid and classical
+    first_move_unclocked: int = 24 * 3600  # S8: unclocked and correspondence
+    bot_move_live: int = 60  # S8/S7: a bot's move in a clocked game
+    bot_move_unclocked: int = 10 * 60  # S8/S7: a bot's move without a live clock
+    expiry: int = 7 * 24 * 3600  # S9
+    fast_below: int = 8 * 60  # S2: bullet and blitz are estimated below 8 minutes
+    bot_void_before_plies: int = 18  # S7 Decision: moves 1-9
+
+
+@dataclass(frozen=True, slots=True)
+class Ply:
+    """One half-move: its number (1 = White's first move), when the service received
+    it, and optionally the move itself (SAN or UCI, not checked)."""
+
+    number: int
+    at: datetime
+    move: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """When ``side`` must have moved; ``rule`` cites the spec, ``note`` says it."""
+
+    at: datetime
+    kind: DeadlineKind
+    side: Side
+    rule: str
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a game ends: the record's result and termination and why."""
+
+    result: Result
+    termination: Termination
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    """A game being played (or an otb result being confirmed)."""
+
+    id: str
+    white: str
+    black: str
+    opened_at: datetime
+    time_control: TimeControl | None
+    rated: bool = True
+    venue: Venue = Venue.ONLINE
+    bot: Side | None = None
+    plies: tuple[Ply, ...] = field(default=())
+
+    @property
+    def ply_count(self) -> int:
+        return len(self.plies)
+
+    @property
+    def to_move(self) -> Side:
+        return Side.WHITE if len(self.plies) % 2 == 0 else Side.BLACK
+
+    @property
+    def both_moved(self) -> bool:
+        """S8: from here on the game is no longer aborted but won and lost."""
+        return len(self.plies) >= 2
+
+    @property
+    def last_at(self) -> datetime:
+        """The last ply's time, or the opening time before any move."""
+        return self.plies[-1].at if self.plies else self.opened_at
+
+    def player(self, side: Side) -> str:
+        return self.white if side is Side.WHITE else self.black
+
+    def side_of(self, player_id: str) -> Side | None:
+        if player_id == self.white:
+            return Side.WHITE
+        if player_id == self.black:
+            return Side.BLACK
+        return None
+
+    def with_ply(self, ply: Ply) -> LiveGame:
+        return LiveGame(
+            self.id, self.white, self.black, self.opened_at, self.time_control, self.rated,
+            self.venue, self.bot, (*self.plies, ply),
+        )  # fmt: skip
+
+
+def _seconds(amount: int) -> str:
+    if amount % 86400 == 0 and amount >= 2 * 86400:
+        days = amount // 86400
+        return f"{days} day{'s' if days != 1 else ''}"
+    if amount % 3600 == 0:
+        return f"{amount // 3600} h"
+    if amount % 60 == 0 and amount >= 600:
+        return f"{amount // 60} min"
+    return f"{amount} s"
+
+
+def _live_clock(control: TimeControl | None) -> bool:
+    return control is not None and control.kind is ClockKind.CLOCKED
+
+
+def first_move_seconds(game: LiveGame, side: Side, rules: LiveRules) -> int:
+    """S8: the first-move deadline of ``side``: 30 s bullet/blitz, 60 s rapid/classical,
+    24 h unclocked/correspondence; a bot's move 60 s live, 10 min unclocked."""
+    control = game.time_control
+    if game.bot is side:
+        return rules.bot_move_live if _live_clock(control) else rules.bot_move_unclocked
+    if control is None or control.kind is not ClockKind.CLOCKED:
+        return rules.first_move_unclocked
+    estimate = control.estimated_seconds
+    assert estimate is not None
+    return rules.first_move_fast if estimate < rules.fast_below else rules.first_move_slow
+
+
+def clock_left(game: LiveGame, side: Side) -> timedelta:
+    """S8 Decision: what ``side``'s clock holds now by the ply timestamps: base +
+    increment x its moves - the time it spent on its moves after the first two plies."""
+    control = game.time_control
+    assert control is not None and control.kind is ClockKind.CLOCKED
+    left = timedelta(seconds=control.base)
+    previous = game.opened_at
+    for ply in game.plies:
+        mover = Side.WHITE if ply.number % 2 == 1 else Side.BLACK
+        if mover is side:
+            if ply.number > 2:
+                left -= ply.at - previous
+            left += timedelta(seconds=control.increment)
+        previous = ply.at
+    return left
+
+
+def deadline(game: LiveGame, rules: LiveRules | None = None) -> Deadline | None:
+    """When the game must next hear from the side to move, or None when it can wait
+    for ever (a casual unclocked game once both moved)."""
+    rules = rules or LiveRules()
+    side = game.to_move
+    since = game.last_at
+    control = game.time_control
+    if not game.both_moved:
+        seconds = first_move_seconds(game, side, rules)
+        whose = "the bot's" if game.bot is side else f"{side.value.capitalize()}'s"
+        return Deadline(
+            since + timedelta(seconds=seconds), DeadlineKind.FIRST_MOVE, side, "site S8",
+            f"{whose} first move within {_seconds(seconds)}, else the game is aborted",
+        )  # fmt: skip
+    if game.bot is side:
+        seconds = rules.bot_move_live if _live_clock(control) else rules.bot_move_unclocked
+        return Deadline(
+            since + timedelta(seconds=seconds), DeadlineKind.BOT_MOVE, side, "site S7",
+            f"the bot's move within {_seconds(seconds)}, else void before move 10 and "
+            "the human's loss from move 10",
+        )  # fmt: skip
+    if control is not None and control.kind is ClockKind.CLOCKED:
+        left = clock_left(game, side)
+        return Deadline(
+            since + max(left, timedelta(0)), DeadlineKind.CLOCK, side, "site S8",
+            f"{side.value.capitalize()}'s clock runs out: a loss on time",
+        )  # fmt: skip
+    if control is not None and control.kind is ClockKind.CORRESPONDENCE:
+        seconds = control.days_per_move * 86400
+        return Deadline(
+            since + timedelta(seconds=seconds), DeadlineKind.CLOCK, side, "site S8",
+            f"{side.value.capitalize()} has {_seconds(seconds)} per move: a loss on time",
+        )  # fmt: skip
+    if not game.rated:
+        return None  # S9: casual unclocked games do not expire once both moved
+    return Deadline(
+        since + timedelta(seconds=rules.expiry), DeadlineKind.EXPIRY, side, "site S9",
+        f"{side.value.capitalize()} must move within {_seconds(rules.expiry)}, "
+        "else loses (expired)",
+    )  # fmt: skip
+
+
+def deadline_ending(game: LiveGame, passed: Deadline, rules: LiveRules | None = None) -> Ending:
+    """How the game ends when ``passed`` has passed without a move from its side."""
+    rules = rules or LiveRules()
+    side = passed.side
+    name = "the bot" if game.bot is side else side.value.capitalize()
+    if passed.kind is DeadlineKind.FIRST_MOVE:
+        termination = Termination.BOT_NO_MOVE if game.bot is side else Termination.TIMEOUT
+        return Ending(
+            Result.NO_RESULT, termination,
+            f"aborted: {name} did not make a first move in time (site S8)",
+        )  # fmt: skip
+    if passed.kind is DeadlineKind.BOT_MOVE:
+        if game.ply_count < rules.bot_void_before_plies:
+            return Ending(
+                Result.NO_RESULT, Termination.BOT_NO_MOVE,
+                f"the bot's move did not arrive before move 10 ({game.ply_count} plies): "
+                "void (site S7)",
+            )  # fmt: skip
+        human = side.other
+        return Ending(
+            human.loses(), Termination.BOT_NO_MOVE,
+            f"the bot's move did not arrive from move 10 on ({game.ply_count} plies): "
+            f"{human.value.capitalize()} loses (site S7)",
+        )  # fmt: skip
+    if passed.kind is DeadlineKind.CLOCK:
+        return Ending(side.loses(), Termination.TIMEOUT, f"{name} ran out of time (site S8)")
+    return Ending(
+        side.loses(), Termination.EXPIRED,
+        f"{name} did not move for {_seconds(rules.expiry)}: expired (site S9)",
+    )  # fmt: skip
+
+
+def due(game: LiveGame, now: datetime, rules: LiveRules | None = None) -> Deadline | None:
+    """The deadline that has passed at ``now``, if any."""
+    upcoming = deadline(game, rules)
+    if upcoming is not None and upcoming.at <= now:
+        return upcoming
+    return None
+
+
+SERVICE_ENDINGS = frozenset({Termination.EXPIRED, Termination.BOT_NO_MOVE})
+"""Endings only the service declares, when their deadline passes (S7, S9)."""
+
+
+def plies_text(plies: Sequence[Ply]) -> list[list[object]]:
+    """The plies in their stored form: ``[[number, iso time, move or null], ...]``."""
+    return [[p.number, p.at.isoformat(), p.move] for p in plies]

@@ -1,0 +1,62 @@
+"""The live games' pages in a real headless Chromium: open games with their deadlines,
+an otb result awaiting confirmation, and ended games with how each ended (site S2,
+S7-S9), checked against the API. The games are set up through the ledger on the
+served sample with the real clock; none of them moves a rating (void or pending)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from playwright.sync_api import Page
+
+from chessrate.ledger.live import LiveGames, OtbRegistration
+from chessrate.records import Result, Venue
+from chessrate.systems.site_live import LiveGame
+from chessrate.timecontrol import parse_time_control
+
+from .conftest import Site, screenshot
+
+
+def test_live_pages_show_open_awaiting_and_ended_games(site_sample: Site, page: Page) -> None:
+    live = LiveGames(site_sample.ledger)
+    now = datetime.now(UTC)
+    unclocked = parse_time_control("-")
+    live.open(LiveGame("web-open", "kai", "lars", now, unclocked), now)
+    live.move("web-open", 1, "e4", "kai", now)
+    live.open(
+        LiveGame("web-otb", "kai", "mira", now, None, venue=Venue.OTB),
+        now,
+        OtbRegistration(Result.DRAW, "kai", now - timedelta(hours=2)),
+    )
+    long_ago = now - timedelta(minutes=5)
+    live.open(LiveGame("web-aborted", "lars", "mira", long_ago, parse_time_control("60+0")),
+              long_ago)  # fmt: skip
+    live.sweep(now)
+
+    page.goto(site_sample.base + "/live")
+    screenshot(page, "site-live")
+    open_rows = page.locator("table.open tr[data-id]")
+    assert open_rows.evaluate_all("rows => rows.map(r => r.dataset.id)") == ["web-open"]
+    api_open = site_sample.get("/live-games/web-open")
+    assert api_open["deadline"]["player"] == "lars"
+    assert api_open["deadline"]["note"] in open_rows.first.inner_text()
+    awaiting = page.locator("table.awaiting tr[data-id='web-otb']")
+    assert "kai" in awaiting.inner_text()
+    ended = page.locator("table.ended tr[data-id='web-aborted']")
+    api_ended = site_sample.get("/live-games/web-aborted")
+    assert api_ended["outcome"] == "void"
+    assert ended.locator("td.outcome").inner_text() == "void"
+    assert ended.locator("td.ending").inner_text() == api_ended["ending"]
+
+    ended.locator("a.live-game").click()
+    page.wait_for_url("**/live/web-aborted")
+    screenshot(page, "site-live-game")
+    assert api_ended["ending"] in page.locator("dd.ending").inner_text()
+    page.locator("dd.outcome a").click()
+    page.wait_for_url("**/games/web-aborted")
+    assert page.locator("dd.outcome").inner_text() == "void"
+
+    page.goto(site_sample.base + "/live/web-open")
+    assert page.locator("table.moves td", has_text="e4").count() == 1
+    assert "lars" in page.locator("dd.deadline").inner_text()
+    assert page.locator("nav a", has_text="Live games").count() == 1
