@@ -79,7 +79,7 @@ def second_database(request: pytest.FixtureRequest, ledger_url: str, tmp_path: P
 # -- help ---------------------------------------------------------------------------------
 
 COMMANDS = [["init"], ["serve"], ["token"], ["token", "create"], ["verify"], ["import"],
-            ["export"]]  # fmt: skip
+            ["export"], ["sweep"]]  # fmt: skip
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
