@@ -90,6 +90,12 @@ SITE_TYPE_SHARE = {  # of the games between two humans
     "bullet": 0.26, "blitz": 0.37, "rapid": 0.19, "classical": 0.05,
     "unclocked": 0.03, "correspondence": 0.06, "otb": 0.04,
 }  # fmt: skip
+# How decisive games end (draws end "normal"), as (termination, weight); the rest normal.
+ARENA_ENDINGS = (("resign", 0.45), ("timeout", 0.40), ("disconnect", 0.04), ("forfeit", 0.01))
+CORR_ENDINGS = (("resign", 0.55), ("timeout", 0.15), ("expired", 0.20), ("forfeit", 0.005))
+SITE_ENDINGS = (
+    ("resign", 0.40), ("timeout", 0.20), ("abandon", 0.03), ("disconnect", 0.01), ("forfeit", 0.01),
+)  # fmt: skip
 ANNULMENT_REASONS = (
     "engine assistance confirmed by moderation",
     "sandbagging: intentional loss confirmed by moderation",
@@ -154,6 +160,17 @@ class Core:
         self.ids = player_ids(players)
         self.bots = np.flatnonzero(np.isin(rank, np.array(BOT_RANKS)))
         self.rng = rng
+
+    def shared_columns(self) -> dict[str, list[str]]:
+        """The columns every system's games file shares (made once)."""
+        if not hasattr(self, "_shared"):
+            self._shared = {
+                "id": [f"g{i}" for i in range(self.games)],
+                "played_at": timestamps(self.t),
+                "white": lookup(self.ids, self.white),
+                "black": lookup(self.ids, self.black),
+            }
+        return self._shared
 
     def stream_for(self, salt: int) -> Rng:
         """A separate random stream per system, so that systems do not shift each other."""
@@ -242,10 +259,7 @@ def games_columns(
     confirmed: list[str] | None = None,
 ) -> dict[str, list[str]]:
     columns = {
-        "id": [f"g{i}" for i in range(core.games)],
-        "played_at": timestamps(core.t),
-        "white": lookup(core.ids, core.white),
-        "black": lookup(core.ids, core.black),
+        **core.shared_columns(),
         "result": lookup(RESULTS, result),
         "rated": lookup(("false", "true"), rated.astype(np.int64)),
         "time_control": control,
@@ -266,7 +280,10 @@ def decisive_endings(
     """Termination index per game: draws end ``normal`` (index 0); decisive games by
     ``choices`` (index into [normal, *names])."""
     names = [name for name, _ in choices]
-    picked = rng.pick([w for _, w in choices], score2.size) + 1
+    weights = [w for _, w in choices]
+    weights.append(1.0 - sum(weights))  # the rest: normal (checkmate, stalemate...)
+    picked = rng.pick(weights, score2.size) + 1
+    picked[picked == len(weights)] = 0
     assert "normal" not in names
     return np.where(score2 == 1, 0, picked)
 
@@ -300,16 +317,13 @@ def write_arena(core: Core, out: Path, fmt: str) -> dict[str, int]:
     casual = rng.chance(0.05, n)
     rated = member_on & ~unofficial & ~casual
     endings = ("normal", "resign", "timeout", "disconnect", "forfeit")
-    termination = decisive_endings(
-        rng, core.score2, [("resign", 0.45), ("timeout", 0.40), ("disconnect", 0.04),
-                           ("forfeit", 0.01)]  # fmt: skip
-    )
+    termination = decisive_endings(rng, core.score2, ARENA_ENDINGS)
     result = core.score2.astype(np.int64)
     no_result = rng.chance(0.002, n) & (termination == 0)
     result[no_result] = NO_RESULT
     columns = games_columns(
         core, result, rated, lookup(control_text, control_index),
-        lookup(("",) + endings[1:], termination),
+        lookup(("", *endings[1:]), termination),
     )  # fmt: skip
     write_table(out / "arena_games", columns, fmt)
 
@@ -340,20 +354,19 @@ def write_corr(core: Core, out: Path, fmt: str) -> dict[str, int]:
     control = rng.gen.integers(0, len(CORR_CONTROLS), n)
     casual = rng.chance(0.05, n)
     endings = ("normal", "resign", "timeout", "expired", "forfeit")
-    termination = decisive_endings(
-        rng, core.score2, [("resign", 0.55), ("timeout", 0.15), ("expired", 0.20),
-                           ("forfeit", 0.005)]  # fmt: skip
-    )
+    termination = decisive_endings(rng, core.score2, CORR_ENDINGS)
     result = core.score2.astype(np.int64)
     result[rng.chance(0.002, n) & (termination == 0)] = NO_RESULT
     columns = games_columns(
-        core, result, ~casual, lookup(CORR_CONTROLS, control), lookup(("",) + endings[1:], termination)
+        core, result, ~casual, lookup(CORR_CONTROLS, control),
+        lookup(("", *endings[1:]), termination),
     )  # fmt: skip
     write_table(out / "corr_games", columns, fmt)
     # C1: 40 % established (25+ games), 20 % provisional, 40 % newcomers.
     kind = rng.pick([0.4, 0.2, 0.4], players)
     rating = np.maximum(200.0, core.strength + rng.gen.normal(0.0, 50.0, players))
-    games = np.where(kind == 0, rng.gen.integers(25, 500, players), rng.gen.integers(1, 25, players))
+    established = rng.gen.integers(25, 500, players)
+    games = np.where(kind == 0, established, rng.gen.integers(1, 25, players))
     has = kind < 2
     write_table(
         out / "corr_players",
@@ -397,10 +410,7 @@ def write_site(core: Core, out: Path, fmt: str) -> dict[str, int]:
     plies = core.plies.copy()
     endings = ("normal", "resign", "timeout", "abandon", "disconnect", "forfeit", "expired",
                "bot_no_move")  # fmt: skip
-    termination = decisive_endings(
-        rng, core.score2, [("resign", 0.40), ("timeout", 0.20), ("abandon", 0.03),
-                           ("disconnect", 0.01), ("forfeit", 0.01)]  # fmt: skip
-    )
+    termination = decisive_endings(rng, core.score2, SITE_ENDINGS)
     # S7: a bot never loses on time or by abandonment: such a loss is a resignation.
     bot_lost = (is_bot[core.white] & (result == 0)) | (is_bot[core.black] & (result == 2))
     termination[bot_lost & ((termination == 2) | (termination == 3))] = 1
@@ -430,7 +440,7 @@ def write_site(core: Core, out: Path, fmt: str) -> dict[str, int]:
     annul = np.flatnonzero(certainly_rated & rng.chance(0.0005, n))
     columns = games_columns(
         core, result, ~casual, lookup(control_text, control),
-        lookup(("",) + endings[1:], termination), lookup([str(i) for i in range(200)], plies),
+        lookup(("", *endings[1:]), termination), lookup([str(i) for i in range(200)], plies),
         np.where(otb, "otb", "").tolist(),
         np.where(otb, np.where(confirmed, "true", "false"), "").tolist(),
     )  # fmt: skip
@@ -533,7 +543,8 @@ def write_pgn(core: Core, path: Path, count: int) -> int:
             d = int(diff[i])
             w_diff, b_diff = (d, -d) if s == 2 else (-d, d) if s == 0 else (0, 0)
             tags = {
-                "Event": event, "Site": f"https://lichess.org/{i:08x}", "Date": day.replace("-", "."),
+                "Event": event, "Site": f"https://lichess.org/{i:08x}",
+                "Date": day.replace("-", "."),
                 "Round": "-", "White": white, "Black": black, "Result": result_text[s],
                 "GameId": f"{i:08x}", "UTCDate": day.replace("-", "."), "UTCTime": clock,
                 "WhiteElo": str(elo_w[i]), "BlackElo": str(elo_b[i]),
