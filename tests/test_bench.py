@@ -1,0 +1,86 @@
+"""Smoke test of the benchmarks (bench/): they run and print their tables.
+
+Nothing here is timed: the benchmark's numbers are measurements, not assertions.
+Needs the ``bench`` extra (numpy, python-chess, the PyPI rating libraries); skipped
+without numpy.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("chess")
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, check=False, cwd=cwd, timeout=120
+    )
+
+
+def test_generator_writes_every_file_and_the_engine_rates_every_game(tmp_path: Path) -> None:
+    """A tiny stream: every file is written, deterministic, and every game is valid for
+    its system (the reference engine refuses none)."""
+    out = tmp_path / "stream"
+    done = run(
+        str(BENCH / "generate_stream.py"), "--games", "2000", "--players", "200",
+        "--pgn-games", "200", "--format", "both", "--out", str(out), cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    names = {p.name for p in out.iterdir()}
+    for system in ("arena", "corr", "site"):
+        assert {f"{system}_games.csv", f"{system}_games.jsonl", f"{system}_players.csv"} <= names
+    assert {"site_annulments.txt", "pairs.bin", "lichess.pgn", "manifest.json"} <= names
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["games"] == 2000
+    assert manifest["pgn_games"] == 200
+    again = tmp_path / "again"
+    run(
+        str(BENCH / "generate_stream.py"), "--games", "2000", "--players", "200",
+        "--pgn-games", "200", "--out", str(again), cwd=tmp_path,
+    )  # fmt: skip
+    for name in ("site_games.csv", "arena_players.csv", "pairs.bin", "lichess.pgn"):
+        assert (again / name).read_bytes() == (out / name).read_bytes(), name
+
+    from chessrate import Engine
+    from chessrate.io.games import read_annulments, read_games, read_players
+    from chessrate.systems import get_system
+
+    for system in ("arena", "corr", "site"):
+        engine: Engine[object] = Engine(
+            get_system(system), read_players(out / f"{system}_players.csv")
+        )
+        games = read_games(out / f"{system}_games.jsonl")  # the JSON Lines form too
+        assert len(engine.replay(games)) == 2000  # raises on a refused game
+    for _where, game_id, reason in read_annulments(out / "site_annulments.txt"):
+        engine.annul(game_id, reason, engine.ratings[-1].game.played_at)
+
+
+def test_run_quick_prints_its_tables(tmp_path: Path) -> None:
+    done = run(str(BENCH / "run.py"), "--quick", "--data", str(tmp_path / "data"), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = done.stdout
+    assert text.startswith("machine: ")
+    assert "command: `python bench/run.py --quick" in text
+    assert (
+        "| measurement | system / file | processed | seconds | per second | check | note |" in text
+    )
+    assert "| system | pools | bytes per (player, pool) |" in text
+    for row in (
+        "reference Engine.replay",
+        "chessrate.fast.replay",
+        "C loop",
+        "PyPI elote",
+        "python-chess chess.pgn.read_headers",
+        "chessrate.io.pgn.scan_headers",
+    ):
+        assert row in text, row
+    assert "DIFFERS" not in text
