@@ -62,7 +62,7 @@ _STRING_FIELDS = ("id", "played_at", "white", "black", "result", "time_control",
                   "termination", "venue")  # fmt: skip
 _ID = r"^[!-~]{1,200}$"
 _TIMESTAMP = r"^[12][0-9]{3}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|\+00:00)?$"
-_CLOCK = r"^(?P<base>[0-9]{1,6})(?P<unit>[ms]?)(?:\+(?P<inc>[0-9]{1,6})s?)?$"
+_CLOCK = r"^(?P<base>[0-9]{1,6})(?P<unit>[ms]?)(?: *\+ *(?P<inc>[0-9]{1,6})s?)?$"
 _DAYS = r"^(?P<days>[0-9]{1,6})d$"
 _TRUE = ("true", "1", "yes", "y", "t")
 _FALSE = ("false", "0", "no", "n", "f")
