@@ -220,13 +220,7 @@ class _Columns:
 
         played = self.column("played_at")
         self.slow |= ~self.matches(played, _TIMESTAMP)
-        head = pc.utf8_slice_codeunits(played, 0, 19)
-        stamp = pc.strptime(head, format="%Y-%m-%dT%H:%M:%S", unit="us", error_is_null=True)
-        back = pc.utf8_slice_codeunits(pc.strftime(stamp, format="%Y-%m-%dT%H:%M:%S"), 0, 19)
-        self.slow |= ~_fill(pc.equal(back, head))  # arrow rolls 02-30 over; Python refuses it
-        played_at = np.array(
-            pc.fill_null(stamp.cast(pa.int64()), 0).to_numpy(zero_copy_only=False), np.int64
-        )
+        played_at = self.timestamps(played)
 
         result = self.codes("result", tuple(r.value for r in RESULTS), 0)
         self.slow |= ~self.present(self.column("result"))
@@ -312,6 +306,31 @@ class _Columns:
             source=str(self.path),
             lines=self.lines[keep],
         )
+
+    def timestamps(self, played: Any) -> npt.NDArray[np.int64]:
+        """``YYYY-MM-DDTHH:MM:SS`` as microseconds (UTC); an impossible date or time
+        (02-30, 24:00) goes slow, where the reference refuses it."""
+
+        def part(start: int, stop: int) -> npt.NDArray[np.int64]:
+            text = pc.utf8_slice_codeunits(pc.fill_null(played, "2000-01-01T00:00:00"), start, stop)
+            text = pc.if_else(self.matches(text, r"^[0-9]+$"), text, "1")
+            return np.array(text.cast(pa.int64()).to_numpy(zero_copy_only=False), np.int64)
+
+        year, month, day = part(0, 4), part(5, 7), part(8, 10)
+        hour, minute, second = part(11, 13), part(14, 16), part(17, 19)
+        month_ok = (month >= 1) & (month <= 12)
+        first = (year - 1970).astype("datetime64[Y]").astype("datetime64[M]") + np.where(
+            month_ok, month - 1, 0
+        )
+        days = ((first + 1).astype("datetime64[D]") - first.astype("datetime64[D]")).astype(
+            np.int64
+        )
+        valid = month_ok & (day >= 1) & (day <= days) & (hour <= 23) & (minute <= 59)
+        valid &= second <= 59
+        self.slow |= ~valid
+        since_epoch = first.astype("datetime64[D]").astype(np.int64) + day - 1
+        seconds = since_epoch * 86_400 + hour * 3_600 + minute * 60 + second
+        return np.where(valid, seconds * 1_000_000, 0).astype(np.int64)
 
     def time_controls(
         self,
