@@ -93,8 +93,9 @@ def main() -> None:
     rating = np.full(shape, 160_000, np.int64)
     zeros = [np.zeros(shape, np.int64) for _ in range(4)]
     pool = rng.integers(0, 3, n).astype(np.int64)
+    k_pool = np.array([20, 20, 10], np.int64)
     args = (pool, white, black, halves, status, rating, *zeros,
-            tables.table_b_pd_high(), tables.table_a_dp(), np.array([20, 20, 10], np.int64))  # fmt: skip
+            tables.table_b_pd_high(), tables.table_a_dp(), k_pool)  # fmt: skip
     kernels.arena_kernel(order[:10], *args)
     t = time.perf_counter()
     kernels.arena_kernel(order, *args)
