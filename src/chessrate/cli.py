@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import __version__
-from .engine import Engine
+from .engine import Annulment, Engine
 from .errors import ChessrateError, InvalidInput, InvalidRecord
 from .io.fide import new_list, read_events, read_start_list, report_json, report_text
 from .io.games import (
@@ -32,7 +32,7 @@ from .io.games import (
 )
 from .io.lists import history_text, rating_list_text, write_all
 from .io.tabular import FORMATS
-from .records import Outcome
+from .records import Outcome, Player
 from .systems import SYSTEM_IDS, get_system
 from .systems.base import ListEntry
 from .systems.fide import FideRules, FideSystem
@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     from .ledger import Ledger
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+ENGINES = ("auto", "compiled", "reference")
+"""``rate --engine``: which replay rates the games."""
 
 PROGRESS_THRESHOLD = 20_000
 """Inputs with at least this many games show a progress bar on stderr."""
@@ -121,6 +124,11 @@ def main() -> None:
     "--skip-invalid", is_flag=True,
     help="Rate the valid records and list the invalid ones instead of stopping.",
 )  # fmt: skip
+@click.option(
+    "--engine", "engine_choice", type=click.Choice(ENGINES), default="auto", show_default=True,
+    help="compiled: the numba replay (same results, much faster); reference: the "
+    "pure-Python engine; auto: compiled unless --history asks for explanations.",
+)  # fmt: skip
 @reports_errors
 def rate(
     games: Path,
@@ -132,6 +140,7 @@ def rate(
     annul_path: Path | None,
     annulled_at: datetime | None,
     skip_invalid: bool,
+    engine_choice: str,
 ) -> None:
     """Rate a file of GAMES (JSON Lines or CSV) and print one rating list per pool.
 
@@ -140,6 +149,12 @@ def rate(
     """
     skipped: list[InvalidRecord] = []
     on_invalid = skipped.append if skip_invalid else None
+    if engine_choice == "compiled" and history is not None:
+        raise InvalidInput("--history needs the reference engine (--engine reference or auto)")
+    if engine_choice == "compiled" or (engine_choice == "auto" and history is None):
+        _rate_compiled(games, system_id, players_path, fmt, out, annul_path, annulled_at, skipped,
+                       skip_invalid)  # fmt: skip
+        return
     engine: Engine[Any] = Engine(get_system(system_id))
     if players_path is not None:
         for player in read_players(players_path):
@@ -156,21 +171,7 @@ def rate(
     ) as progress:
         task = progress.add_task("rating", total=len(records))
         engine.replay(records, on_invalid, lambda n: progress.advance(task, n))
-    annulments = []
-    if annul_path is not None:
-        now = (
-            annulled_at.replace(tzinfo=UTC)
-            if annulled_at is not None
-            else datetime.now(UTC).replace(microsecond=0)
-        )
-        for where, game_id, reason in read_annulments(annul_path):
-            try:
-                annulments.append(engine.annul(game_id, reason, now, by=str(annul_path)))
-            except InvalidRecord as error:
-                located = InvalidRecord(where, error.field, f"{game_id}: {error.reason}")
-                if on_invalid is None:
-                    raise located from None
-                on_invalid(located)
+    annulments = _annul_all(engine.annul, annul_path, annulled_at, on_invalid)
     lists = engine.rating_lists()
     files: dict[Path, str] = {}
     if out is not None:
@@ -178,10 +179,91 @@ def rate(
     if history is not None:
         files[history] = history_text(engine.ratings, history, annulments)
     write_all(files)
+    outcomes = Counter(engine.outcome(rating.game.id) for rating in engine.ratings)
+    _print_rated(engine.player, system_id, lists, annulments, games, len(engine.ratings),
+                 outcomes, skipped)  # fmt: skip
+
+
+def _rate_compiled(
+    games: Path,
+    system_id: str,
+    players_path: Path | None,
+    fmt: str | None,
+    out: Path | None,
+    annul_path: Path | None,
+    annulled_at: datetime | None,
+    skipped: list[InvalidRecord],
+    skip_invalid: bool,
+) -> None:
+    """``rate`` through the compiled replay (chessrate.fast): the same checks in the same
+    order, the same errors, the same output as the reference engine."""
+    from .fast import Roster, replay
+    from .io.columnar import read_batch
+
+    on_invalid = skipped.append if skip_invalid else None
+    roster = Roster(system_id, read_players(players_path) if players_path is not None else ())
+    batch = read_batch(games, fmt, on_invalid)
+    with Progress(
+        TextColumn("rating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=len(batch) < PROGRESS_THRESHOLD,
+    ) as progress:
+        task = progress.add_task("rating", total=len(batch))
+        result = replay(system_id, batch, roster, on_invalid=on_invalid,
+                        progress=lambda n: progress.advance(task, n))  # fmt: skip
+    annulments = _annul_all(result.annul, annul_path, annulled_at, on_invalid)
+    lists = result.rating_lists()
+    if out is not None:
+        write_all({out: rating_list_text([e for pool in lists.values() for e in pool], out)})
+    _print_rated(result.player, system_id, lists, annulments, games, result.games,
+                 result.outcome_counts(), skipped)  # fmt: skip
+
+
+def _annul_all(
+    annul: Callable[..., Annulment],
+    annul_path: Path | None,
+    annulled_at: datetime | None,
+    on_invalid: Callable[[InvalidRecord], None] | None,
+) -> list[Annulment]:
+    """site S10: the annulments file, applied after the replay; errors located in it."""
+    annulments: list[Annulment] = []
+    if annul_path is None:
+        return annulments
+    now = (
+        annulled_at.replace(tzinfo=UTC)
+        if annulled_at is not None
+        else datetime.now(UTC).replace(microsecond=0)
+    )
+    for where, game_id, reason in read_annulments(annul_path):
+        try:
+            annulments.append(annul(game_id, reason, now, by=str(annul_path)))
+        except InvalidRecord as error:
+            located = InvalidRecord(where, error.field, f"{game_id}: {error.reason}")
+            if on_invalid is None:
+                raise located from None
+            on_invalid(located)
+    return annulments
+
+
+def _print_rated(
+    player: Callable[[str], Player],
+    system_id: str,
+    lists: dict[str, list[ListEntry]],
+    annulments: list[Annulment],
+    games: Path,
+    count: int,
+    outcomes: Counter[Outcome | None] | Counter[Outcome],
+    skipped: list[InvalidRecord],
+) -> None:
+    """The rating lists, the annulments and the summary line, as ``rate`` prints them."""
     console = Console(highlight=False)
     for pool, entries in lists.items():
         if entries:
-            console.print(_list_table(engine, system_id, pool, entries))
+            console.print(_list_table(player, system_id, pool, entries))
         else:
             console.print(f"{system_id} · {pool}: no players yet", markup=False)
     for annulment in annulments:
@@ -190,8 +272,7 @@ def rate(
         )
         reason = f" ({annulment.reason})" if annulment.reason else ""
         click.echo(f"annulled {annulment.game_id}{reason}: {moved or 'nothing moved'}")
-    outcomes = Counter(engine.outcome(rating.game.id) for rating in engine.ratings)
-    summary = f"{len(engine.ratings)} games from {games}: " + ", ".join(
+    summary = f"{count} games from {games}: " + ", ".join(
         f"{outcomes[o]} {o.value}" for o in Outcome
     )
     if annulments:
@@ -203,7 +284,9 @@ def rate(
     click.echo(summary, err=True)
 
 
-def _list_table(engine: Engine[Any], system_id: str, pool: str, entries: list[ListEntry]) -> Table:
+def _list_table(
+    player_of: Callable[[str], Player], system_id: str, pool: str, entries: list[ListEntry]
+) -> Table:
     label = "site Elo" if (system_id, pool) == ("site", "site") else pool
     table = Table(title=f"{system_id} · {label} ({len(entries)} players)", title_justify="left")
     table.add_column("#", justify="right")
@@ -217,7 +300,7 @@ def _list_table(engine: Engine[Any], system_id: str, pool: str, entries: list[Li
         if entry.rating is not None:
             rank += 1
             shown = str(rank)
-        player = engine.player(entry.player)
+        player = player_of(entry.player)
         name = entry.player if player.name is None else f"{player.name} ({entry.player})"
         table.add_row(shown, name, entry.display, entry.state, str(entry.games))
     return table

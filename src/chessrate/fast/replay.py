@@ -1,0 +1,652 @@
+"""The compiled replay: the reference rules on flat arrays, for whole batches.
+
+Steps, each matching :class:`chessrate.engine.Engine` exactly:
+
+1. the players are registered as the engine registers them (same checks, same
+   errors) and give flat attribute arrays (membership day, bot, bot rating,
+   imported ratings as initial states);
+2. every game gets its outcome from vectorised conditions written in the order the
+   reference ``rate`` checks them: ``REFUSED``, ``UNRATED``, ``VOID`` or ``RATED``;
+3. in rating order (a stable sort by ``played_at``) the refused games and the games
+   whose id was already used are explained by the reference itself: the refused
+   record is rebuilt and passed to the reference system's ``rate``, which raises
+   the very same ``InvalidRecord``; a repeated identical record is dropped, a
+   different one refused as ``Engine.apply`` does;
+4. the rated games run through the system's numba kernel on integer hundredths;
+5. :class:`CompiledReplay` answers like the engine: rating lists, outcomes, S10
+   annulments.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..engine import Annulment, Engine
+from ..errors import InvalidRecord
+from ..records import GameRecord, Outcome, Player
+from ..systems import get_system
+from ..systems.arena import OFFICIAL_CONTROLS
+from ..systems.arena import POOLS as ARENA_POOLS
+from ..systems.base import Change, ListEntry, RatingSystem
+from ..systems.site import POOLS as SITE_POOLS
+from ..systems.site import GameType
+from . import kernels
+from .batch import (
+    BLACK_WINS,
+    DRAW,
+    MICROSECONDS_PER_DAY,
+    NO_PLIES,
+    NO_RESULT,
+    OTB,
+    T_ABANDON,
+    T_BOT_NO_MOVE,
+    T_DISCONNECT,
+    T_EXPIRED,
+    T_FORFEIT,
+    T_RESIGN,
+    T_TIMEOUT,
+    TC_CLOCKED,
+    TC_CORRESPONDENCE,
+    TC_NONE,
+    TC_UNCLOCKED,
+    WHITE_WINS,
+    GameBatch,
+)
+from .tables import site_expected_table, table_a_dp, table_b_pd_high
+
+SYSTEMS = ("arena", "corr", "site")
+"""The per-game systems the compiled replay runs (``fide`` rates periods)."""
+
+UNDECIDED, REFUSED, UNRATED, VOID, RATED = range(5)
+OUTCOME_OF = {UNRATED: Outcome.UNRATED, VOID: Outcome.VOID, RATED: Outcome.RATED}
+
+CHUNK = 1 << 20
+"""Games per kernel call (the progress callback is told after each)."""
+
+I64 = npt.NDArray[np.int64]
+NO_MEMBERSHIP = np.iinfo(np.int64).min // 2
+_EPOCH_DAY = date(1970, 1, 1)
+
+# site S2: the kind's column among the pools (0 is the site Elo) and its weight x 4
+_KINDS = tuple(GameType)
+_KIND_POOL = np.array([SITE_POOLS.index(kind.value) for kind in _KINDS], np.int64)
+_KIND_QUARTERS = {
+    GameType.BOTS: 2,
+    GameType.OTB: 3,
+    GameType.CORRESPONDENCE: 2,
+    GameType.UNCLOCKED: 3,
+    GameType.BULLET: 2,
+    GameType.BLITZ: 3,
+    GameType.RAPID: 4,
+    GameType.CLASSICAL: 4,
+}
+_QUARTERS = np.array([_KIND_QUARTERS[kind] for kind in _KINDS], np.int64)
+
+
+def hundredths(value: Decimal) -> int:
+    """A two-decimal rating as integer hundredths (exact)."""
+    return int(value.scaleb(2))
+
+
+def decimal(value: int) -> Decimal:
+    """Integer hundredths as the two-decimal rating."""
+    return Decimal(int(value)).scaleb(-2)
+
+
+def shown(value: int) -> int:
+    """The displayed rating (arena A11): half up to an integer."""
+    return int(kernels.round_div(int(value), 100))
+
+
+class Roster:
+    """The players file, registered exactly as :class:`Engine` registers it (same
+    order, same checks, same errors), and the attribute lookup the rules use."""
+
+    def __init__(self, system_id: str, players: Iterable[Player] = ()) -> None:
+        if system_id not in SYSTEMS:
+            raise ValueError(f"no compiled replay for {system_id!r} (known: {', '.join(SYSTEMS)})")
+        self.system_id = system_id
+        self.engine: Engine[Any] = Engine(get_system(system_id), players)
+
+    @property
+    def system(self) -> RatingSystem[Any]:
+        return self.engine.system
+
+    @property
+    def players(self) -> dict[str, Player]:
+        return self.engine.players
+
+    def player(self, player_id: str) -> Player:
+        return self.engine.player(player_id)
+
+
+@dataclass(slots=True)
+class _Decided:
+    """Outcome per game (input order) and what the kernels need."""
+
+    action: npt.NDArray[np.int8]
+    pool: I64
+    white_halves: I64
+    quarters: I64 = field(default_factory=lambda: np.zeros(0, np.int64))
+
+
+class _Decider:
+    """Outcome codes set condition by condition in the reference's order: the first
+    condition that holds for a game decides it."""
+
+    def __init__(self, n: int) -> None:
+        self.action = np.full(n, UNDECIDED, np.int8)
+
+    def __call__(self, condition: npt.NDArray[np.bool_] | bool, code: int) -> None:
+        open_ = self.action == UNDECIDED
+        self.action[open_ & condition] = code
+
+
+def _halves(result: npt.NDArray[np.int8]) -> I64:
+    """White's score in half points (0 for no result: such games are not rated)."""
+    return np.select([result == WHITE_WINS, result == DRAW], [2, 1], 0).astype(np.int64)
+
+
+def _decide_arena(batch: GameBatch, member_until: I64) -> _Decided:
+    """arena.rate's checks, in its order (A2, A3, A4)."""
+    decide = _Decider(len(batch))
+    minutes = np.where(batch.tc_base % 60 == 0, batch.tc_base // 60, -1)
+    pool = np.full(len(batch), -1, np.int64)
+    clocked = batch.tc_kind == TC_CLOCKED
+    for (base, increment), name in OFFICIAL_CONTROLS.items():
+        hit = clocked & (minutes == base) & (batch.tc_increment == increment)
+        pool[hit] = ARENA_POOLS.index(name)
+    day = batch.played_at // MICROSECONDS_PER_DAY
+    decide(~batch.rated, UNRATED)
+    decide(pool < 0, REFUSED)
+    decide(member_until[batch.white] < day, REFUSED)
+    decide(member_until[batch.black] < day, REFUSED)
+    decide(batch.termination == T_FORFEIT, VOID)
+    decide((batch.termination == T_BOT_NO_MOVE) | (batch.termination == T_EXPIRED), REFUSED)
+    decide(batch.result == NO_RESULT, VOID)
+    decide(True, RATED)
+    return _Decided(decide.action, pool, _halves(batch.result))
+
+
+def _decide_corr(batch: GameBatch) -> _Decided:
+    """corr.rate's checks, in its order."""
+    decide = _Decider(len(batch))
+    decide(~batch.rated, UNRATED)
+    decide(batch.termination == T_FORFEIT, VOID)
+    decide(batch.termination == T_BOT_NO_MOVE, REFUSED)
+    decide(batch.result == NO_RESULT, VOID)
+    decide(True, RATED)
+    return _Decided(decide.action, np.zeros(len(batch), np.int64), _halves(batch.result))
+
+
+def _decide_site(batch: GameBatch, is_bot: npt.NDArray[np.bool_]) -> _Decided:
+    """site.rate's checks, in its order (S1, S2, S7, S8, S9)."""
+    n = len(batch)
+    decide = _Decider(n)
+    white_bot, black_bot = is_bot[batch.white], is_bot[batch.black]
+    any_bot = white_bot | black_bot
+    otb = batch.venue == OTB
+    kind_of = {kind: index for index, kind in enumerate(_KINDS)}
+    estimate = batch.tc_base + 40 * batch.tc_increment
+    kind = np.select(
+        [
+            any_bot,
+            otb,
+            batch.tc_kind == TC_CORRESPONDENCE,
+            batch.tc_kind == TC_UNCLOCKED,
+            estimate < 180,
+            estimate < 480,
+            estimate < 1500,
+        ],
+        [kind_of[k] for k in _KINDS[:7]],
+        kind_of[GameType.CLASSICAL],
+    ).astype(np.int64)
+    plies, result, termination = batch.plies, batch.result.copy(), batch.termination
+    has_plies = plies != NO_PLIES
+    decide(~batch.rated, UNRATED)
+    free = ~any_bot & ~otb
+    decide(free & (batch.tc_kind == TC_NONE), REFUSED)
+    decide(free & (batch.tc_kind == TC_CORRESPONDENCE) & (batch.tc_days > 7), REFUSED)
+    decide(white_bot & black_bot, UNRATED)
+    decide((kind == kind_of[GameType.OTB]) & (batch.confirmed != 1), UNRATED)
+    decide(termination == T_FORFEIT, VOID)
+    decide(has_plies & (plies < 2), VOID)
+    no_move = termination == T_BOT_NO_MOVE
+    human_loses = np.where(black_bot, BLACK_WINS, WHITE_WINS).astype(np.int8)
+    decide(no_move & ~any_bot, REFUSED)
+    decide(no_move & ~has_plies, REFUSED)
+    decide(no_move & (plies < 18), VOID)
+    decide(no_move & (result != human_loses) & (result != NO_RESULT), REFUSED)
+    counted = no_move & (decide.action == UNDECIDED)
+    result[counted] = human_loses[counted]
+    decide(no_move, RATED)
+    bot_lost = (black_bot & (result == WHITE_WINS)) | (
+        white_bot & ~black_bot & (result == BLACK_WINS)
+    )
+    bot_ending = (
+        (termination == T_TIMEOUT) | (termination == T_ABANDON) | (termination == T_EXPIRED)
+    )
+    decide(bot_ending & bot_lost, REFUSED)
+    expired = termination == T_EXPIRED
+    decide(expired & ((batch.tc_kind == TC_NONE) | (batch.tc_kind == TC_CLOCKED)), REFUSED)
+    decide(expired & ((result == DRAW) | (result == NO_RESULT)), REFUSED)
+    white_to_move = plies % 2 == 0
+    decide(expired & has_plies & (white_to_move != (result == BLACK_WINS)), REFUSED)
+    with_loser = (
+        (termination == T_RESIGN)
+        | (termination == T_TIMEOUT)
+        | (termination == T_ABANDON)
+        | (termination == T_DISCONNECT)
+    )
+    decide((result == NO_RESULT) & with_loser, REFUSED)
+    decide(result == NO_RESULT, VOID)
+    decide(True, RATED)
+    return _Decided(decide.action, _KIND_POOL[kind], _halves(result), _QUARTERS[kind])
+
+
+def _no_states(player_id: str, pool: str) -> Any:
+    raise AssertionError("a refused game does not read states")
+
+
+class CompiledReplay:
+    """The result of :func:`replay`: what ``Engine`` would hold after the same replay
+    (rating lists, outcomes, games), and S10 annulments on top of it."""
+
+    def __init__(self, roster: Roster, batch: GameBatch, names: list[str]) -> None:
+        self.roster = roster
+        self.system_id = roster.system_id
+        self.batch = batch
+        self.names = names
+        self.kept = np.zeros(0, np.int64)  # kept rows, rating order
+        self.action = np.zeros(0, np.int8)
+        self.decided: _Decided | None = None
+        self.rated_rows = np.zeros(0, np.int64)
+        self.rated_order_of_row = np.zeros(0, np.int64)
+        self.changes = np.zeros((0, 4), np.int64)
+        self.states: dict[str, I64] = {}
+        self.imported = np.zeros((len(names), 0), np.bool_)
+        self.annulments: dict[str, Annulment] = {}
+        self._row_of_game: I64 | None = None
+        self._game_codes: dict[str, int] | None = None
+
+    # -- like Engine ---------------------------------------------------------------
+
+    @property
+    def games(self) -> int:
+        """Games applied (``len(Engine.ratings)``): repeats and refused games excluded."""
+        return int(self.kept.shape[0])
+
+    def player(self, player_id: str) -> Player:
+        return self.roster.player(player_id)
+
+    def outcome_counts(self) -> Counter[Outcome]:
+        """Games per outcome now, an annulled game counting as void (``Engine.outcome``)."""
+        codes = np.bincount(self.action[self.kept], minlength=RATED + 1)
+        counts: Counter[Outcome] = Counter()
+        for code, outcome in OUTCOME_OF.items():
+            counts[outcome] = int(codes[code])
+        counts[Outcome.RATED] -= len(self.annulments)
+        counts[Outcome.VOID] += len(self.annulments)
+        return counts
+
+    def _row(self, game_id: str) -> int | None:
+        if self._game_codes is None or self._row_of_game is None:
+            self._game_codes = {name: code for code, name in enumerate(self.batch.game_ids)}
+            row_of_game = np.full(len(self.batch.game_ids), -1, np.int64)
+            row_of_game[self.batch.game[self.kept]] = self.kept
+            self._row_of_game = row_of_game
+        code = self._game_codes.get(game_id)
+        if code is None:
+            return None
+        row = int(self._row_of_game[code])
+        return None if row < 0 else row
+
+    def annul(self, game_id: str, reason: str, at: datetime, by: str | None = None) -> Annulment:
+        """site S10, as :meth:`Engine.annul`: the same checks, errors and changes."""
+        where = f"game {game_id}"
+        row = self._row(game_id)
+        if row is None:
+            raise InvalidRecord(where, "id", "no such game to annul")
+        if game_id in self.annulments:
+            first = self.annulments[game_id]
+            raise InvalidRecord(where, "id", f"already annulled at {first.at.isoformat()}")
+        outcome = OUTCOME_OF[int(self.action[row])]
+        if outcome is not Outcome.RATED:
+            raise InvalidRecord(where, "id", f"the game is {outcome.value}: no rating to annul")
+        if self.system_id != "site":
+            raise InvalidRecord(
+                where,
+                "id",
+                f"the {self.system_id} regulation has no fair-play annulment (that is site S10)",
+            )
+        assert self.decided is not None
+        t = int(self.rated_order_of_row[row])
+        rating, games = self.states["rating"], self.states["games"]
+        white, black = int(self.batch.white[row]), int(self.batch.black[row])
+        halves = int(self.decided.white_halves[row])
+        changes = []
+        for slot in range(4):
+            original = int(self.changes[t, slot])
+            if original == kernels.NO_CHANGE:
+                continue
+            pool = int(self.decided.pool[row]) if slot < 2 else 0
+            own, other = (white, black) if slot % 2 == 0 else (black, white)
+            before, games_before = int(rating[own, pool]), int(games[own, pool])
+            after = max(10_000, before - original)
+            rating[own, pool] = after
+            games[own, pool] = max(0, games_before - 1)
+            score = halves if own == white else 2 - halves
+            changes.append(
+                Change(
+                    game_id=game_id,
+                    player=self.names[own],
+                    pool=SITE_POOLS[pool],
+                    rule="site S10",
+                    opponent=self.names[other],
+                    score=Decimal(score) / 2,
+                    before=decimal(before),
+                    after=decimal(after),
+                    state_before="rated",
+                    state_after="rated",
+                    games_before=games_before,
+                    games_after=int(games[own, pool]),
+                    change=decimal(after - before),
+                    note=f"fair-play annulment: the game's {decimal(original):+} is reversed",
+                )
+            )
+        annulment = Annulment(game_id, at, reason, by, tuple(changes))
+        self.annulments[game_id] = annulment
+        return annulment
+
+    # -- rating lists ----------------------------------------------------------------
+
+    def rating_lists(self) -> dict[str, list[ListEntry]]:
+        """Every pool's list, in the system's pool order (``Engine.rating_lists``)."""
+        pools = self.roster.system.pools
+        return {name: self._list(p, name) for p, name in enumerate(pools)}
+
+    def _list(self, p: int, pool: str) -> list[ListEntry]:
+        names = self.names
+        rows: list[tuple[bool, int, int, str, ListEntry]] = []
+        if self.system_id == "arena":
+            status = self.states["status"][:, p]
+            rating, games = self.states["rating"][:, p], self.states["games"][:, p]
+            q_count = self.states["q_count"][:, p]
+            training = str(self.roster.engine.system.rules.training_rating)  # type: ignore[attr-defined]
+            for i in np.nonzero(status == kernels.RATED)[0].tolist():
+                r, g = int(rating[i]), int(games[i])
+                entry = ListEntry(names[i], pool, decimal(r), str(shown(r)), "rated", g)
+                rows.append((False, -r, -g, names[i], entry))
+            for i in np.nonzero(status == kernels.QUALIFYING)[0].tolist():
+                g = int(q_count[i])
+                entry = ListEntry(names[i], pool, None, training, "qualifying", g)
+                rows.append((True, 0, -g, names[i], entry))
+        elif self.system_id == "corr":
+            status, rating = self.states["status"], self.states["rating"]
+            games = self.states["games"]
+            for i in np.nonzero(status != kernels.UNRATED)[0].tolist():
+                r, g, s = int(rating[i]), int(games[i]), int(status[i])
+                if s == kernels.PROVISIONAL:
+                    text, state = f"{shown(r)}P ({g})", "provisional"
+                else:
+                    text, state = str(shown(r)), "established"
+                rows.append(
+                    (False, -r, -g, names[i], ListEntry(names[i], pool, decimal(r), text, state, g))
+                )
+        else:
+            rating, games = self.states["rating"][:, p], self.states["games"][:, p]
+            listed = ~self.states["is_bot"].astype(np.bool_) & ((games > 0) | self.imported[:, p])
+            for i in np.nonzero(listed)[0].tolist():
+                r, g = int(rating[i]), int(games[i])
+                text = f"{shown(r)}?" if g < 10 else str(shown(r))
+                rows.append(
+                    (
+                        False,
+                        -r,
+                        -g,
+                        names[i],
+                        ListEntry(names[i], pool, decimal(r), text, "rated", g),
+                    )
+                )
+        rows.sort(key=lambda row: row[:4])
+        return [row[4] for row in rows]
+
+
+def replay(
+    system_id: str,
+    batch: GameBatch,
+    players: Iterable[Player] | Roster = (),
+    *,
+    annulments: Iterable[tuple[str, str]] = (),
+    annulled_at: datetime | None = None,
+    on_invalid: Callable[[InvalidRecord], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> CompiledReplay:
+    """Replay ``batch`` through ``system_id``'s rules (arena, corr or site), as
+    ``Engine(get_system(system_id), players).replay(records, on_invalid)`` does.
+
+    A refused game raises its reference :class:`InvalidRecord` (the first in rating
+    order) and nothing is kept, unless ``on_invalid`` is given: then every refused game
+    is reported there, in rating order, and skipped. ``annulments`` are (game id,
+    reason) pairs applied afterwards (site S10); their errors always raise.
+    ``progress`` is told how many games were applied after each chunk."""
+    roster = players if isinstance(players, Roster) else Roster(system_id, players)
+    if roster.system_id != system_id:
+        raise ValueError(f"the roster is for {roster.system_id}, not {system_id}")
+    names = list(batch.player_ids)
+    codes = {name: code for code, name in enumerate(names)}
+    for player_id in roster.players:
+        if player_id not in codes:
+            codes[player_id] = len(names)
+            names.append(player_id)
+    result = CompiledReplay(roster, batch, names)
+    attributes = [roster.player(name) for name in names]
+    n_players = len(names)
+    pools = roster.system.pools
+    imported = np.zeros((n_players, len(pools)), np.bool_)
+    for i, player in enumerate(attributes):
+        for pool in player.imported:
+            imported[i, pools.index(pool)] = True
+    result.imported = imported
+
+    # 2. outcomes
+    if system_id == "arena":
+        until = np.array(
+            [
+                NO_MEMBERSHIP
+                if p.membership_until is None
+                else (p.membership_until - _EPOCH_DAY).days
+                for p in attributes
+            ],
+            np.int64,
+        )
+        decided = _decide_arena(batch, until)
+    elif system_id == "corr":
+        decided = _decide_corr(batch)
+    else:
+        is_bot = np.array([p.bot for p in attributes], np.bool_)
+        decided = _decide_site(batch, is_bot)
+    result.decided = decided
+    action = decided.action
+
+    # 3. refusals and repeated ids, in rating order
+    order = np.argsort(batch.played_at, kind="stable")
+    counts = np.bincount(batch.game, minlength=len(batch.game_ids))
+    repeated_id = counts[batch.game] > 1
+    special = order[((action == REFUSED) | repeated_id)[order]]
+    keep = np.ones(len(batch), np.bool_)
+    errors: list[InvalidRecord] = []
+    first_row: dict[int, int] = {}
+    for row in special.tolist():
+        if repeated_id[row]:
+            code = int(batch.game[row])
+            first = first_row.get(code)
+            if first is not None:
+                keep[row] = False
+                record = batch.record(row)
+                earlier = batch.record(first)
+                if record != earlier:
+                    errors.append(
+                        record.refuse(
+                            "id",
+                            f"game id {record.id!r} was already used for a different game "
+                            f"(at {earlier.where})",
+                        )
+                    )
+                continue
+            if action[row] != REFUSED:
+                first_row[code] = row
+                continue
+        keep[row] = False
+        errors.append(_refusal(roster, batch.record(row)))
+    if errors and on_invalid is None:
+        raise errors[0]
+    for error in errors:
+        assert on_invalid is not None
+        on_invalid(error)
+    kept = order[keep[order]]
+    result.kept = kept
+    result.action = action
+
+    # 4. the kernels
+    rated_rows = kept[action[kept] == RATED]
+    result.rated_rows = rated_rows
+    rated_order_of_row = np.full(len(batch), -1, np.int64)
+    rated_order_of_row[rated_rows] = np.arange(rated_rows.shape[0])
+    result.rated_order_of_row = rated_order_of_row
+    white = batch.white.astype(np.int64)
+    black = batch.black.astype(np.int64)
+    if system_id == "arena":
+        _arena(result, decided, white, black, attributes, rated_rows, progress)
+    elif system_id == "corr":
+        _corr(result, decided, white, black, attributes, rated_rows, progress)
+    else:
+        _site(result, decided, white, black, attributes, rated_rows, progress)
+    if progress is not None and kept.shape[0] > rated_rows.shape[0]:
+        progress(int(kept.shape[0] - rated_rows.shape[0]))
+
+    if annulments:
+        at = annulled_at if annulled_at is not None else datetime.now().astimezone()
+        for game_id, reason in annulments:
+            result.annul(game_id, reason, at)
+    return result
+
+
+def _refusal(roster: Roster, record: GameRecord) -> InvalidRecord:
+    """The reference system's own refusal of ``record``."""
+    try:
+        roster.system.rate(record, roster.player, _no_states)
+    except InvalidRecord as error:
+        return error
+    raise AssertionError(f"{record.where}: the compiled replay refused a game the reference rates")
+
+
+def _chunks(rows: I64, progress: Callable[[int], None] | None) -> Iterable[tuple[int, I64]]:
+    for start in range(0, rows.shape[0], CHUNK):
+        chunk = rows[start : start + CHUNK]
+        yield start, chunk
+        if progress is not None:
+            progress(int(chunk.shape[0]))
+
+
+def _arena(
+    result: CompiledReplay,
+    decided: _Decided,
+    white: I64,
+    black: I64,
+    players: list[Player],
+    rows: I64,
+    progress: Callable[[int], None] | None,
+) -> None:
+    system = result.roster.system
+    pools = system.pools
+    shape = (len(players), len(pools))
+    status = np.zeros(shape, np.int64)
+    rating = np.zeros(shape, np.int64)
+    games = np.zeros(shape, np.int64)
+    for i, player in enumerate(players):
+        for pool, imported in player.imported.items():
+            p = pools.index(pool)
+            status[i, p] = kernels.RATED
+            rating[i, p] = hundredths(imported.rating)
+            games[i, p] = imported.games
+    q_count, q_sum, q_halves = (np.zeros(shape, np.int64) for _ in range(3))
+    k_pool = np.array([system.rules.k[pool] for pool in pools], np.int64)  # type: ignore[attr-defined]
+    pd_high, dp = table_b_pd_high(), table_a_dp()
+    for _, chunk in _chunks(rows, progress):
+        kernels.arena_kernel(
+            chunk, decided.pool, white, black, decided.white_halves,
+            status, rating, games, q_count, q_sum, q_halves, pd_high, dp, k_pool,
+        )  # fmt: skip
+    result.states = {"status": status, "rating": rating, "games": games, "q_count": q_count}
+
+
+def _corr(
+    result: CompiledReplay,
+    decided: _Decided,
+    white: I64,
+    black: I64,
+    players: list[Player],
+    rows: I64,
+    progress: Callable[[int], None] | None,
+) -> None:
+    n = len(players)
+    status, rating, games, total = (np.zeros(n, np.int64) for _ in range(4))
+    for i, player in enumerate(players):
+        imported = player.imported.get("corr")
+        if imported is None:
+            continue
+        rating[i] = hundredths(imported.rating)
+        games[i] = imported.games
+        if imported.games >= 25:
+            status[i] = kernels.ESTABLISHED
+        else:
+            status[i] = kernels.PROVISIONAL
+            total[i] = rating[i] * imported.games
+    for _, chunk in _chunks(rows, progress):
+        kernels.corr_kernel(chunk, white, black, decided.white_halves, status, rating, games, total)
+    result.states = {"status": status, "rating": rating, "games": games}
+
+
+def _site(
+    result: CompiledReplay,
+    decided: _Decided,
+    white: I64,
+    black: I64,
+    players: list[Player],
+    rows: I64,
+    progress: Callable[[int], None] | None,
+) -> None:
+    pools = result.roster.system.pools
+    shape = (len(players), len(pools))
+    rating = np.full(shape, 150_000, np.int64)
+    games = np.zeros(shape, np.int64)
+    is_bot = np.zeros(len(players), np.int64)
+    bot_rating = np.zeros(len(players), np.int64)
+    for i, player in enumerate(players):
+        if player.bot:
+            is_bot[i] = 1
+            assert player.bot_rating is not None
+            bot_rating[i] = hundredths(player.bot_rating)
+        for pool, imported in player.imported.items():
+            p = pools.index(pool)
+            rating[i, p] = hundredths(imported.rating)
+            games[i, p] = imported.games
+    changes = np.zeros((rows.shape[0], 4), np.int64)
+    expected = site_expected_table()
+    for start, chunk in _chunks(rows, progress):
+        kernels.site_kernel(
+            chunk, decided.pool, decided.quarters, white, black, decided.white_halves,
+            is_bot.astype(np.bool_), bot_rating, rating, games, expected,
+            changes[start : start + chunk.shape[0]],
+        )  # fmt: skip
+    result.changes = changes
+    result.states = {"rating": rating, "games": games, "is_bot": is_bot}

@@ -1,0 +1,150 @@
+"""The columnar reader against the reference reader, the lookup tables against the
+reference functions, and ``rate --engine`` compiled = reference on the examples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chessrate.cli import main
+from chessrate.errors import InvalidRecord
+from chessrate.fast import encode
+from chessrate.fast.tables import site_expected, site_expected_table
+from chessrate.io.columnar import read_batch
+from chessrate.io.games import read_games
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+CSV_ROWS = """id,played_at,white,black,result,rated,time_control,termination,plies,venue,note
+g1,2026-03-01T10:00:00Z,ann,bob,1-0,true,5m+3s,,40,,
+g2,2026-03-01T10:01:00Z,ann,bob,1/2-1/2,yes,3m + 2s,,,,
+
+g3,2026-02-30T10:00:00Z,ann,bob,1-0,,300+3,,,,
+g4,2026-03-01T10:02:00,bob,ann,0-1,FALSE,-,resign,2,,
+g5,2026-03-01T10:03:00Z,ann,ann,1-0,,60,,,,
+g6,2026-03-01T10:04:00Z,ann,bob,2-0,,60,,,,
+g7,2026-03-01T10:05:00Z,ann,bob,1-0,,60,,,,hello
+g8,2026-03-01T10:06:00+02:00,ann,cy,1-0,,0+0,,,,
+g9,2026-03-01T10:07:00Z,ann,cy,1/2-1/2,,3d,resign,,,
+g10,2026-03-01T10:08:00Z,cy,bob,1-0,,10m,,-3,otb,
+g11, 2026-03-01T10:09:00Z ,cy,bob,1-0,,10m,Timeout,7,OTB,
+"""
+
+JSONL_ROWS = """{"id": "j1", "played_at": "2026-03-01T10:00:00Z", "white": "ann", "black": "bob", "result": "1-0", "rated": true, "plies": 12}
+
+{"id": "j2", "played_at": "2026-03-01T10:01:00Z", "white": "ann", "black": "bob", "result": "*", "time_control": "5m + 3s"}
+{"id": "j3", "played_at": "2026-03-01T10:02:00Z", "white": "ann", "black": "bob", "result": "1-0", "time_control": "7x"}
+{"id": "j4", "played_at": "2026-13-01T10:02:00Z", "white": "ann", "black": "bob", "result": "1-0"}
+{"id": "j5", "played_at": "2026-03-01T10:03:00Z", "white": "ann bis", "black": "bob", "result": "0-1", "plies": 0}
+"""  # noqa: E501
+
+
+def reference(path: Path) -> tuple[list[object], list[str]]:
+    errors: list[InvalidRecord] = []
+    records = read_games(path, None, errors.append)
+    return [(r, r.source) for r in records], [str(e) for e in errors]
+
+
+def columnar(path: Path) -> tuple[list[object], list[str]]:
+    errors: list[InvalidRecord] = []
+    batch = read_batch(path, None, errors.append)
+    records = [batch.record(i) for i in range(len(batch))]
+    return [(r, r.source) for r in records], [str(e) for e in errors]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("games.csv", CSV_ROWS),
+        ("games.jsonl", JSONL_ROWS),
+        ("quoted.csv", CSV_ROWS.replace("g1,", '"g1",')),  # the whole-file fallback
+        ("crlf.jsonl", JSONL_ROWS.replace("\n", "\r\n")),
+    ],
+)
+def test_columnar_reader_gives_the_reference_records_and_errors(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    """Same records (with FILE:LINE sources) and the same FILE:LINE: field: reason
+    errors in the same order, skipping or stopping at the first."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    expected_records, expected_errors = reference(path)
+    assert expected_errors  # the samples hold invalid rows
+    assert columnar(path) == (expected_records, expected_errors)
+    with pytest.raises(InvalidRecord) as stopped:
+        read_batch(path)
+    assert str(stopped.value) == expected_errors[0]
+
+
+def test_columnar_error_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "games.csv"
+    path.write_text(CSV_ROWS, encoding="utf-8")
+    errors: list[InvalidRecord] = []
+    read_batch(path, None, errors.append)
+    assert str(errors[0]) == f"{path}:5: played_at: '2026-02-30T10:00:00Z' is not an ISO 8601 " \
+        "timestamp (e.g. 2026-03-01T18:30:00Z)"  # fmt: skip
+    assert [e.where for e in errors][:3] == [f"{path}:5", f"{path}:7", f"{path}:8"]
+
+
+@pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
+def test_encode_and_read_batch_agree_on_the_examples(system_id: str) -> None:
+    path = EXAMPLES / f"{system_id}_games.jsonl"
+    records = read_games(path)
+    for batch in (encode(records), read_batch(path)):
+        assert [batch.record(i) for i in range(len(batch))] == records
+        assert [batch.where(i) for i in range(len(batch))] == [r.source for r in records]
+
+
+def test_site_expected_table_is_the_reference_function() -> None:
+    """site S3: every entry, and beyond the table, equals the reference expected score."""
+    table = site_expected_table()
+    last = len(table) - 1
+    assert table[last] == 100 and table[last - 1] == 99
+    assert all(site_expected(d) == table[min(d, last)] for d in range(0, last + 2000))
+
+
+def rate(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["rate", *args], env={"COLUMNS": "120"})
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
+def test_rate_engine_compiled_equals_reference_on_the_examples(
+    system_id: str, tmp_path: Path
+) -> None:
+    """rate --engine compiled and --engine reference: the same tables, summary and file."""
+    args = [str(EXAMPLES / f"{system_id}_games.jsonl"), "--system", system_id,
+            "--players", str(EXAMPLES / f"{system_id}_players.csv")]  # fmt: skip
+    if system_id == "site":
+        args += ["--annul", str(EXAMPLES / "site_annulments.txt"), "--annulled-at", "2026-02-01"]
+    outputs = []
+    for engine in ("reference", "compiled"):
+        out = tmp_path / f"{engine}.csv"
+        code, stdout, stderr = rate(*args, "--engine", engine, "--out", str(out))
+        assert code == 0, stderr
+        outputs.append((stdout, stderr, out.read_text(encoding="utf-8")))
+    assert outputs[0] == outputs[1]
+    assert "games from" in outputs[0][1]
+
+
+def test_rate_engine_compiled_equals_reference_on_invalid_records(tmp_path: Path) -> None:
+    """Refused records: the same exit code 2 and message, or with --skip-invalid the
+    same skipped lines and summary."""
+    path = tmp_path / "games.csv"
+    path.write_text(CSV_ROWS + "g12,2026-03-02T10:00:00Z,ann,bot,1-0,,10m,bot_no_move,4,,\n",
+                    encoding="utf-8")  # fmt: skip
+    for extra in ([], ["--skip-invalid"]):
+        runs = [rate(str(path), "--system", "site", *extra, "--engine", engine)
+                for engine in ("reference", "compiled")]  # fmt: skip
+        assert runs[0] == runs[1]
+        assert runs[0][0] == (0 if extra else 2)
+    _, _, stderr = runs[0]
+    assert "skipped" in stderr and "bot_no_move" in stderr
+
+
+def test_history_needs_the_reference_engine(tmp_path: Path) -> None:
+    code, _, stderr = rate(str(EXAMPLES / "corr_games.jsonl"), "--system", "corr", "--engine",
+                           "compiled", "--history", str(tmp_path / "h.csv"))  # fmt: skip
+    assert code == 2 and "--history needs the reference engine" in stderr
