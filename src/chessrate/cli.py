@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from . import __version__
@@ -31,8 +38,8 @@ from .io.games import (
     read_players,
 )
 from .io.lists import history_text, rating_list_text, write_all
-from .io.tabular import FORMATS
-from .records import Outcome
+from .io.tabular import FORMATS, detect_format
+from .records import GameRecord, Outcome
 from .systems import SYSTEM_IDS, get_system
 from .systems.base import ListEntry
 from .systems.fide import FideRules, FideSystem
@@ -133,7 +140,7 @@ def rate(
     annulled_at: datetime | None,
     skip_invalid: bool,
 ) -> None:
-    """Rate a file of GAMES (JSON Lines or CSV) and print one rating list per pool.
+    """Rate a file of GAMES (JSON Lines, CSV or PGN) and print one rating list per pool.
 
     An invalid record stops the run with exit code 2 and FILE:LINE: field: reason,
     and nothing is written (unless --skip-invalid).
@@ -144,7 +151,7 @@ def rate(
     if players_path is not None:
         for player in read_players(players_path):
             engine.add_player(player)
-    records = read_games(games, fmt, on_invalid)
+    records = _read_games_showing_progress(games, fmt, on_invalid)
     with Progress(
         TextColumn("rating"),
         BarColumn(),
@@ -221,6 +228,30 @@ def _list_table(engine: Engine[Any], system_id: str, pool: str, entries: list[Li
         name = entry.player if player.name is None else f"{player.name} ({entry.player})"
         table.add_row(shown, name, entry.display, entry.state, str(entry.games))
     return table
+
+
+PGN_PROGRESS_BYTES = 4_000_000
+"""PGN files at least this big show a reading progress bar (bytes read) on stderr."""
+
+
+def _read_games_showing_progress(
+    games: Path, fmt: str | None, on_invalid: Callable[[InvalidRecord], None] | None
+) -> list[GameRecord]:
+    """read_games, with a progress bar of the bytes read for a big PGN file."""
+    if detect_format(games, fmt) != "pgn":
+        return read_games(games, fmt, on_invalid)
+    size = games.stat().st_size
+    with Progress(
+        TextColumn("reading"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=size < PGN_PROGRESS_BYTES,
+    ) as progress:
+        task = progress.add_task("reading", total=size)
+        return read_games(games, fmt, on_invalid, lambda n: progress.advance(task, n))
 
 
 @main.group()
