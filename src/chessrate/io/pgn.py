@@ -377,6 +377,7 @@ def scan_headers(
 
 _SECONDS_PER_DAY = 86_400
 _PERIOD = re.compile(r"(?:(\d+)/)?(\d+)(?:\+(\d+))?")
+_PGN_FORM = re.compile(r"[\d/+:\s]+")
 _SANDCLOCK = re.compile(r"\*(\d+)")
 _AMOUNT = re.compile(
     r"(\d+)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s|'|\")(?![a-z])\.?",
@@ -409,7 +410,7 @@ def parse_pgn_time_control(text: str) -> TimeControl | None:
         return None
     if stripped == "-":
         return TimeControl(ClockKind.UNCLOCKED)
-    if stripped[0].isdigit() and ("/" in stripped or ":" in stripped):
+    if _PGN_FORM.fullmatch(stripped) and ("/" in stripped or ":" in stripped):
         return _pgn_periods(text, stripped)
     sandclock = _SANDCLOCK.fullmatch(stripped)
     if sandclock:
