@@ -74,7 +74,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO, Literal, Protocol
+from types import ModuleType
+from typing import TYPE_CHECKING, BinaryIO, Literal, Protocol
 
 from ..errors import InvalidInput, InvalidRecord
 from ..records import (
@@ -85,6 +86,9 @@ from ..records import (
     Venue,
 )
 from ..timecontrol import ClockKind, TimeControl, parse_time_control
+
+if TYPE_CHECKING:
+    from .pgnscan import BufferScan
 
 Tags = dict[str, str]
 Source = Path | str | BinaryIO
@@ -97,6 +101,7 @@ CHUNK_BYTES = 4 << 20
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 _BOM = "\ufeff"
+_BOM_BYTES = _BOM.encode("utf-8")
 
 # -- scanning ----------------------------------------------------------------------------
 
@@ -144,15 +149,41 @@ def _check_names(tags: Tags) -> bool:
     return True
 
 
+def _section_tags(text: str, pos: int) -> tuple[Tags, int]:
+    """The tags of the tag section at ``pos`` and where the section ends.
+
+    Fast path: the section is every line up to the first blank line, each exactly
+    ``[Name "Value"]`` (checked by counting), split into names and values by C string
+    methods; anything else takes the regex path."""
+    blank = text.find("\n\n", pos)
+    if blank != -1:
+        head_end = blank + 1
+        block = text[pos:head_end]
+        lines = block.count("\n")
+        if (
+            block.count('"]\n[') == lines - 1
+            and block.endswith('"]\n')
+            and block.count('"') == 2 * lines
+            and "\\" not in block
+        ):
+            items = block[1:-3].replace('"]\n[', ' "').split(' "')
+            if len(items) == 2 * lines:
+                pairs = iter(items)
+                tags = dict(zip(pairs, pairs, strict=False))  # len checked: even
+                if _known_names.issuperset(tags) or _check_names(tags):
+                    return tags, head_end
+    head_end = _HEAD.match(text, pos).end()  # type: ignore[union-attr]
+    return _slow_tags(text, pos, head_end), head_end
+
+
 def _scan_text(text: str, line: int, final: bool, out: list[tuple[int, Tags]]) -> tuple[int, int]:
     """Append the complete games of ``text`` (whose first line is ``line``) to ``out``.
 
     Returns (offset, line) of the first incomplete game, to be scanned again with the
     next chunk appended (``len(text)`` when every game was complete).
 
-    The fast path per game, all in C string methods: the tag section is every line up
-    to the first blank line, each exactly ``[Name "Value"]`` (checked by counting), and
-    is split into names and values; the movetext runs to the next line with ``[`` when
+    The fast path per game, all in C string methods: the tag section by
+    :func:`_section_tags`; the movetext runs to the next line with ``[`` when
     the text has no ``;`` comment, no ``%`` line and that line is not inside a brace
     comment (the last brace before it closes). Anything else takes the regex path."""
     size = len(text)
@@ -161,7 +192,6 @@ def _scan_text(text: str, line: int, final: bool, out: list[tuple[int, Tags]]) -
     count = text.count
     plain_movetext = ";" not in text and "\n%" not in text
     braces = "{" in text
-    known = _known_names
     pos = 0
     if not text.startswith("["):  # text before the first game: skip it like movetext
         skipped = _TAIL.match(text, 0).end()  # type: ignore[union-attr]
@@ -175,28 +205,7 @@ def _scan_text(text: str, line: int, final: bool, out: list[tuple[int, Tags]]) -
     while pos < size:
         line += count("\n", last, pos)
         last = pos
-        # the tag section
-        tags = None
-        blank = find("\n\n", pos)
-        if blank != -1:
-            head_end = blank + 1
-            block = text[pos:head_end]
-            lines = block.count("\n")
-            if (
-                block.count('"]\n[') == lines - 1
-                and block.endswith('"]\n')
-                and block.count('"') == 2 * lines
-                and "\\" not in block
-            ):
-                items = block[1:-3].replace('"]\n[', ' "').split(' "')
-                if len(items) == 2 * lines:
-                    pairs = iter(items)
-                    tags = dict(zip(pairs, pairs, strict=False))  # len checked: even
-                    if not known.issuperset(tags) and not _check_names(tags):
-                        tags = None
-        if tags is None:
-            head_end = _HEAD.match(text, pos).end()  # type: ignore[union-attr]
-            tags = _slow_tags(text, pos, head_end)
+        tags, head_end = _section_tags(text, pos)
         # the movetext
         end = find("\n[", head_end)
         if end == -1 or not (
@@ -335,42 +344,203 @@ def scan_headers(
     read (compressed bytes for compressed input). See the module docstring for how
     games are told apart.
     """
+    return _scan_headers(source, progress)
+
+
+def _scan_headers(
+    source: Source, progress: Progress | None = None, compiled: bool | None = None
+) -> Iterator[tuple[int, dict[str, str]]]:
+    """:func:`scan_headers`, by the compiled scanner or not (None: when it pays)."""
+    for piece in _pieces(source, progress, compiled):
+        if isinstance(piece, list):
+            yield from piece
+        else:
+            yield from _buffer_games(*piece)
+
+
+COMPILED_MIN_BYTES = CHUNK_BYTES
+"""Input from which :func:`scan_headers` uses the compiled scanner (when the first
+chunk is this big): below it, importing numba costs more than it saves, unless
+numba is already loaded."""
+
+_Piece = list[tuple[int, Tags]] | tuple[bytes, "BufferScan"]
+
+
+def _use_compiled(compiled: bool | None, size: int) -> bool:
+    if compiled is False:
+        return False
+    if compiled is None and size < COMPILED_MIN_BYTES and _pgnscan is None:
+        return False
+    try:
+        _load_pgnscan()
+    except ImportError:  # pragma: no cover - numba is a dependency
+        return False
+    return True
+
+
+def _utf8(data: bytes) -> bool:
+    if data.isascii():
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _strip_bom(data: bytes) -> bytes:
+    while data.startswith(_BOM_BYTES):
+        data = data[len(_BOM_BYTES) :]
+    return data
+
+
+def _pieces(source: Source, progress: Progress | None, compiled: bool | None) -> Iterator[_Piece]:
+    """The games of the input, a chunk at a time: lists of ``(line, tags)`` from the
+    Python scanner, or a buffer and what the compiled scanner found in it.
+
+    The compiled scanner reads bytes, so it takes the input while every chunk is
+    UTF-8 (the Python scanner reads a chunk that is not as Latin-1: from such a chunk
+    on, the rest of the input goes to the Python scanner, whose results are the
+    reference)."""
     raw, name, owned = _open(source)
     try:
         pending_bytes = b""
         text = ""
+        buffer = b""
+        use_bytes: bool | None = None
         line = 1
         first = True
         out: list[tuple[int, Tags]] = []
-        for data in _chunks(raw, progress, name):
-            data = pending_bytes + data
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                pending_bytes = data
-                continue
-            pending_bytes = data[cut:]
-            chunk = _decode(data[:cut])
-            if "\r" in chunk:
-                chunk = chunk.replace("\r\n", "\n")
-            if first:
-                chunk = chunk.lstrip(_BOM)
-                first = False
-            text = text + chunk if text else chunk
-            offset, line = _scan_text(text, line, False, out)
-            text = text[offset:]
-            yield from out
-            out.clear()
-        rest = _decode(pending_bytes).replace("\r\n", "\n")
-        if first:
-            rest = rest.lstrip(_BOM)
-        text += rest
-        if text and not text.endswith("\n"):
-            text += "\n"
-        _scan_text(text, line, True, out)
-        yield from out
+        final = False
+        chunks = _chunks(raw, progress, name)
+        while not final:
+            data = next(chunks, None)
+            if data is None:
+                final = True
+                piece = pending_bytes
+                pending_bytes = b""
+            else:
+                data = pending_bytes + data
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:
+                    pending_bytes = data
+                    continue
+                pending_bytes = data[cut:]
+                piece = data[:cut]
+            if use_bytes is None:
+                use_bytes = _use_compiled(compiled, len(piece))
+            if use_bytes and not _utf8(piece):
+                use_bytes = False
+                text = buffer.decode("utf-8")
+                buffer = b""
+            if use_bytes:
+                if final or b"\r" in piece:
+                    piece = piece.replace(b"\r\n", b"\n")
+                if first:
+                    piece = _strip_bom(piece)
+                buffer = buffer + piece if buffer else piece
+                if final and buffer and not buffer.endswith(b"\n"):
+                    buffer += b"\n"
+                scanned, offset, line = _scan_bytes(buffer, line, final)
+                yield scanned
+                buffer = buffer[offset:]
+            else:
+                chunk = _decode(piece)
+                if final or "\r" in chunk:
+                    chunk = chunk.replace("\r\n", "\n")
+                if first:
+                    chunk = chunk.lstrip(_BOM)
+                text = text + chunk if text else chunk
+                if final and text and not text.endswith("\n"):
+                    text += "\n"
+                offset, line = _scan_text(text, line, final, out)
+                text = text[offset:]
+                yield out
+                out = []
+            first = False
     finally:
         if owned:
             raw.close()
+
+
+def _scan_bytes(buffer: bytes, line: int, final: bool) -> tuple[_Piece, int, int]:
+    """The compiled scanner on a UTF-8 buffer; the Python one where it gives up."""
+    scanned = _load_pgnscan().scan_buffer(buffer, line, final)
+    if not scanned.bailed:
+        return (buffer, scanned), scanned.offset, scanned.line
+    text = buffer.decode("utf-8")
+    out: list[tuple[int, Tags]] = []
+    offset, line = _scan_text(text, line, final, out)
+    return out, len(text[:offset].encode("utf-8")), line
+
+
+def _fallback_section(buffer: bytes, start: int, end: int) -> Tags:
+    """The tags of a section the kernel marked, by the Python scanner (given the
+    blank line after it, if any, so that it takes the same path as on the text)."""
+    text = buffer[start:end].decode("utf-8")
+    if buffer[end : end + 1] == b"\n":
+        text += "\n"
+    return _section_tags(text, 0)[0]
+
+
+def _section_dict(buffer: bytes, scanned: BufferScan, section: int) -> Tags:
+    from .pgnscan import FALLBACK, PLAIN
+
+    flag = int(scanned.sec_flag[section])
+    start = int(scanned.sec_head0[section])
+    end = int(scanned.sec_head1[section])
+    if flag & PLAIN:
+        pairs = iter(buffer[start + 1 : end - 3].decode("utf-8").replace('"]\n[', ' "').split(' "'))
+        return dict(zip(pairs, pairs, strict=False))
+    if flag & FALLBACK:
+        return _fallback_section(buffer, start, end)
+    tags: Tags = {}
+    for tag in range(int(scanned.sec_tag0[section]), int(scanned.sec_tag1[section])):
+        value = buffer[int(scanned.tag_value0[tag]) : int(scanned.tag_value1[tag])].decode("utf-8")
+        if scanned.tag_escaped[tag]:
+            value = _ESCAPE.sub(r"\1", value)
+        name = buffer[int(scanned.tag_name0[tag]) : int(scanned.tag_name1[tag])].decode("utf-8")
+        tags[name] = value
+    return tags
+
+
+def _buffer_games(buffer: bytes, scanned: BufferScan) -> Iterator[tuple[int, Tags]]:
+    """``(line, tags)`` of the games the compiled scanner found in ``buffer``."""
+    from .pgnscan import PLAIN
+
+    games = scanned.games
+    lines = scanned.game_line[:games].tolist()
+    first = scanned.game_sec0[:games].tolist()
+    after = scanned.game_sec1[:games].tolist()
+    flags = scanned.sec_flag.tolist() if games else []
+    head0 = scanned.sec_head0.tolist() if games else []
+    head1 = scanned.sec_head1.tolist() if games else []
+    text = buffer.decode("ascii") if buffer.isascii() else None
+    for game in range(games):
+        section = first[game]
+        if after[game] == section + 1 and flags[section] == PLAIN:
+            start = head0[section] + 1
+            end = head1[section] - 3
+            block = text[start:end] if text is not None else buffer[start:end].decode("utf-8")
+            pairs = iter(block.replace('"]\n[', ' "').split(' "'))
+            yield lines[game], dict(zip(pairs, pairs, strict=False))
+            continue
+        tags = _section_dict(buffer, scanned, section)
+        for more in range(section + 1, after[game]):
+            tags.update(_section_dict(buffer, scanned, more))
+        yield lines[game], tags
+
+
+_pgnscan: ModuleType | None = None
+
+
+def _load_pgnscan() -> ModuleType:
+    global _pgnscan
+    if _pgnscan is None:
+        from . import pgnscan
+
+        _pgnscan = pgnscan
+    return _pgnscan
 
 
 # -- time controls ------------------------------------------------------------------------
