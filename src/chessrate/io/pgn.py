@@ -88,7 +88,7 @@ from ..records import (
 from ..timecontrol import ClockKind, TimeControl, parse_time_control
 
 if TYPE_CHECKING:
-    from .pgnscan import BufferScan
+    from .pgnscan import BufferScan, Workspace
 
 Tags = dict[str, str]
 Source = Path | str | BinaryIO
@@ -413,6 +413,7 @@ def _pieces(source: Source, progress: Progress | None, compiled: bool | None) ->
         out: list[tuple[int, Tags]] = []
         final = False
         chunks = _chunks(raw, progress, name)
+        workspace = None
         while not final:
             data = next(chunks, None)
             if data is None:
@@ -429,6 +430,7 @@ def _pieces(source: Source, progress: Progress | None, compiled: bool | None) ->
                 piece = data[:cut]
             if use_bytes is None:
                 use_bytes = _use_compiled(compiled, len(piece))
+                workspace = _load_pgnscan().Workspace() if use_bytes else None
             if use_bytes and not _utf8(piece):
                 use_bytes = False
                 text = buffer.decode("utf-8")
@@ -441,7 +443,7 @@ def _pieces(source: Source, progress: Progress | None, compiled: bool | None) ->
                 buffer = buffer + piece if buffer else piece
                 if final and buffer and not buffer.endswith(b"\n"):
                     buffer += b"\n"
-                scanned, offset, line = _scan_bytes(buffer, line, final)
+                scanned, offset, line = _scan_bytes(buffer, line, final, workspace)
                 yield scanned
                 buffer = buffer[offset:]
             else:
@@ -463,9 +465,11 @@ def _pieces(source: Source, progress: Progress | None, compiled: bool | None) ->
             raw.close()
 
 
-def _scan_bytes(buffer: bytes, line: int, final: bool) -> tuple[_Piece, int, int]:
+def _scan_bytes(
+    buffer: bytes, line: int, final: bool, workspace: Workspace | None
+) -> tuple[_Piece, int, int]:
     """The compiled scanner on a UTF-8 buffer; the Python one where it gives up."""
-    scanned = _load_pgnscan().scan_buffer(buffer, line, final)
+    scanned = _load_pgnscan().scan_buffer(buffer, line, final, workspace)
     if not scanned.bailed:
         return (buffer, scanned), scanned.offset, scanned.line
     text = buffer.decode("utf-8")
@@ -512,9 +516,10 @@ def _buffer_games(buffer: bytes, scanned: BufferScan) -> Iterator[tuple[int, Tag
     lines = scanned.game_line[:games].tolist()
     first = scanned.game_sec0[:games].tolist()
     after = scanned.game_sec1[:games].tolist()
-    flags = scanned.sec_flag.tolist() if games else []
-    head0 = scanned.sec_head0.tolist() if games else []
-    head1 = scanned.sec_head1.tolist() if games else []
+    sections = after[-1] if games else 0
+    flags = scanned.sec_flag[:sections].tolist()
+    head0 = scanned.sec_head0[:sections].tolist()
+    head1 = scanned.sec_head1[:sections].tolist()
     text = buffer.decode("ascii") if buffer.isascii() else None
     for game in range(games):
         section = first[game]

@@ -84,30 +84,45 @@ def _maybe_space(c: int) -> bool:
     return c == 11 or c == 12 or c == _CR or (28 <= c <= 31) or c >= 128
 
 
+_SPECIAL = np.zeros(256, np.bool_)
+_SPECIAL[[_NL, _PERCENT, _SEMICOLON, _LBRACE]] = True
+
+
 @njit(cache=True)
-def _tail(b: Any, start: int, n: int) -> int:
+def _tail(b: Any, start: int, n: int) -> tuple[int, int]:
     """End of the movetext from ``start`` (``_TAIL``): the line end before the next
-    line that starts with ``[``, or ``n``, or an unclosed ``{``."""
+    line that starts with ``[``, or ``n``, or an unclosed ``{``; and the number of
+    line ends before it."""
+    special = _SPECIAL
     i = start
+    lines = 0
     while i < n:
         c = b[i]
-        if c == _NL:
+        if not special[c]:
+            i += 1
+        elif c == _NL:
             if i + 1 < n and b[i + 1] == _LBRACKET:
-                return i
+                return i, lines
+            lines += 1
             i += 1
         elif c == _LBRACE:
             j = i + 1
+            inside = 0
             while j < n and b[j] != _RBRACE:
+                if b[j] == _NL:
+                    inside += 1
                 j += 1
             if j >= n:
-                return i  # an open comment: incomplete
+                return i, lines  # an open comment: incomplete
+            lines += inside
             i = j + 1
-        elif c == _SEMICOLON or (c == _PERCENT and (i == 0 or b[i - 1] == _NL)):
+        else:  # a ; comment or a % line (at a line start), to the line end
+            if c == _PERCENT and i > 0 and b[i - 1] != _NL:
+                i += 1
+                continue
             while i < n and b[i] != _NL:
                 i += 1
-        else:
-            i += 1
-    return n
+    return n, lines
 
 
 @njit(cache=True)
@@ -130,12 +145,14 @@ def _section(
     t_v0: Any,
     t_v1: Any,
     t_esc: Any,
-) -> tuple[int, int, int]:
-    """Read the tag section at ``pos`` (``_HEAD``): (end, tags appended, flags)."""
+) -> tuple[int, int, int, int]:
+    """Read the tag section at ``pos`` (``_HEAD``): (end, tags appended, flags, line
+    ends)."""
     plain = True
     fallback = False
     start_nt = nt
     i = pos
+    lines = 0
     first = True
     while i < n:
         c = b[i]
@@ -144,14 +161,23 @@ def _section(
         first = False
         # the line [i, le)
         le = i
+        quotes = 0
         has_cr = False
         has_bs = False
-        while le < n and b[le] != _NL:
-            if b[le] == _CR:
-                has_cr = True
-            elif b[le] == _BACKSLASH:
-                has_bs = True
+        while le < n:
+            c = b[le]
+            if c <= _BACKSLASH:
+                if c == _NL:
+                    break
+                if c == _QUOTE:
+                    quotes += 1
+                elif c == _CR:
+                    has_cr = True
+                elif c == _BACKSLASH:
+                    has_bs = True
             le += 1
+        lines += 1
+        c = b[i]
         if c != _LBRACKET:
             plain = False
             i = le + 1
@@ -182,13 +208,8 @@ def _section(
                         plain = False
                     if t - 2 >= v0 and b[t - 1] == _RBRACKET and b[t - 2] == _QUOTE:
                         v1 = t - 2
-                        if has_bs:
+                        if has_bs or quotes != 2:
                             plain = False
-                        else:
-                            for k in range(v0, v1):
-                                if b[k] == _QUOTE:
-                                    plain = False
-                                    break
                         t_n0[nt] = n0
                         t_n1[nt] = n1
                         t_v0[nt] = v0
@@ -215,7 +236,9 @@ def _section(
         flags |= FALLBACK
     if fallback:
         flags = FALLBACK
-    return min(i, n), nt - start_nt, flags
+    if i > n:
+        return n, nt - start_nt, flags, lines - 1
+    return i, nt - start_nt, flags, lines
 
 
 @njit(cache=True)
@@ -260,21 +283,19 @@ def _scan(
     line = line0
     pos = 0
     if n > 0 and b[0] != _LBRACKET:  # text before the first game: skipped like movetext
-        skipped = _tail(b, 0, n)
+        skipped, lines = _tail(b, 0, n)
         if skipped >= n or b[skipped] != _NL:
             if final:
                 return 0, n, line + _count_nl(b, 0, n), 0
             return 0, 0, line, 0
         pos = skipped + 1
-    last = 0
+        line += lines + 1
     pending = False
     p_start = 0
     p_line = 0
     p_sec0 = 0
     while pos < n:
-        line += _count_nl(b, last, pos)
-        last = pos
-        head_end, added, flags = _section(b, pos, n, nt, t_n0, t_n1, t_v0, t_v1, t_esc)
+        head_end, added, flags, head_lines = _section(b, pos, n, nt, t_n0, t_n1, t_v0, t_v1, t_esc)
         s_h0[ns] = pos
         s_h1[ns] = head_end
         s_tag0[ns] = nt
@@ -283,15 +304,18 @@ def _scan(
         nt += added
         sec = ns
         ns += 1
-        end = _tail(b, head_end, n)
+        end, tail_lines = _tail(b, head_end, n)
         complete = end < n and b[end] == _NL
-        if not complete:
+        game_line = line
+        if complete:
+            line += head_lines + tail_lines + 1
+        else:
             if not final:
                 if pending:
                     return ng, p_start, p_line, 0
                 return ng, pos, line, 0
+            line += _count_nl(b, pos, n)
             end = n
-        game_line = line
         game_sec0 = sec
         game_start = pos
         if pending:
@@ -344,7 +368,7 @@ def _scan(
         g_sec0[ng] = p_sec0
         g_sec1[ng] = ns
         ng += 1
-    return ng, n, line + _count_nl(b, last, n), 0
+    return ng, n, line, 0
 
 
 @dataclass
@@ -372,29 +396,32 @@ class BufferScan:
     tag_escaped: Any
 
 
-def scan_buffer(data: bytes | Any, line: int, final: bool) -> BufferScan:
+class Workspace:
+    """The output arrays of :func:`scan_buffer`, kept from one buffer to the next
+    (what a scan returns is valid until the next scan with the same workspace)."""
+
+    def __init__(self) -> None:
+        self.capacity = -1
+        self.arrays: list[Any] = []
+
+    def get(self, size: int) -> list[Any]:
+        capacity = size // 7 + 2  # a tag line, a section, a game: 7 bytes at least
+        if capacity > self.capacity:
+            capacity = max(capacity, self.capacity * 5 // 4)
+            self.capacity = capacity
+            self.arrays = [np.empty(capacity, np.int64) for _ in range(11)]
+            self.arrays.insert(7, np.empty(capacity, np.uint8))
+            self.arrays.append(np.empty(capacity, np.bool_))
+        return self.arrays
+
+
+def scan_buffer(
+    data: Any, line: int, final: bool, workspace: Workspace | None = None
+) -> BufferScan:
     """Scan a buffer of UTF-8 PGN (``\\n`` line ends, ending with one unless final)
-    whose first line is ``line``; see the module docstring."""
-    b = np.frombuffer(data, dtype=np.uint8) if isinstance(data, bytes | bytearray) else data
-    cap = b.size // 7 + 2  # a tag line, a section, a game: 7 bytes at least
-    g_line = np.empty(cap, np.int64)
-    g_sec0 = np.empty(cap, np.int64)
-    g_sec1 = np.empty(cap, np.int64)
-    s_h0 = np.empty(cap, np.int64)
-    s_h1 = np.empty(cap, np.int64)
-    s_tag0 = np.empty(cap, np.int64)
-    s_tag1 = np.empty(cap, np.int64)
-    s_flag = np.empty(cap, np.uint8)
-    t_n0 = np.empty(cap, np.int64)
-    t_n1 = np.empty(cap, np.int64)
-    t_v0 = np.empty(cap, np.int64)
-    t_v1 = np.empty(cap, np.int64)
-    t_esc = np.empty(cap, np.bool_)
-    games, offset, end_line, status = _scan(
-        b, line, final, g_line, g_sec0, g_sec1, s_h0, s_h1, s_tag0, s_tag1, s_flag,
-        t_n0, t_n1, t_v0, t_v1, t_esc,
-    )  # fmt: skip
-    return BufferScan(
-        games, offset, end_line, status == BAILED, g_line, g_sec0, g_sec1, s_h0, s_h1,
-        s_tag0, s_tag1, s_flag, t_n0, t_n1, t_v0, t_v1, t_esc,
-    )  # fmt: skip
+    whose first line is ``line``; see the module docstring. ``data``: bytes or a
+    uint8 array."""
+    b = data if isinstance(data, np.ndarray) else np.frombuffer(data, dtype=np.uint8)
+    arrays = (workspace or Workspace()).get(b.size)
+    games, offset, end_line, status = _scan(b, line, final, *arrays)
+    return BufferScan(games, offset, end_line, status == BAILED, *arrays)
