@@ -16,6 +16,7 @@ tags from the Python scanner and its codes by value. The columns are exactly
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,48 +92,101 @@ def _pick(
     return slot, hashes, slow
 
 
+@njit(cache=True, inline="always")
+def _same(a: Any, a0: int, a1: int, b: Any, b0: int, b1: int) -> bool:
+    if a1 - a0 != b1 - b0:
+        return False
+    for k in range(a1 - a0):  # noqa: SIM110 (a loop numba compiles)
+        if a[a0 + k] != b[b0 + k]:
+            return False
+    return True
+
+
 @njit(cache=True)
-def _verify(b: Any, v0: Any, v1: Any, rows: Any, codes: Any, arena: Any, arena_at: Any) -> bool:
-    """Whether every row's value bytes are its code's bytes."""
+def _verify(
+    b: Any,
+    v0: Any,
+    v1: Any,
+    rows: Any,
+    reps: Any,
+    groups: Any,
+    known: Any,
+    codes: Any,
+    arena: Any,
+    at: Any,
+) -> bool:
+    """Whether every row's value bytes are those of its hash group's first row
+    (``reps``), and each group that had a code from an earlier buffer (``known``) has
+    that code's bytes."""
     for i in range(rows.size):
         t = rows[i]
-        code = codes[i]
-        a0 = arena_at[code]
-        size = v1[t] - v0[t]
-        if arena_at[code + 1] - a0 != size:
+        r = reps[i]
+        if t != r and not _same(b, v0[t], v1[t], b, v0[r], v1[r]):
             return False
-        start = v0[t]
-        for k in range(size):
-            if arena[a0 + k] != b[start + k]:
+    for g in range(groups.size):
+        if known[g]:
+            t = groups[g]
+            c = codes[g]
+            if not _same(b, v0[t], v1[t], arena, at[c], at[c + 1]):
                 return False
     return True
 
 
+@njit(cache=True)
+def _gather(b: Any, v0: Any, v1: Any, tags: Any) -> tuple[Any, Any]:
+    """The values of ``tags`` end to end, and where each starts (plus the end)."""
+    at = np.zeros(tags.size + 1, np.int64)
+    for i in range(tags.size):
+        at[i + 1] = at[i] + v1[tags[i]] - v0[tags[i]]
+    out = np.empty(at[-1], np.uint8)
+    for i in range(tags.size):
+        out[at[i] : at[i + 1]] = b[v0[tags[i]] : v1[tags[i]]]
+    return out, at
+
+
 @dataclass
 class _Column:
+    """One tag's value table, the hashes of the values read as bytes and each code's
+    bytes (``arena``)."""
+
     values: list[str] = field(default_factory=list)
-    index: dict[str, int] = field(default_factory=dict)
     known_hashes: Any = field(default_factory=lambda: np.zeros(0, np.uint64))
     known_codes: Any = field(default_factory=lambda: np.zeros(0, np.int64))
-    arena: list[bytes] = field(default_factory=list)
-    arena_bytes: Any = field(default_factory=lambda: np.zeros(0, np.uint8))
+    arena: Any = field(default_factory=lambda: np.zeros(0, np.uint8))
     arena_at: Any = field(default_factory=lambda: np.zeros(1, np.int64))
     codes: list[Any] = field(default_factory=list)
+    index: dict[str, int] | None = None
+    """value -> code, made when a value read by Python needs it."""
+
+    def add(self, data: Any, at: Any) -> None:
+        """New values, given as their UTF-8 bytes end to end and their offsets."""
+        text = data.tobytes().decode("utf-8")
+        if data.size == len(text):  # ASCII: byte offsets are text offsets
+            offsets = at.tolist()
+            new = [text[a:z] for a, z in itertools.pairwise(offsets)]
+        else:
+            raw = data.tobytes()
+            offsets = at.tolist()
+            new = [raw[a:z].decode("utf-8") for a, z in itertools.pairwise(offsets)]
+        if self.index is not None:
+            for value in new:
+                self.index[value] = len(self.values)
+                self.values.append(value)
+        else:
+            self.values.extend(new)
+        self.arena = np.concatenate([self.arena, data])
+        self.arena_at = np.concatenate([self.arena_at, at[1:] + self.arena_at[-1]])
 
     def code(self, value: str) -> int:
+        if self.index is None:
+            self.index = {v: c for c, v in enumerate(self.values)}
         code = self.index.get(value)
         if code is None:
-            code = self.index[value] = len(self.values)
-            self.values.append(value)
-            self.arena.append(value.encode("utf-8"))
+            data = np.frombuffer(value.encode("utf-8"), np.uint8)
+            code = len(self.values)
+            self.add(data, np.array([0, data.size], np.int64))
+            self.index[value] = code
         return code
-
-    def sync_arena(self) -> None:
-        if len(self.arena) + 1 != self.arena_at.size:
-            sizes = np.fromiter((len(v) for v in self.arena), np.int64, len(self.arena))
-            self.arena_at = np.zeros(len(self.arena) + 1, np.int64)
-            np.cumsum(sizes, out=self.arena_at[1:])
-            self.arena_bytes = np.frombuffer(b"".join(self.arena), np.uint8)
 
 
 @dataclass
@@ -251,18 +305,26 @@ def _fast_rows(
                 unique_codes[found] = column.known_codes[at[found]]
             new = np.flatnonzero(~found)
             if new.size:
-                tag_rows = slot[rows[first[new]], w]
-                for k, t in zip(new.tolist(), tag_rows.tolist(), strict=True):
-                    unique_codes[k] = column.code(buffer[v0[t] : v1[t]].decode("utf-8"))
-                merged = np.concatenate([column.known_hashes, unique[new]])
-                order = np.argsort(merged, kind="stable")
-                column.known_hashes = merged[order]
-                column.known_codes = np.concatenate([column.known_codes, unique_codes[new]])[order]
-            row_codes = unique_codes[inverse.ravel()]
-            column.sync_arena()
+                data, at = _gather(b, v0, v1, slot[rows[first[new]], w])
+                if column.index is not None:  # a value read by Python may be one of them
+                    offsets = at.tolist()
+                    raw = data.tobytes()
+                    for k, a, z in zip(new.tolist(), offsets, offsets[1:], strict=False):
+                        unique_codes[k] = column.code(raw[a:z].decode("utf-8"))
+                else:
+                    unique_codes[new] = np.arange(len(column.values), len(column.values) + new.size)
+                    column.add(data, at)
+                where = np.searchsorted(column.known_hashes, unique[new])
+                column.known_hashes = np.insert(column.known_hashes, where, unique[new])
+                column.known_codes = np.insert(column.known_codes, where, unique_codes[new])
+            inverse = inverse.ravel()
+            row_codes = unique_codes[inverse]
+            row_tags = slot[rows, w]
+            group_tags = row_tags[first]
             if not _verify(
-                b, v0, v1, slot[rows, w], row_codes, column.arena_bytes, column.arena_at
-            ):
+                b, v0, v1, row_tags, group_tags[inverse], group_tags, found, unique_codes,
+                column.arena, column.arena_at,
+            ):  # fmt: skip
                 raise AssertionError(f"64-bit hash collision in {wanted[w]} values")
             codes[rows] = row_codes
         for row, tags in zip(slow_rows.tolist(), slow_tags, strict=True):
