@@ -17,6 +17,14 @@ variations and NAGs need nothing. A tag value's escapes ``\\"`` and ``\\\\`` are
 undone. A line that starts with ``[`` but is not a tag pair is ignored, as
 python-chess does. Where a tag is repeated the last value wins, as in python-chess.
 
+**Compiled scanning.** On big input (from ``COMPILED_MIN_BYTES``, or once numba is
+loaded) the chunks go to the numba kernel of :mod:`chessrate.io.pgnscan`, which finds
+the same games and tag spans in the bytes; Python then only builds each game's dict
+(one split for a plain section). A chunk that is not UTF-8, a section the kernel
+marks and a buffer it gives up on are read by the Python scanner above, which stays
+the reference: both give the same games. :mod:`chessrate.io.pgncolumns` reads the
+tags a record needs as integer codes, without a dict per game.
+
 Where this scanner and ``chess.pgn.read_headers`` differ, on purpose:
 
 * a game whose movetext is followed directly by the next game's ``[`` line, with no
