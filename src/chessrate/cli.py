@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from . import __version__
@@ -31,8 +38,8 @@ from .io.games import (
     read_players,
 )
 from .io.lists import history_text, rating_list_text, write_all
-from .io.tabular import FORMATS
-from .records import Outcome, Player
+from .io.tabular import FORMATS, detect_format
+from .records import GameRecord, Outcome, Player
 from .systems import SYSTEM_IDS, get_system
 from .systems.base import ListEntry
 from .systems.fide import FideRules, FideSystem
@@ -142,7 +149,7 @@ def rate(
     skip_invalid: bool,
     engine_choice: str,
 ) -> None:
-    """Rate a file of GAMES (JSON Lines or CSV) and print one rating list per pool.
+    """Rate a file of GAMES (JSON Lines, CSV or PGN) and print one rating list per pool.
 
     An invalid record stops the run with exit code 2 and FILE:LINE: field: reason,
     and nothing is written (unless --skip-invalid).
@@ -159,7 +166,7 @@ def rate(
     if players_path is not None:
         for player in read_players(players_path):
             engine.add_player(player)
-    records = read_games(games, fmt, on_invalid)
+    records = _read_games_showing_progress(games, fmt, on_invalid)
     with Progress(
         TextColumn("rating"),
         BarColumn(),
@@ -197,12 +204,15 @@ def _rate_compiled(
 ) -> None:
     """``rate`` through the compiled replay (chessrate.fast): the same checks in the same
     order, the same errors, the same output as the reference engine."""
-    from .fast import Roster, replay
+    from .fast import Roster, encode, replay
     from .io.columnar import read_batch
 
     on_invalid = skipped.append if skip_invalid else None
     roster = Roster(system_id, read_players(players_path) if players_path is not None else ())
-    batch = read_batch(games, fmt, on_invalid)
+    if detect_format(games, fmt) == "pgn":  # a progress bar while the PGN is read
+        batch = encode(_read_games_showing_progress(games, fmt, on_invalid))
+    else:
+        batch = read_batch(games, fmt, on_invalid)
     with Progress(
         TextColumn("rating"),
         BarColumn(),
@@ -304,6 +314,30 @@ def _list_table(
         name = entry.player if player.name is None else f"{player.name} ({entry.player})"
         table.add_row(shown, name, entry.display, entry.state, str(entry.games))
     return table
+
+
+PGN_PROGRESS_BYTES = 4_000_000
+"""PGN files at least this big show a reading progress bar (bytes read) on stderr."""
+
+
+def _read_games_showing_progress(
+    games: Path, fmt: str | None, on_invalid: Callable[[InvalidRecord], None] | None
+) -> list[GameRecord]:
+    """read_games, with a progress bar of the bytes read for a big PGN file."""
+    if detect_format(games, fmt) != "pgn":
+        return read_games(games, fmt, on_invalid)
+    size = games.stat().st_size
+    with Progress(
+        TextColumn("reading"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=size < PGN_PROGRESS_BYTES,
+    ) as progress:
+        task = progress.add_task("reading", total=size)
+        return read_games(games, fmt, on_invalid, lambda n: progress.advance(task, n))
 
 
 @main.group()

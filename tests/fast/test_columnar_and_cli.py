@@ -148,3 +148,15 @@ def test_history_needs_the_reference_engine(tmp_path: Path) -> None:
     code, _, stderr = rate(str(EXAMPLES / "corr_games.jsonl"), "--system", "corr", "--engine",
                            "compiled", "--history", str(tmp_path / "h.csv"))  # fmt: skip
     assert code == 2 and "--history needs the reference engine" in stderr
+
+
+@pytest.mark.parametrize("name", ["lichess_bfx.pgn", "lichess_cmrade.pgn", "chesscom.pgn"])
+def test_rate_engine_compiled_equals_reference_on_pgn(name: str) -> None:
+    """A PGN export rated by site through both engines: the same lists and summary, and
+    the same skipped records (variants, bad tags) with --skip-invalid."""
+    path = Path(__file__).resolve().parents[1] / "data" / "pgn" / name
+    runs = [rate(str(path), "--system", "site", "--skip-invalid", "--engine", engine)
+            for engine in ("reference", "compiled")]  # fmt: skip
+    assert runs[0] == runs[1]
+    assert runs[0][0] == 0, runs[0][2]
+    assert f"games from {path}" in runs[0][2]

@@ -76,8 +76,11 @@ def read_batch(
     path: Path, fmt: str | None = None, on_invalid: OnInvalid | None = None
 ) -> GameBatch:
     """Every game record of a CSV or JSON Lines file as a :class:`GameBatch`, validated
-    as :func:`chessrate.io.games.read_games` validates it (same errors, same order)."""
+    as :func:`chessrate.io.games.read_games` validates it (same errors, same order). A
+    PGN file is read by :mod:`chessrate.io.pgn` and encoded."""
     kind = detect_format(path, fmt)
+    if kind == "pgn":
+        return encode(read_games(path, fmt, on_invalid))
     try:
         data = path.read_bytes()
     except OSError as error:

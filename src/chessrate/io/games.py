@@ -11,20 +11,28 @@ from pathlib import Path
 
 from ..errors import InvalidInput, InvalidRecord
 from ..records import PLAYER_FIELDS, GameRecord, Player
-from .tabular import parse_records, read_records
+from .pgn import read_pgn_games
+from .tabular import detect_format, parse_records, read_records
 
 OnInvalid = Callable[[InvalidRecord], None]
 _IMPORTED_COLUMN = re.compile(r"(rating|games)_([a-z]+)")
 
 
 def read_games(
-    path: Path, fmt: str | None = None, on_invalid: OnInvalid | None = None
+    path: Path,
+    fmt: str | None = None,
+    on_invalid: OnInvalid | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[GameRecord]:
-    """Every game record of a file, validated.
+    """Every game record of a file (JSON Lines, CSV, or PGN, ``.pgn.gz``, ``.pgn.zst``),
+    validated.
 
     An invalid record raises :class:`InvalidRecord` naming ``FILE:LINE`` and the
     field, unless ``on_invalid`` is given: then it is reported there and skipped.
+    ``progress`` (PGN only) is called with the number of file bytes read.
     """
+    if detect_format(path, fmt) == "pgn":
+        return read_pgn_games(path, on_invalid, progress=progress)
     games = []
     for where, fields in read_records(path, fmt):
         try:

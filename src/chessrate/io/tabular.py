@@ -10,8 +10,10 @@ from pathlib import Path
 
 from ..errors import InvalidInput, InvalidRecord
 
-FORMATS = ("jsonl", "csv")
-_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+FORMATS = ("jsonl", "csv", "pgn")
+_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".pgn": "pgn"}
+_COMPRESSED = (".gz", ".zst")
+"""Compressed PGN: ``games.pgn.gz``, ``games.pgn.zst`` (read by :mod:`chessrate.io.pgn`)."""
 
 RawRecord = tuple[str, dict[str, object]]
 """(where, fields): ``where`` is ``FILE:LINE``."""
@@ -23,11 +25,14 @@ def detect_format(path: Path, given: str | None = None) -> str:
         if given not in FORMATS:
             raise InvalidInput(f"unknown format {given!r} (known: {', '.join(FORMATS)})")
         return given
-    found = _SUFFIXES.get(path.suffix.lower())
+    suffix = path.suffix.lower()
+    if suffix in _COMPRESSED and path.with_suffix("").suffix.lower() == ".pgn":
+        return "pgn"
+    found = _SUFFIXES.get(suffix)
     if found is None:
         raise InvalidInput(
             f"{path}: cannot tell the format from the extension {path.suffix!r} "
-            f"(use .jsonl or .csv, or --format {'|'.join(FORMATS)})"
+            f"(use .jsonl, .csv, .pgn, .pgn.gz or .pgn.zst, or --format {'|'.join(FORMATS)})"
         )
     return found
 
@@ -39,6 +44,8 @@ def read_records(path: Path, fmt: str | None = None) -> Iterator[RawRecord]:
     ``record``); field-level validation is the caller's.
     """
     kind = detect_format(path, fmt)
+    if kind == "pgn":
+        raise InvalidInput(f"{path}: PGN holds games only (read them with read_games)")
     try:
         handle = path.open(encoding="utf-8", newline="")
     except OSError as error:
