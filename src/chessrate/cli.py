@@ -55,6 +55,11 @@ ENGINES = ("auto", "compiled", "reference")
 PROGRESS_THRESHOLD = 20_000
 """Inputs with at least this many games show a progress bar on stderr."""
 
+COMPILED_FROM_BYTES = 2_000_000
+"""``rate --engine auto`` takes the compiled replay from this file size on (about
+15,000 games): below it, the reference engine has rated the file before numba and
+pyarrow are loaded (measured: bench/RESULTS.md)."""
+
 
 def reports_errors(command: F) -> F:
     """Map chessrate's input errors to ``error: ...`` on stderr and exit code 2."""
@@ -133,8 +138,9 @@ def main() -> None:
 )  # fmt: skip
 @click.option(
     "--engine", "engine_choice", type=click.Choice(ENGINES), default="auto", show_default=True,
-    help="compiled: the numba replay (same results, much faster); reference: the "
-    "pure-Python engine; auto: compiled unless --history asks for explanations.",
+    help="compiled: the numba replay (same results, much faster on big files); reference: "
+    "the pure-Python engine; auto: compiled for a file of 2 MB or more unless --history "
+    "asks for explanations, else reference (quicker to start on small files).",
 )  # fmt: skip
 @reports_errors
 def rate(
@@ -158,7 +164,8 @@ def rate(
     on_invalid = skipped.append if skip_invalid else None
     if engine_choice == "compiled" and history is not None:
         raise InvalidInput("--history needs the reference engine (--engine reference or auto)")
-    if engine_choice == "compiled" or (engine_choice == "auto" and history is None):
+    big = games.stat().st_size >= COMPILED_FROM_BYTES
+    if engine_choice == "compiled" or (engine_choice == "auto" and history is None and big):
         _rate_compiled(games, system_id, players_path, fmt, out, annul_path, annulled_at, skipped,
                        skip_invalid)  # fmt: skip
         return

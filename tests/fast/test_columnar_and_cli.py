@@ -3,11 +3,14 @@ reference functions, and ``rate --engine`` compiled = reference on the examples.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from chessrate import cli
 from chessrate.cli import main
 from chessrate.errors import InvalidRecord
 from chessrate.fast import encode
@@ -160,3 +163,30 @@ def test_rate_engine_compiled_equals_reference_on_pgn(name: str) -> None:
     assert runs[0] == runs[1]
     assert runs[0][0] == 0, runs[0][2]
     assert f"games from {path}" in runs[0][2]
+
+
+def test_rate_auto_takes_the_compiled_replay_for_big_files_only(tmp_path: Path) -> None:
+    """--engine auto: the reference engine below cli.COMPILED_FROM_BYTES (numba is never
+    loaded), the compiled replay from there on; --history always the reference."""
+    small = EXAMPLES / "corr_games.jsonl"
+    big = tmp_path / "big.jsonl"
+    lines = small.read_text(encoding="utf-8").splitlines()
+    copies = []
+    for n in range(cli.COMPILED_FROM_BYTES // len("\n".join(lines)) + 1):
+        copies += [line.replace('"id": "', f'"id": "c{n}-', 1) for line in lines]
+    big.write_text("\n".join(copies) + "\n", encoding="utf-8")
+    assert big.stat().st_size >= cli.COMPILED_FROM_BYTES > small.stat().st_size
+    probe = (
+        "import sys; from chessrate.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "print('numba' in sys.modules, file=sys.stderr)"
+    )
+    players = ["--players", str(EXAMPLES / "corr_players.csv")]
+    history = ["--history", str(tmp_path / "h.csv")]
+    for path, extra, compiled in ((small, [], False), (big, [], True), (big, history, False)):
+        run = subprocess.run(
+            [sys.executable, "-c", probe, "rate", str(path), "--system", "corr", *players, *extra],
+            capture_output=True, text=True, check=False, timeout=300,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert run.stderr.strip().splitlines()[-1] == str(compiled), (path, extra)
