@@ -19,6 +19,8 @@ Steps, each matching :class:`chessrate.engine.Engine` exactly:
 
 from __future__ import annotations
 
+import gc
+import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -99,11 +101,6 @@ def hundredths(value: Decimal) -> int:
 def decimal(value: int) -> Decimal:
     """Integer hundredths as the two-decimal rating."""
     return Decimal(int(value)).scaleb(-2)
-
-
-def shown(value: int) -> int:
-    """The displayed rating (arena A11): half up to an integer."""
-    return int(kernels.round_div(int(value), 100))
 
 
 class Roster:
@@ -276,6 +273,8 @@ class CompiledReplay:
         self.annulments: dict[str, Annulment] = {}
         self._row_of_game: I64 | None = None
         self._game_codes: dict[str, int] | None = None
+        self._rank: I64 | None = None
+        self._names: npt.NDArray[np.object_] | None = None
 
     # -- like Engine ---------------------------------------------------------------
 
@@ -368,56 +367,143 @@ class CompiledReplay:
 
     # -- rating lists ----------------------------------------------------------------
 
+    def rating_arrays(self) -> dict[str, PoolList]:
+        """Every pool's list as arrays, in list order (what :meth:`rating_lists` turns into
+        ``ListEntry`` objects), in the system's pool order. Cheap: no Python object per
+        player."""
+        pools = self.roster.system.pools
+        return {name: self._arrays(p, name) for p, name in enumerate(pools)}
+
     def rating_lists(self) -> dict[str, list[ListEntry]]:
         """Every pool's list, in the system's pool order (``Engine.rating_lists``)."""
-        pools = self.roster.system.pools
-        return {name: self._list(p, name) for p, name in enumerate(pools)}
+        arrays = self.rating_arrays()
+        collecting = gc.isenabled()
+        gc.disable()  # hundreds of thousands of acyclic entries: no cycle to find
+        try:
+            return {name: self.entries(pool_list) for name, pool_list in arrays.items()}
+        finally:
+            if collecting:
+                gc.enable()
 
-    def _list(self, p: int, pool: str) -> list[ListEntry]:
-        names = self.names
-        rows: list[tuple[bool, int, int, str, ListEntry]] = []
+    def _name_rank(self) -> I64:
+        """Each player's position among the player ids in string order (the lists'
+        last sort key)."""
+        if self._rank is None:
+            rank = np.empty(len(self.names), np.int64)
+            rank[sorted(range(len(self.names)), key=self.names.__getitem__)] = np.arange(
+                len(self.names)
+            )
+            self._rank = rank
+        return self._rank
+
+    def _arrays(self, p: int, pool: str) -> PoolList:
+        states = self.states
         if self.system_id == "arena":
-            status = self.states["status"][:, p]
-            rating, games = self.states["rating"][:, p], self.states["games"][:, p]
-            q_count = self.states["q_count"][:, p]
-            training = str(self.roster.engine.system.rules.training_rating)  # type: ignore[attr-defined]
-            for i in np.nonzero(status == kernels.RATED)[0].tolist():
-                r, g = int(rating[i]), int(games[i])
-                entry = ListEntry(names[i], pool, decimal(r), str(shown(r)), "rated", g)
-                rows.append((False, -r, -g, names[i], entry))
-            for i in np.nonzero(status == kernels.QUALIFYING)[0].tolist():
-                g = int(q_count[i])
-                entry = ListEntry(names[i], pool, None, training, "qualifying", g)
-                rows.append((True, 0, -g, names[i], entry))
+            status = states["status"][:, p]
+            listed = np.flatnonzero(status != kernels.UNRATED)
+            qualifying = status[listed] == kernels.QUALIFYING
+            rating = np.where(qualifying, 0, states["rating"][listed, p])
+            games = np.where(qualifying, states["q_count"][listed, p], states["games"][listed, p])
+            state = np.where(qualifying, _QUALIFYING, _RATED).astype(np.int8)
         elif self.system_id == "corr":
-            status, rating = self.states["status"], self.states["rating"]
-            games = self.states["games"]
-            for i in np.nonzero(status != kernels.UNRATED)[0].tolist():
-                r, g, s = int(rating[i]), int(games[i]), int(status[i])
-                if s == kernels.PROVISIONAL:
-                    text, state = f"{shown(r)}P ({g})", "provisional"
-                else:
-                    text, state = str(shown(r)), "established"
-                rows.append(
-                    (False, -r, -g, names[i], ListEntry(names[i], pool, decimal(r), text, state, g))
-                )
+            status = states["status"]
+            listed = np.flatnonzero(status != kernels.UNRATED)
+            qualifying = np.zeros(listed.shape[0], np.bool_)
+            rating, games = states["rating"][listed], states["games"][listed]
+            provisional = status[listed] == kernels.PROVISIONAL
+            state = np.where(provisional, _PROVISIONAL, _ESTABLISHED).astype(np.int8)
         else:
-            rating, games = self.states["rating"][:, p], self.states["games"][:, p]
-            listed = ~self.states["is_bot"].astype(np.bool_) & ((games > 0) | self.imported[:, p])
-            for i in np.nonzero(listed)[0].tolist():
-                r, g = int(rating[i]), int(games[i])
-                text = f"{shown(r)}?" if g < 10 else str(shown(r))
-                rows.append(
-                    (
-                        False,
-                        -r,
-                        -g,
-                        names[i],
-                        ListEntry(names[i], pool, decimal(r), text, "rated", g),
-                    )
+            games_all = states["games"][:, p]
+            listed = np.flatnonzero(
+                ~states["is_bot"].astype(np.bool_) & ((games_all > 0) | self.imported[:, p])
+            )
+            qualifying = np.zeros(listed.shape[0], np.bool_)
+            rating, games = states["rating"][listed, p], games_all[listed]
+            state = np.full(listed.shape[0], _RATED, np.int8)
+        order = np.lexsort((self._name_rank()[listed], -games, -rating, qualifying))
+        return PoolList(
+            pool=pool,
+            player=listed[order],
+            rating=rating[order].astype(np.int64),
+            has_rating=~qualifying[order],
+            games=games[order].astype(np.int64),
+            state=state[order],
+        )
+
+    def entries(self, arrays: PoolList) -> list[ListEntry]:
+        """``ListEntry`` objects for a pool's arrays (a Decimal and a display text per
+        distinct rating, not per player; the columns are gathered by numpy)."""
+        n = len(arrays)
+        if n == 0:
+            return []
+        values, inverse = np.unique(arrays.rating, return_inverse=True)
+        texts = np.array([str(v) for v in shown_array(values).tolist()] + [""], object)
+        decimals = np.array([decimal(v) for v in values.tolist()] + [None], object)
+        rated = arrays.has_rating
+        inverse = np.where(rated, inverse.reshape(-1), values.shape[0])
+        display = texts[inverse]
+        if not rated.all():  # arena A5 Decision: a qualifying player shows the training rating
+            training = self.roster.engine.system.rules.training_rating  # type: ignore[attr-defined]
+            display[~rated] = str(training)
+        if self.system_id == "site":
+            few = np.flatnonzero(arrays.games < 10)
+            display[few] = [f"{text}?" for text in display[few].tolist()]
+        provisional = np.flatnonzero(arrays.state == _PROVISIONAL)
+        if provisional.shape[0]:
+            display[provisional] = [
+                f"{text}P ({g})"
+                for text, g in zip(
+                    display[provisional].tolist(),
+                    arrays.games[provisional].tolist(),
+                    strict=True,
                 )
-        rows.sort(key=lambda row: row[:4])
-        return [row[4] for row in rows]
+            ]
+        return list(
+            map(
+                ListEntry,
+                self._names_array()[arrays.player].tolist(),
+                itertools.repeat(arrays.pool, n),
+                decimals[inverse].tolist(),
+                display.tolist(),
+                _STATE_NAMES[arrays.state].tolist(),
+                arrays.games.tolist(),
+            )
+        )
+
+    def _names_array(self) -> npt.NDArray[np.object_]:
+        if self._names is None:
+            self._names = np.array(self.names, object)
+        return self._names
+
+
+_RATED, _QUALIFYING, _PROVISIONAL, _ESTABLISHED = range(4)
+STATE_NAMES = ("rated", "qualifying", "provisional", "established")
+"""``PoolList.state`` codes: the list entry's state."""
+_STATE_NAMES = np.array(STATE_NAMES, object)
+
+
+def shown_array(values: I64) -> I64:
+    """:func:`shown` for an array: hundredths to the displayed integer, half away
+    from zero."""
+    magnitude = (2 * np.abs(values) + 100) // 200
+    return np.where(values < 0, -magnitude, magnitude).astype(np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolList:
+    """One pool's rating list as arrays, in list order: ``player`` indexes
+    ``CompiledReplay.names``; ``rating`` in hundredths (0 where ``has_rating`` is
+    false: arena's qualifying players); ``state`` indexes :data:`STATE_NAMES`."""
+
+    pool: str
+    player: I64
+    rating: I64
+    has_rating: npt.NDArray[np.bool_]
+    games: I64
+    state: npt.NDArray[np.int8]
+
+    def __len__(self) -> int:
+        return int(self.player.shape[0])
 
 
 def replay(
