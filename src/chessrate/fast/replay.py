@@ -33,6 +33,7 @@ import numpy.typing as npt
 
 from ..engine import Annulment, Engine
 from ..errors import InvalidRecord
+from ..io.csvscan import ByteStrings
 from ..records import GameRecord, Outcome, Player
 from ..systems import get_system
 from ..systems.arena import OFFICIAL_CONTROLS
@@ -297,12 +298,17 @@ class CompiledReplay:
         return counts
 
     def _row(self, game_id: str) -> int | None:
-        if self._game_codes is None or self._row_of_game is None:
-            self._game_codes = {name: code for code, name in enumerate(self.batch.game_ids)}
-            row_of_game = np.full(len(self.batch.game_ids), -1, np.int64)
+        ids = self.batch.game_ids
+        if self._row_of_game is None:
+            row_of_game = np.full(len(ids), -1, np.int64)
             row_of_game[self.batch.game[self.kept]] = self.kept
             self._row_of_game = row_of_game
-        code = self._game_codes.get(game_id)
+        if isinstance(ids, ByteStrings):  # read by the CSV scanner: a hash probe
+            code = ids.code(game_id)
+        else:
+            if self._game_codes is None:
+                self._game_codes = {name: code for code, name in enumerate(ids)}
+            code = self._game_codes.get(game_id)
         if code is None:
             return None
         row = int(self._row_of_game[code])
