@@ -75,6 +75,7 @@ CHUNK = 1 << 20
 """Games per kernel call (the progress callback is told after each)."""
 
 I64 = npt.NDArray[np.int64]
+B = npt.NDArray[np.bool_]
 NO_MEMBERSHIP = np.iinfo(np.int64).min // 2
 _EPOCH_DAY = date(1970, 1, 1)
 
@@ -113,6 +114,7 @@ class Roster:
             raise ValueError(f"no compiled replay for {system_id!r} (known: {', '.join(SYSTEMS)})")
         self.system_id = system_id
         self.engine: Engine[Any] = Engine(get_system(system_id), players)
+        self._table: tuple[int, dict[str, int], tuple[I64, B, I64, B, I64, I64]] | None = None
 
     @property
     def system(self) -> RatingSystem[Any]:
@@ -124,6 +126,61 @@ class Roster:
 
     def player(self, player_id: str) -> Player:
         return self.engine.player(player_id)
+
+    def attributes(self, names: list[str]) -> Attributes:
+        """The attributes of the players ``names`` as arrays (an unregistered player
+        has none). The registered players' arrays are built once per roster: the
+        players file is read once and replayed against many batches."""
+        if self._table is None or self._table[0] != len(self.engine.players):
+            self._table = (len(self.engine.players), *self._build())
+        _, index, table = self._table
+        unregistered = len(index)
+        rows = np.fromiter(
+            (index.get(name, unregistered) for name in names), np.int64, count=len(names)
+        )
+        until, bot, bot_rating, imported, rating, games = table
+        return Attributes(
+            until[rows], bot[rows], bot_rating[rows], imported[rows], rating[rows], games[rows]
+        )
+
+    def _build(self) -> tuple[dict[str, int], tuple[I64, B, I64, B, I64, I64]]:
+        players = list(self.engine.players.values())
+        pools = self.system.pools
+        n = len(players) + 1  # the last row: an unregistered player
+        until = np.full(n, NO_MEMBERSHIP, np.int64)
+        bot = np.zeros(n, np.bool_)
+        bot_rating = np.zeros(n, np.int64)
+        imported = np.zeros((n, len(pools)), np.bool_)
+        rating = np.zeros((n, len(pools)), np.int64)
+        games = np.zeros((n, len(pools)), np.int64)
+        for i, player in enumerate(players):
+            if player.membership_until is not None:
+                until[i] = (player.membership_until - _EPOCH_DAY).days
+            if player.bot:
+                bot[i] = True
+                assert player.bot_rating is not None
+                bot_rating[i] = hundredths(player.bot_rating)
+            for pool, entry in player.imported.items():
+                p = pools.index(pool)
+                imported[i, p] = True
+                rating[i, p] = hundredths(entry.rating)
+                games[i, p] = entry.games
+        index = {player.id: i for i, player in enumerate(players)}
+        return index, (until, bot, bot_rating, imported, rating, games)
+
+
+@dataclass(frozen=True, slots=True)
+class Attributes:
+    """Players' attributes as arrays, one row per player: arena membership (last day,
+    days since 1970), site bot and bot rating, imported ratings per pool (hundredths)
+    and games."""
+
+    until: I64
+    bot: B
+    bot_rating: I64
+    imported: B
+    rating: I64
+    games: I64
 
 
 @dataclass(slots=True)
@@ -540,32 +597,16 @@ def replay(
             codes[player_id] = len(names)
             names.append(player_id)
     result = CompiledReplay(roster, batch, names)
-    attributes = [roster.player(name) for name in names]
-    n_players = len(names)
-    pools = roster.system.pools
-    imported = np.zeros((n_players, len(pools)), np.bool_)
-    for i, player in enumerate(attributes):
-        for pool in player.imported:
-            imported[i, pools.index(pool)] = True
-    result.imported = imported
+    attributes = roster.attributes(names)
+    result.imported = attributes.imported
 
     # 2. outcomes
     if system_id == "arena":
-        until = np.array(
-            [
-                NO_MEMBERSHIP
-                if p.membership_until is None
-                else (p.membership_until - _EPOCH_DAY).days
-                for p in attributes
-            ],
-            np.int64,
-        )
-        decided = _decide_arena(batch, until)
+        decided = _decide_arena(batch, attributes.until)
     elif system_id == "corr":
         decided = _decide_corr(batch)
     else:
-        is_bot = np.array([p.bot for p in attributes], np.bool_)
-        decided = _decide_site(batch, is_bot)
+        decided = _decide_site(batch, attributes.bot)
     result.decided = decided
     action = decided.action
 
@@ -654,23 +695,16 @@ def _arena(
     decided: _Decided,
     white: I64,
     black: I64,
-    players: list[Player],
+    players: Attributes,
     rows: I64,
     progress: Callable[[int], None] | None,
 ) -> None:
     system = result.roster.system
     pools = system.pools
-    shape = (len(players), len(pools))
-    status = np.zeros(shape, np.int64)
-    rating = np.zeros(shape, np.int64)
-    games = np.zeros(shape, np.int64)
-    for i, player in enumerate(players):
-        for pool, imported in player.imported.items():
-            p = pools.index(pool)
-            status[i, p] = kernels.RATED
-            rating[i, p] = hundredths(imported.rating)
-            games[i, p] = imported.games
-    q_count, q_sum, q_halves = (np.zeros(shape, np.int64) for _ in range(3))
+    status = np.where(players.imported, kernels.RATED, kernels.UNRATED).astype(np.int64)
+    rating = np.where(players.imported, players.rating, 0)
+    games = np.where(players.imported, players.games, 0)
+    q_count, q_sum, q_halves = (np.zeros(status.shape, np.int64) for _ in range(3))
     k_pool = np.array([system.rules.k[pool] for pool in pools], np.int64)  # type: ignore[attr-defined]
     pd_high, dp = table_b_pd_high(), table_a_dp()
     for _, chunk in _chunks(rows, progress):
@@ -686,23 +720,20 @@ def _corr(
     decided: _Decided,
     white: I64,
     black: I64,
-    players: list[Player],
+    players: Attributes,
     rows: I64,
     progress: Callable[[int], None] | None,
 ) -> None:
-    n = len(players)
-    status, rating, games, total = (np.zeros(n, np.int64) for _ in range(4))
-    for i, player in enumerate(players):
-        imported = player.imported.get("corr")
-        if imported is None:
-            continue
-        rating[i] = hundredths(imported.rating)
-        games[i] = imported.games
-        if imported.games >= 25:
-            status[i] = kernels.ESTABLISHED
-        else:
-            status[i] = kernels.PROVISIONAL
-            total[i] = rating[i] * imported.games
+    imported = players.imported[:, 0]
+    rating = np.where(imported, players.rating[:, 0], 0)
+    games = np.where(imported, players.games[:, 0], 0)
+    established = games >= 25
+    status = np.where(
+        imported,
+        np.where(established, kernels.ESTABLISHED, kernels.PROVISIONAL),
+        kernels.UNRATED,
+    ).astype(np.int64)
+    total = np.where(imported & ~established, rating * games, 0)
     for _, chunk in _chunks(rows, progress):
         kernels.corr_kernel(chunk, white, black, decided.white_halves, status, rating, games, total)
     result.states = {"status": status, "rating": rating, "games": games}
@@ -713,31 +744,20 @@ def _site(
     decided: _Decided,
     white: I64,
     black: I64,
-    players: list[Player],
+    players: Attributes,
     rows: I64,
     progress: Callable[[int], None] | None,
 ) -> None:
-    pools = result.roster.system.pools
-    shape = (len(players), len(pools))
-    rating = np.full(shape, 150_000, np.int64)
-    games = np.zeros(shape, np.int64)
-    is_bot = np.zeros(len(players), np.int64)
-    bot_rating = np.zeros(len(players), np.int64)
-    for i, player in enumerate(players):
-        if player.bot:
-            is_bot[i] = 1
-            assert player.bot_rating is not None
-            bot_rating[i] = hundredths(player.bot_rating)
-        for pool, imported in player.imported.items():
-            p = pools.index(pool)
-            rating[i, p] = hundredths(imported.rating)
-            games[i, p] = imported.games
+    rating = np.where(players.imported, players.rating, 150_000)
+    games = np.where(players.imported, players.games, 0)
+    is_bot = players.bot.astype(np.int64)
+    bot_rating = players.bot_rating
     changes = np.zeros((rows.shape[0], 4), np.int64)
     expected = site_expected_table()
     for start, chunk in _chunks(rows, progress):
         kernels.site_kernel(
             chunk, decided.pool, decided.quarters, white, black, decided.white_halves,
-            is_bot.astype(np.bool_), bot_rating, rating, games, expected,
+            players.bot, bot_rating, rating, games, expected,
             changes[start : start + chunk.shape[0]],
         )  # fmt: skip
     result.changes = changes
