@@ -325,7 +325,7 @@ class CompiledReplay:
         self.decided: _Decided | None = None
         self.rated_rows = np.zeros(0, np.int64)
         self.rated_order_of_row = np.zeros(0, np.int64)
-        self.changes = np.zeros((0, 4), np.int64)
+        self.changes: npt.NDArray[np.int32] | I64 = np.zeros((0, 4), np.int64)
         self.states: dict[str, I64] = {}
         self.imported = np.zeros((len(names), 0), np.bool_)
         self.annulments: dict[str, Annulment] = {}
@@ -396,11 +396,11 @@ class CompiledReplay:
         halves = int(self.decided.white_halves[row])
         changes = []
         for slot in range(4):
-            original = int(self.changes[t, slot])
-            if original == kernels.NO_CHANGE:
-                continue
-            pool = int(self.decided.pool[row]) if slot < 2 else 0
             own, other = (white, black) if slot % 2 == 0 else (black, white)
+            if self.states["is_bot"][own]:
+                continue  # a bot's rating does not move
+            original = int(self.changes[t, slot])
+            pool = int(self.decided.pool[row]) if slot < 2 else 0
             before, games_before = int(rating[own, pool]), int(games[own, pool])
             after = max(10_000, before - original)
             rating[own, pool] = after
@@ -611,7 +611,11 @@ def replay(
     action = decided.action
 
     # 3. refusals and repeated ids, in rating order
-    order = np.argsort(batch.played_at, kind="stable")
+    stamps = batch.played_at
+    if bool((stamps[1:] >= stamps[:-1]).all()):  # already in rating order
+        order = np.arange(len(batch), dtype=np.int64)
+    else:
+        order = np.argsort(stamps, kind="stable")
     counts = np.bincount(batch.game, minlength=len(batch.game_ids))
     repeated_id = counts[batch.game] > 1
     special = order[((action == REFUSED) | repeated_id)[order]]
@@ -752,7 +756,11 @@ def _site(
     games = np.where(players.imported, players.games, 0)
     is_bot = players.bot.astype(np.int64)
     bot_rating = players.bot_rating
-    changes = np.zeros((rows.shape[0], 4), np.int64)
+    # S10's log: a change is at most 32 x (score - expected) = 32.00, or the rise to
+    # the floor of 100.00 from the lowest rating there is: int32 when that fits
+    lowest = int(rating.min()) if rating.size else 0
+    small = 3_200 + max(0, 10_000 - lowest) < np.iinfo(np.int32).max
+    changes = np.zeros((rows.shape[0], 4), np.int32 if small else np.int64)
     expected = site_expected_table()
     for start, chunk in _chunks(rows, progress):
         kernels.site_kernel(
