@@ -33,7 +33,6 @@ import numpy.typing as npt
 
 from ..engine import Annulment, Engine
 from ..errors import InvalidRecord
-from ..io.csvscan import ByteStrings
 from ..records import GameRecord, Outcome, Player
 from ..systems import get_system
 from ..systems.arena import OFFICIAL_CONTROLS
@@ -360,6 +359,8 @@ class CompiledReplay:
             row_of_game = np.full(len(ids), -1, np.int64)
             row_of_game[self.batch.game[self.kept]] = self.kept
             self._row_of_game = row_of_game
+        from ..io.csvscan import ByteStrings
+
         if isinstance(ids, ByteStrings):  # read by the CSV scanner: a hash probe
             code = ids.code(game_id)
         else:

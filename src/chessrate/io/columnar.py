@@ -186,7 +186,7 @@ def _scan_csv(path: Path, data: bytes, on_invalid: OnInvalid | None) -> GameBatc
             buffer = np.concatenate((buffer, np.frombuffer(bytes(extra), np.uint8)))
     kept = np.flatnonzero(keep)
     count = kept.shape[0]
-    game, game_ids = _interned(buffer, kept, [(id_start, id_end)], count)
+    game, game_ids = _game_ids(buffer, kept, id_start, id_end)
     players, player_ids = _interned(
         buffer, kept, [(white_start, white_end), (black_start, black_end)], 1 << 15
     )
@@ -210,6 +210,23 @@ def _scan_csv(path: Path, data: bytes, on_invalid: OnInvalid | None) -> GameBatc
         source=str(path),
         lines=lines[kept],
     )
+
+
+def _game_ids(
+    buffer: npt.NDArray[np.uint8],
+    rows: npt.NDArray[np.int64],
+    starts: npt.NDArray[np.int64],
+    ends: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], csvscan.ByteStrings]:
+    """Game id codes: when no two ids hash alike (the usual case: ids are unique)
+    every row has its own code and no hash table is built (the sort of the hashes
+    proves it); else the ids are interned."""
+    pool = np.empty(int((ends[rows] - starts[rows]).sum()), np.uint8)
+    offsets = np.empty(rows.shape[0] + 1, np.int64)
+    hashes = np.sort(csvscan.gather(buffer, rows, starts, ends, pool, offsets))
+    if not bool((hashes[1:] == hashes[:-1]).any()):
+        return np.arange(rows.shape[0], dtype=np.int64), csvscan.ByteStrings(pool, offsets)
+    return _interned(buffer, rows, [(starts, ends)], rows.shape[0])
 
 
 def _interned(

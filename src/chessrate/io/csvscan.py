@@ -482,6 +482,24 @@ def lookup(key: Any, table: Any, pool: Any, offsets: Any) -> int:
     return int(code)
 
 
+@njit(cache=True)
+def gather(data: Any, rows: Any, starts: Any, ends: Any, pool: Any, offsets: Any) -> Any:
+    """The strings of ``rows`` copied one after the other into ``pool`` (string t is
+    ``pool[offsets[t]:offsets[t + 1]]``), and their hashes."""
+    hashes = np.empty(rows.shape[0], np.int64)
+    at = 0
+    for t in range(rows.shape[0]):
+        r = rows[t]
+        start, end = starts[r], ends[r]
+        offsets[t] = at
+        for j in range(start, end):
+            pool[at] = data[j]
+            at += 1
+        hashes[t] = _hash(data, start, end)
+    offsets[rows.shape[0]] = at
+    return hashes
+
+
 def table_for(count: int) -> I64:
     """An empty hash table with room for ``count`` strings without growing."""
     return np.full(1 << max(4, (2 * count).bit_length()), -1, np.int64)
@@ -492,8 +510,24 @@ class ByteStrings(Sequence[str]):
     ``pool[offsets[c]:offsets[c + 1]]``, decoded when asked for), with their hash
     table for :meth:`code`."""
 
-    def __init__(self, pool: U8, offsets: I64, table: I64) -> None:
-        self.pool, self.offsets, self.table = pool, offsets, table
+    def __init__(self, pool: U8, offsets: I64, table: I64 | None = None) -> None:
+        """``table`` is built on the first :meth:`code` when not given (the strings
+        must be distinct then)."""
+        self.pool, self.offsets, self._table = pool, offsets, table
+
+    @property
+    def table(self) -> I64:
+        if self._table is None:
+            n = len(self)
+            copy = np.empty(int(self.offsets[-1]), np.uint8)
+            copy_offsets = np.zeros(n + 1, np.int64)
+            _, count, table = intern(
+                self.pool, np.arange(n, dtype=np.int64), self.offsets[:-1], self.offsets[1:],
+                table_for(n), copy, copy_offsets, 0,
+            )  # fmt: skip
+            assert count == n, "the strings are distinct"
+            self._table = table
+        return self._table
 
     def __len__(self) -> int:
         return int(self.offsets.shape[0]) - 1
