@@ -223,9 +223,11 @@ def _game_ids(
     proves it); else the ids are interned."""
     pool = np.empty(int((ends[rows] - starts[rows]).sum()), np.uint8)
     offsets = np.empty(rows.shape[0] + 1, np.int64)
-    hashes = np.sort(csvscan.gather(buffer, rows, starts, ends, pool, offsets))
-    if not bool((hashes[1:] == hashes[:-1]).any()):
-        return np.arange(rows.shape[0], dtype=np.int64), csvscan.ByteStrings(pool, offsets)
+    hashes = csvscan.gather(buffer, rows, starts, ends, pool, offsets)
+    ordered = np.sort(hashes)
+    if not bool((ordered[1:] == ordered[:-1]).any()):
+        ids = csvscan.ByteStrings(pool, offsets, hashes=hashes)
+        return np.arange(rows.shape[0], dtype=np.int64), ids
     return _interned(buffer, rows, [(starts, ends)], rows.shape[0])
 
 

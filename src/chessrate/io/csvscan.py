@@ -500,6 +500,12 @@ def gather(data: Any, rows: Any, starts: Any, ends: Any, pool: Any, offsets: Any
     return hashes
 
 
+@njit(cache=True)
+def key_hash(key: Any) -> Any:
+    """:func:`_hash` of a whole byte array."""
+    return _hash(key, 0, key.shape[0])
+
+
 def table_for(count: int) -> I64:
     """An empty hash table with room for ``count`` strings without growing."""
     return np.full(1 << max(4, (2 * count).bit_length()), -1, np.int64)
@@ -510,24 +516,14 @@ class ByteStrings(Sequence[str]):
     ``pool[offsets[c]:offsets[c + 1]]``, decoded when asked for), with their hash
     table for :meth:`code`."""
 
-    def __init__(self, pool: U8, offsets: I64, table: I64 | None = None) -> None:
-        """``table`` is built on the first :meth:`code` when not given (the strings
-        must be distinct then)."""
-        self.pool, self.offsets, self._table = pool, offsets, table
-
-    @property
-    def table(self) -> I64:
-        if self._table is None:
-            n = len(self)
-            copy = np.empty(int(self.offsets[-1]), np.uint8)
-            copy_offsets = np.zeros(n + 1, np.int64)
-            _, count, table = intern(
-                self.pool, np.arange(n, dtype=np.int64), self.offsets[:-1], self.offsets[1:],
-                table_for(n), copy, copy_offsets, 0,
-            )  # fmt: skip
-            assert count == n, "the strings are distinct"
-            self._table = table
-        return self._table
+    def __init__(
+        self, pool: U8, offsets: I64, table: I64 | None = None, hashes: I64 | None = None
+    ) -> None:
+        """Without ``table`` the strings are distinct and ``hashes`` holds each one's
+        :func:`_hash`: :meth:`code` then searches them sorted."""
+        self.pool, self.offsets, self.table = pool, offsets, table
+        self.hashes = hashes
+        self._sorted: tuple[I64, I64] | None = None
 
     def __len__(self) -> int:
         return int(self.offsets.shape[0]) - 1
@@ -552,8 +548,22 @@ class ByteStrings(Sequence[str]):
     def code(self, name: str) -> int | None:
         """The code of ``name``, or None (a hash probe: no dictionary is built)."""
         key = np.frombuffer(name.encode("utf-8"), np.uint8)
-        code = int(lookup(key, self.table, self.pool, self.offsets))
-        return None if code < 0 else code
+        if self.table is not None:
+            code = int(lookup(key, self.table, self.pool, self.offsets))
+            return None if code < 0 else code
+        assert self.hashes is not None
+        if self._sorted is None:
+            order = np.argsort(self.hashes)
+            self._sorted = (self.hashes[order], order)
+        hashes, order = self._sorted
+        wanted = int(key_hash(key))
+        at = int(np.searchsorted(hashes, wanted))
+        while at < hashes.shape[0] and int(hashes[at]) == wanted:
+            code = int(order[at])
+            if self.pool[self.offsets[code] : self.offsets[code + 1]].tobytes() == key.tobytes():
+                return code
+            at += 1
+        return None
 
     def strings(self) -> list[str]:
         """All of them as Python strings."""
