@@ -753,8 +753,12 @@ def _site(
     rows: I64,
     progress: Callable[[int], None] | None,
 ) -> None:
-    rating = np.where(players.imported, players.rating, 150_000)
-    games = np.where(players.imported, players.games, 0)
+    # one player's pools side by side, rating and games of a pool together: a game
+    # reads and writes two pools of two players, a few cache lines
+    state = np.empty((*players.imported.shape, 2), np.int64)
+    rating, games = state[:, :, 0], state[:, :, 1]
+    rating[...] = np.where(players.imported, players.rating, 150_000)
+    games[...] = np.where(players.imported, players.games, 0)
     is_bot = players.bot.astype(np.int64)
     bot_rating = players.bot_rating
     # S10's log: a change is at most 32 x (score - expected) = 32.00, or the rise to
