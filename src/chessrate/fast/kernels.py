@@ -14,14 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from numba import njit
 
 # arena states (arena A5), corr states (corr C1)
 UNRATED, QUALIFYING, RATED = 0, 1, 2
 PROVISIONAL, ESTABLISHED = 1, 2
-NO_CHANGE = np.iinfo(np.int64).min
-"""``site`` change slot of a side that did not move (a bot)."""
 
 
 @njit(cache=True)
@@ -213,7 +210,7 @@ def site_kernel(
     Elo (pool 0, w = ``quarters``/4). ``expected[d]`` is the higher rated side's
     expected score (hundredths) for a difference of d hundredths. ``changes[t]``
     gets the four changes (type white, type black, site white, site black;
-    NO_CHANGE for a bot) for S10."""
+    0 for a bot, who has none) for S10."""
     for t in range(order.shape[0]):
         g = order[t]
         a = white[g]
@@ -231,13 +228,13 @@ def site_kernel(
             if not is_bot[b]:
                 nb = _site_change(rb, ra, 2 - sa, games[b, p], w, expected)
             if is_bot[a]:
-                changes[t, 2 * slot] = NO_CHANGE
+                changes[t, 2 * slot] = 0
             else:
                 changes[t, 2 * slot] = na - ra
                 rating[a, p] = na
                 games[a, p] += 1
             if is_bot[b]:
-                changes[t, 2 * slot + 1] = NO_CHANGE
+                changes[t, 2 * slot + 1] = 0
             else:
                 changes[t, 2 * slot + 1] = nb - rb
                 rating[b, p] = nb

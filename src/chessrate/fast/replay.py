@@ -19,6 +19,8 @@ Steps, each matching :class:`chessrate.engine.Engine` exactly:
 
 from __future__ import annotations
 
+import gc
+import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -72,6 +74,7 @@ CHUNK = 1 << 20
 """Games per kernel call (the progress callback is told after each)."""
 
 I64 = npt.NDArray[np.int64]
+B = npt.NDArray[np.bool_]
 NO_MEMBERSHIP = np.iinfo(np.int64).min // 2
 _EPOCH_DAY = date(1970, 1, 1)
 
@@ -101,11 +104,6 @@ def decimal(value: int) -> Decimal:
     return Decimal(int(value)).scaleb(-2)
 
 
-def shown(value: int) -> int:
-    """The displayed rating (arena A11): half up to an integer."""
-    return int(kernels.round_div(int(value), 100))
-
-
 class Roster:
     """The players file, registered exactly as :class:`Engine` registers it (same
     order, same checks, same errors), and the attribute lookup the rules use."""
@@ -115,6 +113,7 @@ class Roster:
             raise ValueError(f"no compiled replay for {system_id!r} (known: {', '.join(SYSTEMS)})")
         self.system_id = system_id
         self.engine: Engine[Any] = Engine(get_system(system_id), players)
+        self._table: tuple[int, dict[str, int], tuple[I64, B, I64, B, I64, I64]] | None = None
 
     @property
     def system(self) -> RatingSystem[Any]:
@@ -126,6 +125,61 @@ class Roster:
 
     def player(self, player_id: str) -> Player:
         return self.engine.player(player_id)
+
+    def attributes(self, names: list[str]) -> Attributes:
+        """The attributes of the players ``names`` as arrays (an unregistered player
+        has none). The registered players' arrays are built once per roster: the
+        players file is read once and replayed against many batches."""
+        if self._table is None or self._table[0] != len(self.engine.players):
+            self._table = (len(self.engine.players), *self._build())
+        _, index, table = self._table
+        unregistered = len(index)
+        rows = np.fromiter(
+            (index.get(name, unregistered) for name in names), np.int64, count=len(names)
+        )
+        until, bot, bot_rating, imported, rating, games = table
+        return Attributes(
+            until[rows], bot[rows], bot_rating[rows], imported[rows], rating[rows], games[rows]
+        )
+
+    def _build(self) -> tuple[dict[str, int], tuple[I64, B, I64, B, I64, I64]]:
+        players = list(self.engine.players.values())
+        pools = self.system.pools
+        n = len(players) + 1  # the last row: an unregistered player
+        until = np.full(n, NO_MEMBERSHIP, np.int64)
+        bot = np.zeros(n, np.bool_)
+        bot_rating = np.zeros(n, np.int64)
+        imported = np.zeros((n, len(pools)), np.bool_)
+        rating = np.zeros((n, len(pools)), np.int64)
+        games = np.zeros((n, len(pools)), np.int64)
+        for i, player in enumerate(players):
+            if player.membership_until is not None:
+                until[i] = (player.membership_until - _EPOCH_DAY).days
+            if player.bot:
+                bot[i] = True
+                assert player.bot_rating is not None
+                bot_rating[i] = hundredths(player.bot_rating)
+            for pool, entry in player.imported.items():
+                p = pools.index(pool)
+                imported[i, p] = True
+                rating[i, p] = hundredths(entry.rating)
+                games[i, p] = entry.games
+        index = {player.id: i for i, player in enumerate(players)}
+        return index, (until, bot, bot_rating, imported, rating, games)
+
+
+@dataclass(frozen=True, slots=True)
+class Attributes:
+    """Players' attributes as arrays, one row per player: arena membership (last day,
+    days since 1970), site bot and bot rating, imported ratings per pool (hundredths)
+    and games."""
+
+    until: I64
+    bot: B
+    bot_rating: I64
+    imported: B
+    rating: I64
+    games: I64
 
 
 @dataclass(slots=True)
@@ -270,12 +324,14 @@ class CompiledReplay:
         self.decided: _Decided | None = None
         self.rated_rows = np.zeros(0, np.int64)
         self.rated_order_of_row = np.zeros(0, np.int64)
-        self.changes = np.zeros((0, 4), np.int64)
+        self.changes: npt.NDArray[np.int32] | I64 = np.zeros((0, 4), np.int64)
         self.states: dict[str, I64] = {}
         self.imported = np.zeros((len(names), 0), np.bool_)
         self.annulments: dict[str, Annulment] = {}
         self._row_of_game: I64 | None = None
         self._game_codes: dict[str, int] | None = None
+        self._rank: I64 | None = None
+        self._names: npt.NDArray[np.object_] | None = None
 
     # -- like Engine ---------------------------------------------------------------
 
@@ -298,12 +354,19 @@ class CompiledReplay:
         return counts
 
     def _row(self, game_id: str) -> int | None:
-        if self._game_codes is None or self._row_of_game is None:
-            self._game_codes = {name: code for code, name in enumerate(self.batch.game_ids)}
-            row_of_game = np.full(len(self.batch.game_ids), -1, np.int64)
+        ids = self.batch.game_ids
+        if self._row_of_game is None:
+            row_of_game = np.full(len(ids), -1, np.int64)
             row_of_game[self.batch.game[self.kept]] = self.kept
             self._row_of_game = row_of_game
-        code = self._game_codes.get(game_id)
+        from ..io.csvscan import ByteStrings
+
+        if isinstance(ids, ByteStrings):  # read by the CSV scanner: a hash probe
+            code = ids.code(game_id)
+        else:
+            if self._game_codes is None:
+                self._game_codes = {name: code for code, name in enumerate(ids)}
+            code = self._game_codes.get(game_id)
         if code is None:
             return None
         row = int(self._row_of_game[code])
@@ -334,11 +397,11 @@ class CompiledReplay:
         halves = int(self.decided.white_halves[row])
         changes = []
         for slot in range(4):
-            original = int(self.changes[t, slot])
-            if original == kernels.NO_CHANGE:
-                continue
-            pool = int(self.decided.pool[row]) if slot < 2 else 0
             own, other = (white, black) if slot % 2 == 0 else (black, white)
+            if self.states["is_bot"][own]:
+                continue  # a bot's rating does not move
+            original = int(self.changes[t, slot])
+            pool = int(self.decided.pool[row]) if slot < 2 else 0
             before, games_before = int(rating[own, pool]), int(games[own, pool])
             after = max(10_000, before - original)
             rating[own, pool] = after
@@ -368,56 +431,143 @@ class CompiledReplay:
 
     # -- rating lists ----------------------------------------------------------------
 
+    def rating_arrays(self) -> dict[str, PoolList]:
+        """Every pool's list as arrays, in list order (what :meth:`rating_lists` turns into
+        ``ListEntry`` objects), in the system's pool order. Cheap: no Python object per
+        player."""
+        pools = self.roster.system.pools
+        return {name: self._arrays(p, name) for p, name in enumerate(pools)}
+
     def rating_lists(self) -> dict[str, list[ListEntry]]:
         """Every pool's list, in the system's pool order (``Engine.rating_lists``)."""
-        pools = self.roster.system.pools
-        return {name: self._list(p, name) for p, name in enumerate(pools)}
+        arrays = self.rating_arrays()
+        collecting = gc.isenabled()
+        gc.disable()  # hundreds of thousands of acyclic entries: no cycle to find
+        try:
+            return {name: self.entries(pool_list) for name, pool_list in arrays.items()}
+        finally:
+            if collecting:
+                gc.enable()
 
-    def _list(self, p: int, pool: str) -> list[ListEntry]:
-        names = self.names
-        rows: list[tuple[bool, int, int, str, ListEntry]] = []
+    def _name_rank(self) -> I64:
+        """Each player's position among the player ids in string order (the lists'
+        last sort key)."""
+        if self._rank is None:
+            rank = np.empty(len(self.names), np.int64)
+            rank[sorted(range(len(self.names)), key=self.names.__getitem__)] = np.arange(
+                len(self.names)
+            )
+            self._rank = rank
+        return self._rank
+
+    def _arrays(self, p: int, pool: str) -> PoolList:
+        states = self.states
         if self.system_id == "arena":
-            status = self.states["status"][:, p]
-            rating, games = self.states["rating"][:, p], self.states["games"][:, p]
-            q_count = self.states["q_count"][:, p]
-            training = str(self.roster.engine.system.rules.training_rating)  # type: ignore[attr-defined]
-            for i in np.nonzero(status == kernels.RATED)[0].tolist():
-                r, g = int(rating[i]), int(games[i])
-                entry = ListEntry(names[i], pool, decimal(r), str(shown(r)), "rated", g)
-                rows.append((False, -r, -g, names[i], entry))
-            for i in np.nonzero(status == kernels.QUALIFYING)[0].tolist():
-                g = int(q_count[i])
-                entry = ListEntry(names[i], pool, None, training, "qualifying", g)
-                rows.append((True, 0, -g, names[i], entry))
+            status = states["status"][:, p]
+            listed = np.flatnonzero(status != kernels.UNRATED)
+            qualifying = status[listed] == kernels.QUALIFYING
+            rating = np.where(qualifying, 0, states["rating"][listed, p])
+            games = np.where(qualifying, states["q_count"][listed, p], states["games"][listed, p])
+            state = np.where(qualifying, _QUALIFYING, _RATED).astype(np.int8)
         elif self.system_id == "corr":
-            status, rating = self.states["status"], self.states["rating"]
-            games = self.states["games"]
-            for i in np.nonzero(status != kernels.UNRATED)[0].tolist():
-                r, g, s = int(rating[i]), int(games[i]), int(status[i])
-                if s == kernels.PROVISIONAL:
-                    text, state = f"{shown(r)}P ({g})", "provisional"
-                else:
-                    text, state = str(shown(r)), "established"
-                rows.append(
-                    (False, -r, -g, names[i], ListEntry(names[i], pool, decimal(r), text, state, g))
-                )
+            status = states["status"]
+            listed = np.flatnonzero(status != kernels.UNRATED)
+            qualifying = np.zeros(listed.shape[0], np.bool_)
+            rating, games = states["rating"][listed], states["games"][listed]
+            provisional = status[listed] == kernels.PROVISIONAL
+            state = np.where(provisional, _PROVISIONAL, _ESTABLISHED).astype(np.int8)
         else:
-            rating, games = self.states["rating"][:, p], self.states["games"][:, p]
-            listed = ~self.states["is_bot"].astype(np.bool_) & ((games > 0) | self.imported[:, p])
-            for i in np.nonzero(listed)[0].tolist():
-                r, g = int(rating[i]), int(games[i])
-                text = f"{shown(r)}?" if g < 10 else str(shown(r))
-                rows.append(
-                    (
-                        False,
-                        -r,
-                        -g,
-                        names[i],
-                        ListEntry(names[i], pool, decimal(r), text, "rated", g),
-                    )
+            games_all = states["games"][:, p]
+            listed = np.flatnonzero(
+                ~states["is_bot"].astype(np.bool_) & ((games_all > 0) | self.imported[:, p])
+            )
+            qualifying = np.zeros(listed.shape[0], np.bool_)
+            rating, games = states["rating"][listed, p], games_all[listed]
+            state = np.full(listed.shape[0], _RATED, np.int8)
+        order = np.lexsort((self._name_rank()[listed], -games, -rating, qualifying))
+        return PoolList(
+            pool=pool,
+            player=listed[order],
+            rating=rating[order].astype(np.int64),
+            has_rating=~qualifying[order],
+            games=games[order].astype(np.int64),
+            state=state[order],
+        )
+
+    def entries(self, arrays: PoolList) -> list[ListEntry]:
+        """``ListEntry`` objects for a pool's arrays (a Decimal and a display text per
+        distinct rating, not per player; the columns are gathered by numpy)."""
+        n = len(arrays)
+        if n == 0:
+            return []
+        values, inverse = np.unique(arrays.rating, return_inverse=True)
+        texts = np.array([str(v) for v in shown_array(values).tolist()] + [""], object)
+        decimals = np.array([decimal(v) for v in values.tolist()] + [None], object)
+        rated = arrays.has_rating
+        inverse = np.where(rated, inverse.reshape(-1), values.shape[0])
+        display = texts[inverse]
+        if not rated.all():  # arena A5 Decision: a qualifying player shows the training rating
+            training = self.roster.engine.system.rules.training_rating  # type: ignore[attr-defined]
+            display[~rated] = str(training)
+        if self.system_id == "site":
+            few = np.flatnonzero(arrays.games < 10)
+            display[few] = [f"{text}?" for text in display[few].tolist()]
+        provisional = np.flatnonzero(arrays.state == _PROVISIONAL)
+        if provisional.shape[0]:
+            display[provisional] = [
+                f"{text}P ({g})"
+                for text, g in zip(
+                    display[provisional].tolist(),
+                    arrays.games[provisional].tolist(),
+                    strict=True,
                 )
-        rows.sort(key=lambda row: row[:4])
-        return [row[4] for row in rows]
+            ]
+        return list(
+            map(
+                ListEntry,
+                self._names_array()[arrays.player].tolist(),
+                itertools.repeat(arrays.pool, n),
+                decimals[inverse].tolist(),
+                display.tolist(),
+                _STATE_NAMES[arrays.state].tolist(),
+                arrays.games.tolist(),
+            )
+        )
+
+    def _names_array(self) -> npt.NDArray[np.object_]:
+        if self._names is None:
+            self._names = np.array(self.names, object)
+        return self._names
+
+
+_RATED, _QUALIFYING, _PROVISIONAL, _ESTABLISHED = range(4)
+STATE_NAMES = ("rated", "qualifying", "provisional", "established")
+"""``PoolList.state`` codes: the list entry's state."""
+_STATE_NAMES = np.array(STATE_NAMES, object)
+
+
+def shown_array(values: I64) -> I64:
+    """:func:`shown` for an array: hundredths to the displayed integer, half away
+    from zero."""
+    magnitude = (2 * np.abs(values) + 100) // 200
+    return np.where(values < 0, -magnitude, magnitude).astype(np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolList:
+    """One pool's rating list as arrays, in list order: ``player`` indexes
+    ``CompiledReplay.names``; ``rating`` in hundredths (0 where ``has_rating`` is
+    false: arena's qualifying players); ``state`` indexes :data:`STATE_NAMES`."""
+
+    pool: str
+    player: I64
+    rating: I64
+    has_rating: npt.NDArray[np.bool_]
+    games: I64
+    state: npt.NDArray[np.int8]
+
+    def __len__(self) -> int:
+        return int(self.player.shape[0])
 
 
 def replay(
@@ -448,37 +598,25 @@ def replay(
             codes[player_id] = len(names)
             names.append(player_id)
     result = CompiledReplay(roster, batch, names)
-    attributes = [roster.player(name) for name in names]
-    n_players = len(names)
-    pools = roster.system.pools
-    imported = np.zeros((n_players, len(pools)), np.bool_)
-    for i, player in enumerate(attributes):
-        for pool in player.imported:
-            imported[i, pools.index(pool)] = True
-    result.imported = imported
+    attributes = roster.attributes(names)
+    result.imported = attributes.imported
 
     # 2. outcomes
     if system_id == "arena":
-        until = np.array(
-            [
-                NO_MEMBERSHIP
-                if p.membership_until is None
-                else (p.membership_until - _EPOCH_DAY).days
-                for p in attributes
-            ],
-            np.int64,
-        )
-        decided = _decide_arena(batch, until)
+        decided = _decide_arena(batch, attributes.until)
     elif system_id == "corr":
         decided = _decide_corr(batch)
     else:
-        is_bot = np.array([p.bot for p in attributes], np.bool_)
-        decided = _decide_site(batch, is_bot)
+        decided = _decide_site(batch, attributes.bot)
     result.decided = decided
     action = decided.action
 
     # 3. refusals and repeated ids, in rating order
-    order = np.argsort(batch.played_at, kind="stable")
+    stamps = batch.played_at
+    if bool((stamps[1:] >= stamps[:-1]).all()):  # already in rating order
+        order = np.arange(len(batch), dtype=np.int64)
+    else:
+        order = np.argsort(stamps, kind="stable")
     counts = np.bincount(batch.game, minlength=len(batch.game_ids))
     repeated_id = counts[batch.game] > 1
     special = order[((action == REFUSED) | repeated_id)[order]]
@@ -562,23 +700,16 @@ def _arena(
     decided: _Decided,
     white: I64,
     black: I64,
-    players: list[Player],
+    players: Attributes,
     rows: I64,
     progress: Callable[[int], None] | None,
 ) -> None:
     system = result.roster.system
     pools = system.pools
-    shape = (len(players), len(pools))
-    status = np.zeros(shape, np.int64)
-    rating = np.zeros(shape, np.int64)
-    games = np.zeros(shape, np.int64)
-    for i, player in enumerate(players):
-        for pool, imported in player.imported.items():
-            p = pools.index(pool)
-            status[i, p] = kernels.RATED
-            rating[i, p] = hundredths(imported.rating)
-            games[i, p] = imported.games
-    q_count, q_sum, q_halves = (np.zeros(shape, np.int64) for _ in range(3))
+    status = np.where(players.imported, kernels.RATED, kernels.UNRATED).astype(np.int64)
+    rating = np.where(players.imported, players.rating, 0)
+    games = np.where(players.imported, players.games, 0)
+    q_count, q_sum, q_halves = (np.zeros(status.shape, np.int64) for _ in range(3))
     k_pool = np.array([system.rules.k[pool] for pool in pools], np.int64)  # type: ignore[attr-defined]
     pd_high, dp = table_b_pd_high(), table_a_dp()
     for _, chunk in _chunks(rows, progress):
@@ -594,23 +725,20 @@ def _corr(
     decided: _Decided,
     white: I64,
     black: I64,
-    players: list[Player],
+    players: Attributes,
     rows: I64,
     progress: Callable[[int], None] | None,
 ) -> None:
-    n = len(players)
-    status, rating, games, total = (np.zeros(n, np.int64) for _ in range(4))
-    for i, player in enumerate(players):
-        imported = player.imported.get("corr")
-        if imported is None:
-            continue
-        rating[i] = hundredths(imported.rating)
-        games[i] = imported.games
-        if imported.games >= 25:
-            status[i] = kernels.ESTABLISHED
-        else:
-            status[i] = kernels.PROVISIONAL
-            total[i] = rating[i] * imported.games
+    imported = players.imported[:, 0]
+    rating = np.where(imported, players.rating[:, 0], 0)
+    games = np.where(imported, players.games[:, 0], 0)
+    established = games >= 25
+    status = np.where(
+        imported,
+        np.where(established, kernels.ESTABLISHED, kernels.PROVISIONAL),
+        kernels.UNRATED,
+    ).astype(np.int64)
+    total = np.where(imported & ~established, rating * games, 0)
     for _, chunk in _chunks(rows, progress):
         kernels.corr_kernel(chunk, white, black, decided.white_halves, status, rating, games, total)
     result.states = {"status": status, "rating": rating, "games": games}
@@ -621,31 +749,28 @@ def _site(
     decided: _Decided,
     white: I64,
     black: I64,
-    players: list[Player],
+    players: Attributes,
     rows: I64,
     progress: Callable[[int], None] | None,
 ) -> None:
-    pools = result.roster.system.pools
-    shape = (len(players), len(pools))
-    rating = np.full(shape, 150_000, np.int64)
-    games = np.zeros(shape, np.int64)
-    is_bot = np.zeros(len(players), np.int64)
-    bot_rating = np.zeros(len(players), np.int64)
-    for i, player in enumerate(players):
-        if player.bot:
-            is_bot[i] = 1
-            assert player.bot_rating is not None
-            bot_rating[i] = hundredths(player.bot_rating)
-        for pool, imported in player.imported.items():
-            p = pools.index(pool)
-            rating[i, p] = hundredths(imported.rating)
-            games[i, p] = imported.games
-    changes = np.zeros((rows.shape[0], 4), np.int64)
+    # one player's pools side by side, rating and games of a pool together: a game
+    # reads and writes two pools of two players, a few cache lines
+    state = np.empty((*players.imported.shape, 2), np.int64)
+    rating, games = state[:, :, 0], state[:, :, 1]
+    rating[...] = np.where(players.imported, players.rating, 150_000)
+    games[...] = np.where(players.imported, players.games, 0)
+    is_bot = players.bot.astype(np.int64)
+    bot_rating = players.bot_rating
+    # S10's log: a change is at most 32 x (score - expected) = 32.00, or the rise to
+    # the floor of 100.00 from the lowest rating there is: int32 when that fits
+    lowest = int(rating.min()) if rating.size else 0
+    small = 3_200 + max(0, 10_000 - lowest) < np.iinfo(np.int32).max
+    changes = np.zeros((rows.shape[0], 4), np.int32 if small else np.int64)
     expected = site_expected_table()
     for start, chunk in _chunks(rows, progress):
         kernels.site_kernel(
             chunk, decided.pool, decided.quarters, white, black, decided.white_halves,
-            is_bot.astype(np.bool_), bot_rating, rating, games, expected,
+            players.bot, bot_rating, rating, games, expected,
             changes[start : start + chunk.shape[0]],
         )  # fmt: skip
     result.changes = changes

@@ -1,10 +1,10 @@
 """Game files (CSV, JSON Lines) read column by column into a :class:`GameBatch`.
 
-Why pyarrow: its CSV and JSON readers are multithreaded C++ that turn a file into
-typed columns without a Python object per cell, and its compute functions
-(regular expressions, membership, timestamp parsing) validate a whole column at
-once. Building one ``GameRecord`` per row in Python costs more than rating the
-game in the compiled replay; this reader keeps the whole path columnar.
+Building one ``GameRecord`` per row in Python costs more than rating the game in
+the compiled replay; this reader keeps the whole path columnar. CSV is scanned by
+numba kernels (:mod:`chessrate.io.csvscan`: one pass over the bytes, ids interned
+on the bytes, no Python object per row); JSON Lines by pyarrow's reader and
+compute functions (regular expressions, membership) on whole columns.
 
 Exactly the reference, by construction:
 
@@ -34,7 +34,6 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pa_csv
 import pyarrow.json as pa_json
 
 from ..errors import InvalidInput, InvalidRecord
@@ -52,6 +51,7 @@ from ..fast.batch import (
     encode,
 )
 from ..records import DECISIVE_TERMINATIONS, GAME_FIELDS, GameRecord, Result, Venue
+from . import csvscan
 from .games import read_games
 from .tabular import detect_format
 
@@ -89,51 +89,170 @@ def read_batch(
         if b"\r" in data or data.startswith(b"\xef\xbb\xbf"):
             raise _Fallback
         if kind == "csv":
-            table, lines = _read_csv(data)
-        else:
-            table, lines = _read_jsonl(data)
+            return _scan_csv(path, data, on_invalid)
+        table, lines = _read_jsonl(data)
         return _Columns(path, kind, data, table, lines).batch(on_invalid)
     except (_Fallback, pa.ArrowException):
         return encode(read_games(path, fmt, on_invalid))
 
 
-def _line_bounds(data: bytes) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """(start, end) byte offsets of every physical line (end excludes the newline)."""
-    newlines = np.flatnonzero(np.frombuffer(data, np.uint8) == 10).astype(np.int64)
-    starts = np.concatenate(([0], newlines + 1))
-    ends = np.concatenate((newlines, [len(data)]))
-    if starts[-1] == len(data):  # the file ends with a newline
-        starts, ends = starts[:-1], ends[:-1]
-    return starts, ends
-
-
-def _read_csv(data: bytes) -> tuple[pa.Table, npt.NDArray[np.int64]]:
+def _scan_csv(path: Path, data: bytes, on_invalid: OnInvalid | None) -> GameBatch:
+    """The CSV fast path: :func:`csvscan.scan` decodes the plain cells of every row in
+    one pass over the bytes; the rows it marks slow go to the reference parser; the
+    ids are interned on the bytes (:func:`csvscan.intern`)."""
     if b'"' in data:
         raise _Fallback  # quoted cells (maybe over several lines): the csv module's rules
-    starts, ends = _line_bounds(data)
-    if len(starts) == 0:
-        raise _Fallback
-    header = data[starts[0] : ends[0]].decode("utf-8").split(",")
-    names = [name.strip() for name in header]
+    header_end = data.find(b"\n")
+    if header_end < 0:
+        header_end = len(data)
+    names = [name.strip() for name in data[:header_end].decode("utf-8").split(",")]
     if len(set(names)) != len(names) or "" in names:
         raise _Fallback
-    numbers = np.flatnonzero(ends > starts) + 1  # csv skips empty lines
-    numbers = numbers[numbers > 1]
-    table = pa_csv.read_csv(
-        io.BytesIO(data),
-        read_options=pa_csv.ReadOptions(column_names=names, skip_rows=1),
-        parse_options=pa_csv.ParseOptions(
-            quote_char=False, double_quote=False, newlines_in_values=False,
-            ignore_empty_lines=True,
-        ),
-        convert_options=pa_csv.ConvertOptions(
-            column_types={name: pa.string() for name in names},
-            strings_can_be_null=False, quoted_strings_can_be_null=False,
-        ),
+    buffer = np.frombuffer(data, np.uint8)
+    capacity = int(csvscan.count_lines(buffer))
+    roles = np.array([csvscan.ROLES.get(name, csvscan.R_OTHER) for name in names], np.int64)
+    results, result_lengths = csvscan.literals([r.value for r in RESULTS])
+    terminations, termination_lengths = csvscan.literals([t.value for t in TERMINATIONS])
+    venues, venue_lengths = csvscan.literals([Venue.ONLINE.value, Venue.OTB.value])
+    flags, flag_lengths = csvscan.literals(_TRUE + _FALSE)
+    flag_values = np.array([1] * len(_TRUE) + [0] * len(_FALSE), np.int8)
+    decisive = np.array([t in DECISIVE_TERMINATIONS for t in TERMINATIONS], np.bool_)
+    i64 = [np.empty(capacity, np.int64) for _ in range(13)]
+    lines, line_start, id_start, id_end, white_start, white_end, black_start, black_end = i64[:8]
+    played_at, tc_base, tc_increment, tc_days, plies64 = i64[8:]
+    result, rated, tc_kind, termination, venue, confirmed = (
+        np.empty(capacity, np.int8) for _ in range(6)
+    )
+    slow = np.empty(capacity, np.bool_)
+    n = int(
+        csvscan.scan(
+            buffer, min(header_end + 1, len(data)), roles,
+            results, result_lengths, terminations, termination_lengths, decisive,
+            RESULTS.index(Result.DRAW), venues, venue_lengths, OTB,
+            flags, flag_lengths, flag_values,
+            lines, line_start, id_start, id_end, white_start, white_end, black_start, black_end,
+            played_at, result, rated, tc_kind, tc_base, tc_increment, tc_days, termination,
+            plies64, venue, confirmed, slow,
+        )
     )  # fmt: skip
-    if table.num_rows != len(numbers):
+    if n == csvscan.RAGGED:
         raise _Fallback
-    return table, numbers.astype(np.int64)
+    keep = ~slow[:n]
+    records: dict[int, GameRecord] = {}
+    errors: list[InvalidRecord] = []
+    for row in np.flatnonzero(slow[:n]).tolist():
+        start = int(line_start[row])
+        stop = data.find(b"\n", start)
+        try:
+            text = data[start : len(data) if stop < 0 else stop].decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Fallback from None
+        mapping = {
+            name: cell for name, cell in zip(names, text.split(","), strict=True) if cell.strip()
+        }
+        try:
+            records[row] = GameRecord.from_mapping(mapping, f"{path}:{int(lines[row])}")
+        except InvalidRecord as refused:
+            errors.append(refused)
+    if errors and on_invalid is None:
+        raise errors[0]
+    for error in errors:
+        assert on_invalid is not None
+        on_invalid(error)
+    if records:
+        rows = np.array(sorted(records), np.int64)
+        chosen = [records[row] for row in rows.tolist()]
+        keep[rows] = True
+        fields = encode(chosen)
+        played_at[rows] = fields.played_at
+        result[rows] = fields.result
+        rated[rows] = fields.rated.astype(np.int8)
+        tc_kind[rows], tc_base[rows] = fields.tc_kind, fields.tc_base
+        tc_increment[rows], tc_days[rows] = fields.tc_increment, fields.tc_days
+        termination[rows] = fields.termination
+        plies64[rows] = fields.plies
+        venue[rows] = fields.venue
+        confirmed[rows] = fields.confirmed
+        # the reference's strings where they are not the cell's bytes (e.g. trimmed)
+        extra = bytearray()
+        for row, record in zip(rows.tolist(), chosen, strict=True):
+            for value, starts, ends in ((record.id, id_start, id_end),
+                                        (record.white, white_start, white_end),
+                                        (record.black, black_start, black_end)):  # fmt: skip
+                encoded = value.encode("utf-8")
+                start, end = int(starts[row]), int(ends[row])
+                if start < 0 or data[start:end] != encoded:
+                    starts[row] = len(data) + len(extra)
+                    extra += encoded
+                    ends[row] = len(data) + len(extra)
+        if extra:
+            buffer = np.concatenate((buffer, np.frombuffer(bytes(extra), np.uint8)))
+    kept = np.flatnonzero(keep)
+    count = kept.shape[0]
+    game, game_ids = _game_ids(buffer, kept, id_start, id_end)
+    players, player_ids = _interned(
+        buffer, kept, [(white_start, white_end), (black_start, black_end)], 1 << 15
+    )
+    return GameBatch(
+        game=game,
+        game_ids=game_ids,
+        white=players[:count].astype(np.int32),
+        black=players[count:].astype(np.int32),
+        player_ids=player_ids.strings(),
+        played_at=played_at[kept],
+        result=result[kept],
+        rated=rated[kept] != 0,
+        tc_kind=tc_kind[kept],
+        tc_base=tc_base[kept],
+        tc_increment=tc_increment[kept],
+        tc_days=tc_days[kept],
+        termination=termination[kept],
+        plies=plies64[kept].astype(np.int32),
+        venue=venue[kept],
+        confirmed=confirmed[kept],
+        source=str(path),
+        lines=lines[kept],
+    )
+
+
+def _game_ids(
+    buffer: npt.NDArray[np.uint8],
+    rows: npt.NDArray[np.int64],
+    starts: npt.NDArray[np.int64],
+    ends: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], csvscan.ByteStrings]:
+    """Game id codes: when no two ids hash alike (the usual case: ids are unique)
+    every row has its own code and no hash table is built (the sort of the hashes
+    proves it); else the ids are interned."""
+    pool = np.empty(int((ends[rows] - starts[rows]).sum()), np.uint8)
+    offsets = np.empty(rows.shape[0] + 1, np.int64)
+    hashes = csvscan.gather(buffer, rows, starts, ends, pool, offsets)
+    ordered = np.sort(hashes)
+    if not bool((ordered[1:] == ordered[:-1]).any()):
+        ids = csvscan.ByteStrings(pool, offsets, hashes=hashes)
+        return np.arange(rows.shape[0], dtype=np.int64), ids
+    return _interned(buffer, rows, [(starts, ends)], rows.shape[0])
+
+
+def _interned(
+    buffer: npt.NDArray[np.uint8],
+    rows: npt.NDArray[np.int64],
+    columns: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]],
+    expected: int,
+) -> tuple[npt.NDArray[np.int64], csvscan.ByteStrings]:
+    """The strings of ``rows`` in the (start, end) byte columns, one column after the
+    other, as codes in order of first appearance, and the distinct strings."""
+    lengths = [int((ends[rows] - starts[rows]).sum()) for starts, ends in columns]
+    pool = np.empty(sum(lengths), np.uint8)
+    offsets = np.zeros(len(columns) * rows.shape[0] + 1, np.int64)
+    table = csvscan.table_for(expected)
+    codes, count = [], 0
+    for starts, ends in columns:
+        part, count, table = csvscan.intern(buffer, rows, starts, ends, table, pool, offsets, count)
+        codes.append(part)
+    offsets = offsets[: count + 1].copy()
+    strings = csvscan.ByteStrings(pool[: int(offsets[-1])].copy(), offsets, table)
+    return np.concatenate(codes), strings
 
 
 def _read_jsonl(data: bytes) -> tuple[pa.Table, npt.NDArray[np.int64]]:
@@ -177,10 +296,7 @@ class _Columns:
         """A column with empty (CSV) cells as null; all null when absent."""
         if name not in self.table.column_names:
             return pa.nulls(self.n, pa.string())
-        column = self.table.column(name).combine_chunks()
-        if self.kind == "csv":
-            column = pc.if_else(pc.equal(column, ""), pa.scalar(None, pa.string()), column)
-        return column
+        return self.table.column(name).combine_chunks()
 
     def present(self, column: Any) -> Mask:
         return _fill(pc.is_valid(column))
@@ -395,15 +511,8 @@ class _Columns:
 
     def mapping(self, row: int) -> dict[str, object]:
         """The row's fields as the reference reader hands them to ``from_mapping``."""
-        if self.kind == "jsonl":
-            if self._lines is None:
-                self._lines = self.data.split(b"\n")
-            line = self._lines[int(self.lines[row]) - 1]
-            value: dict[str, object] = json.loads(line, parse_float=Decimal)
-            return value
-        values: dict[str, object] = {}
-        for name in self.table.column_names:
-            cell = self.table.column(name)[row].as_py()
-            if cell is not None and cell.strip():
-                values[name] = cell
-        return values
+        if self._lines is None:
+            self._lines = self.data.split(b"\n")
+        line = self._lines[int(self.lines[row]) - 1]
+        value: dict[str, object] = json.loads(line, parse_float=Decimal)
+        return value
