@@ -301,15 +301,24 @@ def best_of(runs: int, work: Callable[[], Any]) -> tuple[float, Any]:
     return best, result
 
 
+STATE_LAYOUTS: dict[str, list[tuple[str, str, int]]] = {}
+"""Per system, the compiled state's arrays as (name, dtype, elements per player), taken
+from a real replay by fast_rows, for the memory section."""
+
+
 def fast_rows(
     system_id: str, data: Path, head: Path, reference: tuple[int, int, int], games: int
 ) -> list[Row]:
     loaded = load_fast()
-    replay_what = "chessrate.fast.replay (compiled: classify + sort + kernel)"
-    lists_what = "… then its rating lists (ListEntry objects, as Engine gives)"
-    e2e_what = "chessrate.fast end to end: columnar CSV read + replay + lists"
+    whats = (
+        "chessrate.fast kernel only (compiled rules over the rated games)",
+        "chessrate.fast.replay (classify, order, refuse, kernel)",
+        "chessrate.io.columnar.read_batch (CSV to columns, validated)",
+        "chessrate.fast end to end: read + replay + rating arrays",
+        "chessrate.fast end to end: read + replay + rating lists (ListEntry)",
+    )
     if isinstance(loaded, str):
-        return [missing(w, system_id, loaded) for w in (replay_what, lists_what, e2e_what)]
+        return [missing(w, system_id, loaded) for w in whats]
     fast, columnar = loaded
     players_path = data / f"{system_id}_players.csv"
     games_path = data / f"{system_id}_games.csv"
@@ -318,7 +327,7 @@ def fast_rows(
     roster = fast.Roster(system_id, read_players(players_path))
     # the check: the compiled replay of the reference slice gives the reference's lists
     slice_batch = columnar.read_batch(head)
-    wanted = set(slice_batch.game_ids)
+    wanted = {str(game_id) for game_id in slice_batch.game_ids}
     began = time.perf_counter()
     slice_result = fast_replay(
         fast, system_id, slice_batch, roster, [a for a in annulments if a[1] in wanted]
@@ -326,27 +335,43 @@ def fast_rows(
     first_call = time.perf_counter() - began  # includes the JIT compilation (or its cache)
     same = list_summary(slice_result.rating_lists()) == reference
     check = "= reference on its slice" if same else "DIFFERS from the reference on its slice"
-    batch = columnar.read_batch(games_path)
+    read_seconds, batch = best_of(3, lambda: columnar.read_batch(games_path))
+    rows = len(batch)
     replay_seconds, result = best_of(
         3, lambda: fast_replay(fast, system_id, batch, roster, annulments)
     )
-    lists_seconds, lists = best_of(1, result.rating_lists)
+    lists = result.rating_lists()
     summary = list_summary(lists)
+    plain = fast_replay(fast, system_id, batch, roster, [])  # S10 changes states after
+    plain_summary = list_summary(plain.rating_lists())
+    kernel_seconds, rated = best_of(3, lambda: fast.kernel_again(plain))
+    kernel_same = list_summary(plain.rating_lists()) == plain_summary
 
-    def end_to_end() -> Any:
+    def end_to_end(lists: bool) -> Any:
         again = fast_replay(fast, system_id, columnar.read_batch(games_path), roster, annulments)
-        return again.rating_lists()
+        return again.rating_lists() if lists else again.rating_arrays()
 
-    e2e_seconds, lists_again = best_of(2, end_to_end)
+    arrays_seconds, _ = best_of(2, lambda: end_to_end(False))
+    e2e_seconds, lists_again = best_of(2, lambda: end_to_end(True))
     repeat = "same lists" if list_summary(lists_again) == summary else "lists DIFFER"
     counts = ", ".join(f"{n:,} {o.value}" for o, n in sorted(result.outcome_counts().items()))
+    players = len(result.names)
+    STATE_LAYOUTS[system_id] = [
+        (name, str(array.dtype), array.size // players) for name, array in result.states.items()
+    ]
+    annulled = f"; {len(annulments):,} annulments applied" if annulments else ""
     return [
-        Row(replay_what, system_id, games, replay_seconds, check=f"{check}; {counts}",
-            note=f"best of 3; first call (compilation + slice) {first_call:.1f} s"),
-        Row(lists_what, system_id, games, lists_seconds, check=summary_text(summary),
-            note="per game of the stream; a Decimal per listed rating"),
-        Row(e2e_what, system_id, games, e2e_seconds, check=repeat,
+        Row(whats[0], system_id, rated, kernel_seconds,
+            check=("same states as the replay" if kernel_same else "states DIFFER"),
+            note=f"rated games only, fresh states; best of 3; {players:,} players"),
+        Row(whats[1], system_id, rows, replay_seconds, check=f"{check}; {counts}",
+            note=f"best of 3{annulled}; first call (compile or cache + slice) {first_call:.1f} s"),
+        Row(whats[2], system_id, rows, read_seconds, check=f"{rows:,} rows",
+            note="best of 3"),
+        Row(whats[3], system_id, rows, arrays_seconds, check=summary_text(summary),
             note="best of 2; the players file read before, not timed"),
+        Row(whats[4], system_id, rows, e2e_seconds, check=repeat,
+            note="best of 2; what `chessrate rate` needs before printing"),
     ]  # fmt: skip
 
 
@@ -833,16 +858,17 @@ STATE_MODEL: dict[str, dict[str, str]] = {
 PER_PLAYER_MODEL = {"arena": {"membership_day": "i4"}, "corr": {}, "site": {"bot_rating": "i4"}}
 
 
-def fast_state_arrays(system_id: str, players: int) -> tuple[list[np.ndarray], str]:
+def fast_state_arrays(
+    system_id: str, players: int, layout: list[tuple[str, str, int]] | None
+) -> tuple[list[np.ndarray], str]:
     """The state arrays for ``players`` players, touched (written), and where the layout
-    comes from."""
-    loaded = load_fast()
-    if not isinstance(loaded, str) and hasattr(loaded[0], "allocate_state"):
-        state = loaded[0].allocate_state(system_id, players)  # CALL SITE: chessrate.fast
-        arrays = [a for a in (state.values() if isinstance(state, dict) else state)]
-        for array in arrays:
-            array.fill(1)
-        return arrays, "chessrate.fast"
+    comes from: chessrate.fast's own (names, dtypes and sizes from a real replay), else
+    the bench's model."""
+    if layout:
+        arrays = [np.full(players * per, 1, dtype=dtype) for _name, dtype, per in layout]
+        return arrays, "chessrate.fast: " + ", ".join(
+            f"{name} {dtype}" + (f"×{per}" if per > 1 else "") for name, dtype, per in layout
+        )
     pools = POOLS[system_id]
     arrays = [np.full(players * pools, 1, dtype=d) for d in STATE_MODEL[system_id].values()]
     arrays += [np.full(players, 1, dtype=d) for d in PER_PLAYER_MODEL[system_id].values()]
@@ -856,14 +882,16 @@ def rss_bytes() -> int:
     return 0
 
 
-def memory_probe(system_id: str, players: int) -> dict[str, Any]:
+def memory_probe(
+    system_id: str, players: int, layout: list[tuple[str, str, int]] | None
+) -> dict[str, Any]:
     """Run in a fresh process: allocate and touch the state, measure it three ways."""
     gc.collect()
     rss_before = rss_bytes()
     tracemalloc.start()
     began = time.perf_counter()
     try:
-        arrays, source = fast_state_arrays(system_id, players)
+        arrays, source = fast_state_arrays(system_id, players, layout)
     except MemoryError:
         return {"fits": False, "source": "", "array_bytes": 0}
     seconds = time.perf_counter() - began
@@ -895,7 +923,8 @@ def memory_rows(players: int, big: int, out: Printer) -> None:
         probes = []
         for count in (players, big):
             done = subprocess.run(
-                [sys.executable, __file__, "--memory-probe", system_id, str(count)],
+                [sys.executable, __file__, "--memory-probe", system_id, str(count),
+                 json.dumps(STATE_LAYOUTS.get(system_id))],
                 capture_output=True, text=True, check=False,
             )  # fmt: skip
             probe = json.loads(done.stdout) if done.returncode == 0 else {"fits": False}
@@ -942,7 +971,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--peer-games", type=int, default=None, help="default 200,000")
     parser.add_argument("--big-players", type=int, default=None, help="default 10,000,000")
     parser.add_argument("--write-results", action="store_true")
-    parser.add_argument("--memory-probe", nargs=2, metavar=("SYSTEM", "PLAYERS"))
+    parser.add_argument("--memory-probe", nargs=3, metavar=("SYSTEM", "PLAYERS", "LAYOUT"))
     args = parser.parse_args(argv)
     quick = args.quick
     defaults = {
@@ -962,8 +991,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
     if args.memory_probe:
-        system_id, count = args.memory_probe
-        print(json.dumps(memory_probe(system_id, int(count))))
+        system_id, count, layout = args.memory_probe
+        print(json.dumps(memory_probe(system_id, int(count), json.loads(layout))))
         return 0
     out = Printer()
     command = "python bench/run.py " + " ".join(

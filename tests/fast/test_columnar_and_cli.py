@@ -274,3 +274,21 @@ def test_rate_engine_compiled_equals_reference_on_csv_with_annulments(tmp_path: 
     runs = [rate(*args, "--engine", engine) for engine in ("reference", "compiled")]
     assert runs[0] == runs[1]
     assert runs[0][0] == 0 and "annulled" in runs[0][1]
+
+
+@pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
+def test_kernel_again_rebuilds_the_same_states(system_id: str) -> None:
+    """kernel_again (what bench/run.py times as "kernel only") reruns the kernel from the
+    initial states and ends in the states and lists of the replay."""
+    from chessrate.fast import Roster, kernel_again, replay
+    from chessrate.io.games import read_players
+
+    roster = Roster(system_id, read_players(EXAMPLES / f"{system_id}_players.csv"))
+    result = replay(system_id, read_batch(EXAMPLES / f"{system_id}_games.jsonl"), roster)
+    before = {name: array.copy() for name, array in result.states.items()}
+    lists = result.rating_lists()
+    assert kernel_again(result) == len(result.rated_rows) > 0
+    assert before.keys() == result.states.keys()
+    for name, array in before.items():
+        assert (array == result.states[name]).all(), name
+    assert result.rating_lists() == lists

@@ -17,6 +17,8 @@ into a :class:`GameBatch`.
 from __future__ import annotations
 
 from .batch import GameBatch, encode
-from .replay import SYSTEMS, CompiledReplay, Roster, replay
+from .replay import SYSTEMS, CompiledReplay, Roster, kernel_again, replay
 
-__all__ = ["SYSTEMS", "CompiledReplay", "GameBatch", "Roster", "encode", "replay"]
+__all__ = [
+    "SYSTEMS", "CompiledReplay", "GameBatch", "Roster", "encode", "kernel_again", "replay",
+]  # fmt: skip

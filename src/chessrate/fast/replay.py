@@ -326,6 +326,8 @@ class CompiledReplay:
         self.rated_order_of_row = np.zeros(0, np.int64)
         self.changes: npt.NDArray[np.int32] | I64 = np.zeros((0, 4), np.int64)
         self.states: dict[str, I64] = {}
+        """Every array of the players' rating state, by name (bench/run.py measures
+        their bytes per (player, pool))."""
         self.imported = np.zeros((len(names), 0), np.bool_)
         self.annulments: dict[str, Annulment] = {}
         self._row_of_game: I64 | None = None
@@ -660,14 +662,7 @@ def replay(
     rated_order_of_row = np.full(len(batch), -1, np.int64)
     rated_order_of_row[rated_rows] = np.arange(rated_rows.shape[0])
     result.rated_order_of_row = rated_order_of_row
-    white = batch.white.astype(np.int64)
-    black = batch.black.astype(np.int64)
-    if system_id == "arena":
-        _arena(result, decided, white, black, attributes, rated_rows, progress)
-    elif system_id == "corr":
-        _corr(result, decided, white, black, attributes, rated_rows, progress)
-    else:
-        _site(result, decided, white, black, attributes, rated_rows, progress)
+    _run_kernel(result, attributes, progress)
     if progress is not None and kept.shape[0] > rated_rows.shape[0]:
         progress(int(kept.shape[0] - rated_rows.shape[0]))
 
@@ -676,6 +671,31 @@ def replay(
         for game_id, reason in annulments:
             result.annul(game_id, reason, at)
     return result
+
+
+def _run_kernel(
+    result: CompiledReplay, attributes: Attributes, progress: Callable[[int], None] | None
+) -> None:
+    """The system's kernel over the rated games, from the players' initial states."""
+    batch, decided, rows = result.batch, result.decided, result.rated_rows
+    assert decided is not None
+    white = batch.white.astype(np.int64)
+    black = batch.black.astype(np.int64)
+    system_id = result.roster.system_id
+    if system_id == "arena":
+        _arena(result, decided, white, black, attributes, rows, progress)
+    elif system_id == "corr":
+        _corr(result, decided, white, black, attributes, rows, progress)
+    else:
+        _site(result, decided, white, black, attributes, rows, progress)
+
+
+def kernel_again(result: CompiledReplay) -> int:
+    """Run ``result``'s kernel again over its rated games from fresh initial states (its
+    states are replaced by equal ones); the number of rated games. For benchmarks: the
+    kernel alone, without reading, classifying or ordering."""
+    _run_kernel(result, result.roster.attributes(result.names), None)
+    return int(result.rated_rows.shape[0])
 
 
 def _refusal(roster: Roster, record: GameRecord) -> InvalidRecord:
@@ -717,7 +737,10 @@ def _arena(
             chunk, decided.pool, white, black, decided.white_halves,
             status, rating, games, q_count, q_sum, q_halves, pd_high, dp, k_pool,
         )  # fmt: skip
-    result.states = {"status": status, "rating": rating, "games": games, "q_count": q_count}
+    result.states = {
+        "status": status, "rating": rating, "games": games,
+        "q_count": q_count, "q_sum": q_sum, "q_halves": q_halves,
+    }  # fmt: skip
 
 
 def _corr(
@@ -741,7 +764,7 @@ def _corr(
     total = np.where(imported & ~established, rating * games, 0)
     for _, chunk in _chunks(rows, progress):
         kernels.corr_kernel(chunk, white, black, decided.white_halves, status, rating, games, total)
-    result.states = {"status": status, "rating": rating, "games": games}
+    result.states = {"status": status, "rating": rating, "games": games, "total": total}
 
 
 def _site(
@@ -774,4 +797,6 @@ def _site(
             changes[start : start + chunk.shape[0]],
         )  # fmt: skip
     result.changes = changes
-    result.states = {"rating": rating, "games": games, "is_bot": is_bot}
+    result.states = {
+        "rating": rating, "games": games, "is_bot": is_bot, "bot_rating": bot_rating,
+    }  # fmt: skip
