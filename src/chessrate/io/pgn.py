@@ -96,7 +96,7 @@ from ..records import (
 from ..timecontrol import ClockKind, TimeControl, parse_time_control
 
 if TYPE_CHECKING:
-    from .pgnscan import BufferScan, Workspace
+    from .pgnscan import BufferScan, Wanted, Workspace
 
 Tags = dict[str, str]
 Source = Path | str | BinaryIO
@@ -402,9 +402,12 @@ def _strip_bom(data: bytes) -> bytes:
     return data
 
 
-def _pieces(source: Source, progress: Progress | None, compiled: bool | None) -> Iterator[_Piece]:
+def _pieces(
+    source: Source, progress: Progress | None, compiled: bool | None, wanted: Wanted | None = None
+) -> Iterator[_Piece]:
     """The games of the input, a chunk at a time: lists of ``(line, tags)`` from the
-    Python scanner, or a buffer and what the compiled scanner found in it.
+    Python scanner, or a buffer and what the compiled scanner found in it (with the
+    index and value hash of the ``wanted`` tags).
 
     The compiled scanner reads bytes, so it takes the input while every chunk is
     UTF-8 (the Python scanner reads a chunk that is not as Latin-1: from such a chunk
@@ -451,7 +454,7 @@ def _pieces(source: Source, progress: Progress | None, compiled: bool | None) ->
                 buffer = buffer + piece if buffer else piece
                 if final and buffer and not buffer.endswith(b"\n"):
                     buffer += b"\n"
-                scanned, offset, line = _scan_bytes(buffer, line, final, workspace)
+                scanned, offset, line = _scan_bytes(buffer, line, final, workspace, wanted)
                 yield scanned
                 buffer = buffer[offset:]
             else:
@@ -474,10 +477,14 @@ def _pieces(source: Source, progress: Progress | None, compiled: bool | None) ->
 
 
 def _scan_bytes(
-    buffer: bytes, line: int, final: bool, workspace: Workspace | None
+    buffer: bytes,
+    line: int,
+    final: bool,
+    workspace: Workspace | None,
+    wanted: Wanted | None = None,
 ) -> tuple[_Piece, int, int]:
     """The compiled scanner on a UTF-8 buffer; the Python one where it gives up."""
-    scanned = _load_pgnscan().scan_buffer(buffer, line, final, workspace)
+    scanned = _load_pgnscan().scan_buffer(buffer, line, final, workspace, wanted)
     if not scanned.bailed:
         return (buffer, scanned), scanned.offset, scanned.line
     text = buffer.decode("utf-8")
