@@ -28,14 +28,16 @@ strings are equal bytes and the columns are exactly
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from .pgn import Progress, Source, _pieces, _section_dict
+from .pgn import Progress, Source, _mapped_pieces, _pieces, _section_dict
 from .pgnscan import FALLBACK, BufferScan, Wanted, value_hash
 
 RECORD_TAGS = (
@@ -223,11 +225,13 @@ class _Table:
     the entries (tag, code, arena span) in order of first appearance, the arena of
     their bytes, and each tag's next code."""
 
-    def __init__(self, wanted: int) -> None:
+    def __init__(self, wanted: int, expected: int = 1 << 10) -> None:
+        """``expected``: about how many distinct values (the room made at first)."""
         self.wanted = wanted
-        self.table = np.zeros(1 << 12, np.uint64)
-        self.entries = np.empty((1 << 10, 4), np.int64)
-        self.arena = np.empty(1 << 16, np.uint8)
+        expected = min(max(expected, 1 << 10), 1 << 24)
+        self.table = np.zeros(1 << (2 * expected).bit_length(), np.uint64)
+        self.entries = np.empty((expected, 4), np.int64)
+        self.arena = np.empty(16 * expected, np.uint8)
         self.meta = np.zeros(2, np.int64)  # entries, arena bytes used
         self.next_code = np.zeros(max(wanted, 1), np.int32)
 
@@ -338,10 +342,11 @@ def read_pgn_columns(
     :func:`chessrate.io.pgn.scan_headers`."""
     given = list(dict.fromkeys(tags))
     wanted = Wanted(given)
-    table = _Table(len(wanted.names))
+    table = _Table(len(wanted.names), _expected_values(source))
     lines: list[Any] = []
     chunks: list[Any] = []
-    for piece in _pieces(source, progress, True, wanted):
+    pieces = _mapped_pieces(source, progress, wanted) or _pieces(source, progress, True, wanted)
+    for piece in pieces:
         if isinstance(piece, list):
             rows, codes = _slow_rows(piece, wanted.names, table)
         else:
@@ -361,6 +366,15 @@ def read_pgn_columns(
         codes={tag: matrix[index[tag]] if tag in index else absent for tag in given},
         values=_Values(table, {tag: index.get(tag, -1) for tag in given}),
     )
+
+
+def _expected_values(source: Source) -> int:
+    """About how many distinct values a file holds, for a start (a game takes some 500
+    bytes of which a value or two are new, as a game id or a start time)."""
+    try:
+        return os.stat(source).st_size // 256 if isinstance(source, str | Path) else 0
+    except OSError:
+        return 0
 
 
 def _slow_rows(
@@ -400,7 +414,7 @@ def _game_tags(buffer: bytes, scanned: BufferScan, game: int) -> dict[str, str]:
 
 
 def _fast_rows(
-    buffer: bytes, scanned: BufferScan, wanted: list[str], table: _Table
+    buffer: Any, scanned: BufferScan, wanted: list[str], table: _Table
 ) -> tuple[Any, Any]:
     b = np.frombuffer(buffer, np.uint8)
     games = scanned.games
@@ -421,7 +435,8 @@ def _fast_rows(
             table.reserve(max(len(wanted), (games - done) // 4), size)
     slow_rows = np.flatnonzero(slow).tolist()
     if slow_rows:
-        games_tags = [_game_tags(buffer, scanned, g) for g in slow_rows]
+        data = buffer if isinstance(buffer, bytes) else bytes(buffer)  # a mapped window
+        games_tags = [_game_tags(data, scanned, g) for g in slow_rows]
         _code_tags(codes, slow_rows, games_tags, wanted, table)
     return scanned.game_line[:games].copy(), codes
 

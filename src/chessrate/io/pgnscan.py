@@ -120,6 +120,21 @@ def _wanted(
     return -1
 
 
+@njit(cache=True)
+def plain_bytes(b: Any) -> tuple[bool, bool]:
+    """(whether ``b`` holds a carriage return, whether it is all ASCII)."""
+    high = 0
+    for start in range(0, b.size, 1 << 16):
+        cr = 0
+        for i in range(start, min(start + (1 << 16), b.size)):
+            c = b[i]
+            cr |= c == _CR
+            high |= c
+        if cr:
+            return True, high < 128
+    return False, high < 128
+
+
 _SPECIAL = np.zeros(256, np.bool_)
 _SPECIAL[[_NL, _PERCENT, _SEMICOLON, _LBRACE]] = True
 
