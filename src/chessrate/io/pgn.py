@@ -490,9 +490,11 @@ def _mapped_pieces(source: Source, progress: Progress | None, wanted: Wanted | N
 ] | None:  # fmt: skip
     """:func:`_pieces` of a plain PGN file read through a memory map, without
     copying chunks; None (read it with :func:`_pieces`) unless the source is a path
-    to an uncompressed file of ``MAPPED_MIN_BYTES`` or more that is UTF-8 and has no
-    carriage return (then every chunk :func:`_pieces` would make is UTF-8 and needs
-    no line-end change: both give the same games)."""
+    to an uncompressed file of ``MAPPED_MIN_BYTES`` or more. The file must be UTF-8
+    without carriage returns (then every chunk :func:`_pieces` would make is UTF-8
+    and needs no line-end change: both give the same games): each window is checked
+    just before it is scanned, while its bytes are read anyway, and one that is not
+    raises :class:`NotPlain` (the caller starts again with :func:`_pieces`)."""
     import mmap
 
     import numpy as np
@@ -512,17 +514,12 @@ def _mapped_pieces(source: Source, progress: Progress | None, wanted: Wanted | N
         return None  # _pieces reports it
     if mapped[:2] == _GZIP_MAGIC or mapped[:4] == _ZSTD_MAGIC:
         return None
-    data = np.frombuffer(mapped, np.uint8)
-    pgnscan = _load_pgnscan()
-    has_cr, ascii_only = pgnscan.plain_bytes(data)
-    if has_cr:
-        return None
-    if not ascii_only:
-        try:
-            codecs.utf_8_decode(memoryview(mapped), "strict", True)
-        except UnicodeDecodeError:
-            return None
-    return _mapped_windows(mapped, data, progress, wanted)
+    return _mapped_windows(mapped, np.frombuffer(mapped, np.uint8), progress, wanted)
+
+
+class NotPlain(Exception):
+    """Raised by :func:`_mapped_pieces` at a window that holds a carriage return or is
+    not UTF-8, before its games are given: read the file with :func:`_pieces`."""
 
 
 def _mapped_windows(
@@ -532,10 +529,12 @@ def _mapped_windows(
     start = 0
     while mapped[start : start + len(_BOM_BYTES)] == _BOM_BYTES:
         start += len(_BOM_BYTES)
-    workspace = _load_pgnscan().Workspace()
+    pgnscan = _load_pgnscan()
+    workspace = pgnscan.Workspace()
     line = 1
     window = MAPPED_WINDOW
     reported = 0
+    checked = start
     while True:
         end = min(start + window, size)
         if end < size:
@@ -543,6 +542,16 @@ def _mapped_windows(
             if end <= start:  # no line end in the window: a bigger one
                 window *= 2
                 continue
+        if checked < end:  # (a window starts at a line end: UTF-8 is checked in windows)
+            has_cr, ascii_only = pgnscan.plain_bytes(data[checked:end])
+            if has_cr:
+                raise NotPlain
+            if not ascii_only:
+                try:
+                    codecs.utf_8_decode(memoryview(mapped)[checked:end], "strict", True)
+                except UnicodeDecodeError:
+                    raise NotPlain from None
+            checked = end
         final = end == size
         buffer: Any = data[start:end]
         if final and (end == start or data[end - 1] != _NEWLINE):

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .pgn import Progress, Source, _mapped_pieces, _pieces, _section_dict
+from .pgn import NotPlain, Progress, Source, _mapped_pieces, _Piece, _pieces, _section_dict
 from .pgnscan import FALLBACK, BufferScan, Wanted, value_hash
 
 RECORD_TAGS = (
@@ -341,11 +341,43 @@ def read_pgn_columns(
     :class:`PgnColumns`; the games and values of
     :func:`chessrate.io.pgn.scan_headers`."""
     given = list(dict.fromkeys(tags))
+    name = str(source) if not hasattr(source, "read") else str(getattr(source, "name", "<pgn>"))
+    counted = _Counted(progress)
     wanted = Wanted(given)
-    table = _Table(len(wanted.names), _expected_values(source))
+    expected = _expected_values(source)
+    mapped = _mapped_pieces(source, counted, wanted)
+    if mapped is not None:
+        try:
+            return _columns(mapped, wanted, _Table(len(wanted.names), expected), given, name)
+        except NotPlain:  # a carriage return or not UTF-8: chunk by chunk from the start
+            counted.restart()
+    pieces = _pieces(source, counted, True, wanted)
+    return _columns(pieces, wanted, _Table(len(wanted.names), expected), given, name)
+
+
+class _Counted:
+    """A progress callback that counts, and can skip what a first try reported."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+        self.total = 0
+        self.skip = 0
+
+    def restart(self) -> None:
+        """Count again from 0, reporting only what goes past what was reported."""
+        self.skip, self.total = self.total, 0
+
+    def __call__(self, count: int) -> None:
+        self.total += count
+        if self.progress is not None and self.total > self.skip:
+            self.progress(min(count, self.total - self.skip))
+
+
+def _columns(
+    pieces: Iterable[_Piece], wanted: Wanted, table: _Table, given: list[str], name: str
+) -> PgnColumns:
     lines: list[Any] = []
     chunks: list[Any] = []
-    pieces = _mapped_pieces(source, progress, wanted) or _pieces(source, progress, True, wanted)
     for piece in pieces:
         if isinstance(piece, list):
             rows, codes = _slow_rows(piece, wanted.names, table)
@@ -353,7 +385,6 @@ def read_pgn_columns(
             rows, codes = _fast_rows(*piece, wanted.names, table)
         lines.append(rows)
         chunks.append(codes)
-    name = str(source) if not hasattr(source, "read") else str(getattr(source, "name", "<pgn>"))
     if chunks:
         matrix = np.concatenate(chunks, axis=1) if len(chunks) > 1 else chunks[0]
     else:
