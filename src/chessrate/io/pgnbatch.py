@@ -87,18 +87,28 @@ class _Strings:
             self.names.append(name)
         return key
 
+    def many(self, names: list[str]) -> list[int]:
+        """The keys of many names (as calls one by one would give)."""
+        keys = self.keys
+        new = [name for name in dict.fromkeys(names) if name not in keys]
+        keys.update(zip(new, range(len(self.names), len(self.names) + len(new)), strict=True))
+        self.names.extend(new)
+        return [keys[name] for name in names]
+
 
 def _per_value(
     columns: PgnColumns, tag: str, mapping: Callable[[str], Any], absent: Any, dtype: Any
 ) -> Any:
     """Each game's ``mapping`` of its ``tag`` value (``absent`` without the tag),
     mapping each distinct value once."""
-    values = columns.values[tag]
-    mapped = np.empty(len(values) + 1, dtype)
-    for code, value in enumerate(values):
-        mapped[code] = mapping(value)
-    mapped[-1] = absent  # code -1
-    return mapped[columns.codes[tag]]
+    return _by_code(columns, tag, [*map(mapping, columns.values[tag])], absent, dtype)
+
+
+def _by_code(columns: PgnColumns, tag: str, mapped: list[Any], absent: Any, dtype: Any) -> Any:
+    """Each game's entry of ``mapped`` (one per distinct value of ``tag``), ``absent``
+    for a game without the tag."""
+    table = np.array([*mapped, absent], dtype)  # code -1: the last one
+    return table[columns.codes[tag]]
 
 
 def _player_name(value: str) -> str | None:
@@ -139,6 +149,27 @@ def _clock(value: str) -> int:
     if hour > 23 or minute > 59 or second > 59:
         return -1
     return hour * 3600 + minute * 60 + second
+
+
+def _clocks(values: list[str]) -> list[int]:
+    """:func:`_clock` of many values; those written ``HH:MM:SS`` read at once."""
+    joined = "".join(values)
+    if len(joined) != 8 * len(values) or not joined.isascii():
+        return [*map(_clock, values)]
+    table = np.frombuffer(joined.encode("ascii"), np.uint8).reshape(-1, 8).astype(np.int64)
+    digits = table - 48
+    form = ((digits[:, [0, 1, 3, 4, 6, 7]] >= 0) & (digits[:, [0, 1, 3, 4, 6, 7]] <= 9)).all(1)
+    form &= (table[:, 2] == 58) & (table[:, 5] == 58)
+    hour = digits[:, 0] * 10 + digits[:, 1]
+    minute = digits[:, 3] * 10 + digits[:, 4]
+    second = digits[:, 6] * 10 + digits[:, 7]
+    seconds = np.where(
+        (hour < 24) & (minute < 60) & (second < 60), hour * 3600 + minute * 60 + second, -1
+    )
+    out: list[int] = seconds.tolist()
+    for row in np.flatnonzero(~form).tolist():  # another form: one by one
+        out[row] = _clock(values[row])
+    return out
 
 
 def _plies(value: str) -> int:
@@ -217,8 +248,8 @@ def read_pgn_batch(
     )
     clock = np.where(
         utc,
-        _per_value(columns, "UTCTime", _clock, 0, np.int64),
-        _per_value(columns, "Time", _clock, 0, np.int64),
+        _by_code(columns, "UTCTime", _clocks(columns.values["UTCTime"]), 0, np.int64),
+        _by_code(columns, "Time", _clocks(columns.values["Time"]), 0, np.int64),
     )
     refer |= (day < 0) | (clock < 0)
     played_at = day + clock * 1_000_000
@@ -321,28 +352,38 @@ def _game_keys(columns: PgnColumns, ids: _Strings, refer: Any) -> Any:
     """Each game's id key (-1: the reference decides): ``GameId``, else the lichess
     id in ``Site``, else an http(s) ``Link``, else a hash of the roster, as
     :func:`chessrate.io.pgn._game_id` (an invalid id: -1)."""
-
-    def key(game_id: str) -> int:
-        if not _ID_TEXT.match(game_id) or len(game_id) > 200:
-            return -1
-        return ids(game_id)
-
     none = -2
-    by_id = _per_value(
-        columns, "GameId", lambda v: key(v.strip()) if v.strip() else none, none, np.int64
+    game = _by_code(
+        columns, "GameId", _id_keys(columns.values["GameId"], ids, none), none, np.int64
     )
-    game = by_id
     rest = np.flatnonzero(game == none)
     if rest.size:  # only the Site values of games without a GameId are read
-        game = _fill(columns, "Site", game, rest, none, lambda v: _lichess(v, key, none))
+        game = _fill(columns, "Site", game, rest, none, lambda v: _lichess(v, ids, none))
         rest = np.flatnonzero(game == none)
     if rest.size:
-        game = _fill(columns, "Link", game, rest, none, lambda v: _link(v, key, none))
+        game = _fill(
+            columns, "Link", game, rest, none, lambda v: _id_keys([_link(v)], ids, none)[0]
+        )
         rest = np.flatnonzero(game == none)
     for row in rest.tolist():  # the roster hash, game by game
         if not refer[row]:
-            game[row] = key(_game_id(columns.tags(row)))
+            game[row] = _id_keys([_game_id(columns.tags(row))], ids, none)[0]
     return game
+
+
+def _id_keys(values: list[str], ids: _Strings, none: int) -> list[int]:
+    """The keys of game ids (stripped); ``none`` for an empty one, -1 for one the
+    reference refuses."""
+    stripped = [value.strip() for value in values]
+    valid = [
+        (text.isalnum() or _ID_TEXT.match(text) is not None) and len(text) <= 200
+        for text in stripped
+    ]  # (a letter or digit is neither a space nor a control character)
+    keys = iter(ids.many([text for text, ok in zip(stripped, valid, strict=True) if ok]))
+    return [
+        next(keys) if ok else none if not text else -1
+        for text, ok in zip(stripped, valid, strict=True)
+    ]
 
 
 def _fill(
@@ -359,14 +400,17 @@ def _fill(
     return game
 
 
-def _lichess(value: str, key: Callable[[str], int], none: int) -> int:
-    lichess = _LICHESS_URL.fullmatch(value.strip())
-    return key(lichess.group(1)) if lichess else none
+def _lichess(value: str, ids: _Strings, none: int) -> int:
+    text = value.strip()
+    if len(text) == 28 and text.startswith("https://lichess.org/") and text[20:].isascii():
+        return ids(text[20:]) if text[20:].isalnum() else none  # (the common form)
+    lichess = _LICHESS_URL.fullmatch(text)
+    return ids(lichess.group(1)) if lichess else none  # (8 letters or digits: valid)
 
 
-def _link(value: str, key: Callable[[str], int], none: int) -> int:
+def _link(value: str) -> str:
     link = value.strip()
-    return key(link) if link.startswith(("http://", "https://")) else none
+    return link if link.startswith(("http://", "https://")) else ""
 
 
 __all__ = ["read_pgn_batch"]
