@@ -19,6 +19,12 @@ others) from every game of a PGN file without making a Python object per game:
   read (a column nobody reads, such as ``Site`` when ``GameId`` is given, costs no
   string).
 
+A plain file of a megabyte or more is memory-mapped and scanned in windows of the
+map (no chunk copies; each window checked to be UTF-8 without carriage returns as it
+is scanned, else the file is read again chunk by chunk, see
+:func:`chessrate.io.pgn._mapped_pieces`); other input comes in chunks as for
+:func:`~chessrate.io.pgn.scan_headers`.
+
 A game the kernels leave to Python (a section the scanner marked, a chunk that is
 not UTF-8 or a buffer the scanner gave back) gets its tags from the Python scanner,
 and their UTF-8 bytes are interned in the same table. UTF-8 is one-to-one, so equal
