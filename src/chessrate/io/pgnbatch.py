@@ -358,12 +358,10 @@ def _game_keys(columns: PgnColumns, ids: _Strings, refer: Any) -> Any:
     )
     rest = np.flatnonzero(game == none)
     if rest.size:  # only the Site values of games without a GameId are read
-        game = _fill(columns, "Site", game, rest, none, lambda v: _lichess(v, ids, none))
+        game = _fill(columns, "Site", game, rest, none, lambda vs: _lichess(vs, ids, none))
         rest = np.flatnonzero(game == none)
     if rest.size:
-        game = _fill(
-            columns, "Link", game, rest, none, lambda v: _id_keys([_link(v)], ids, none)[0]
-        )
+        game = _fill(columns, "Link", game, rest, none, lambda vs: _id_keys(_links(vs), ids, none))
         rest = np.flatnonzero(game == none)
     for row in rest.tolist():  # the roster hash, game by game
         if not refer[row]:
@@ -387,30 +385,42 @@ def _id_keys(values: list[str], ids: _Strings, none: int) -> list[int]:
 
 
 def _fill(
-    columns: PgnColumns, tag: str, game: Any, rows: Any, none: int, mapping: Callable[[str], int]
+    columns: PgnColumns,
+    tag: str,
+    game: Any,
+    rows: Any,
+    none: int,
+    mapping: Callable[[list[str]], list[int]],
 ) -> Any:
+    """``game`` with ``rows`` set to the ``mapping`` of their ``tag`` value."""
     codes = columns.codes[tag][rows]
     values = columns.values[tag]
     needed = np.unique(codes[codes >= 0])
     mapped = np.full(len(values) + 1, none, np.int64)
-    for code in needed.tolist():
-        mapped[code] = mapping(values[code])
+    mapped[needed] = mapping([values[code] for code in needed.tolist()])
     game = game.copy()
     game[rows] = mapped[codes]
     return game
 
 
-def _lichess(value: str, ids: _Strings, none: int) -> int:
-    text = value.strip()
-    if len(text) == 28 and text.startswith("https://lichess.org/") and text[20:].isascii():
-        return ids(text[20:]) if text[20:].isalnum() else none  # (the common form)
-    lichess = _LICHESS_URL.fullmatch(text)
-    return ids(lichess.group(1)) if lichess else none  # (8 letters or digits: valid)
+def _lichess(values: list[str], ids: _Strings, none: int) -> list[int]:
+    """The keys of the lichess game ids in ``Site`` values (``none`` if not one)."""
+    found: list[str | None] = []
+    for value in values:
+        text = value.strip()
+        if len(text) == 28 and text.startswith("https://lichess.org/") and text[20:].isascii():
+            found.append(text[20:] if text[20:].isalnum() else None)  # (the common form)
+        else:
+            lichess = _LICHESS_URL.fullmatch(text)
+            found.append(lichess.group(1) if lichess else None)
+    keys = iter(ids.many([text for text in found if text is not None]))
+    return [none if text is None else next(keys) for text in found]  # (8 letters or digits)
 
 
-def _link(value: str) -> str:
-    link = value.strip()
-    return link if link.startswith(("http://", "https://")) else ""
+def _links(values: list[str]) -> list[str]:
+    """http(s) links, stripped (else empty)."""
+    links = [value.strip() for value in values]
+    return [link if link.startswith(("http://", "https://")) else "" for link in links]
 
 
 __all__ = ["read_pgn_batch"]
