@@ -372,6 +372,12 @@ def _game_keys(columns: PgnColumns, ids: _Strings, refer: Any) -> Any:
 def _id_keys(values: list[str], ids: _Strings, none: int) -> list[int]:
     """The keys of game ids (stripped); ``none`` for an empty one, -1 for one the
     reference refuses."""
+    if (
+        values
+        and "".join(values).isalnum()
+        and 0 < min(map(len, values)) <= max(map(len, values)) <= 200
+    ):
+        return ids.many(values)  # letters and digits only: nothing to strip, all valid
     stripped = [value.strip() for value in values]
     valid = [
         (text.isalnum() or _ID_TEXT.match(text) is not None) and len(text) <= 200
