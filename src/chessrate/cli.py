@@ -7,7 +7,8 @@ import functools
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -211,13 +212,16 @@ def _rate_compiled(
 ) -> None:
     """``rate`` through the compiled replay (chessrate.fast): the same checks in the same
     order, the same errors, the same output as the reference engine."""
-    from .fast import Roster, encode, replay
+    from .fast import Roster, replay
     from .io.columnar import read_batch
 
     on_invalid = skipped.append if skip_invalid else None
     roster = Roster(system_id, read_players(players_path) if players_path is not None else ())
-    if detect_format(games, fmt) == "pgn":  # a progress bar while the PGN is read
-        batch = encode(_read_games_showing_progress(games, fmt, on_invalid))
+    if detect_format(games, fmt) == "pgn":  # by distinct values, a progress bar while read
+        from .io.pgnbatch import read_pgn_batch
+
+        with _reading_progress(games) as advance:
+            batch = read_pgn_batch(games, on_invalid, progress=advance)
     else:
         batch = read_batch(games, fmt, on_invalid)
     with Progress(
@@ -333,6 +337,13 @@ def _read_games_showing_progress(
     """read_games, with a progress bar of the bytes read for a big PGN file."""
     if detect_format(games, fmt) != "pgn":
         return read_games(games, fmt, on_invalid)
+    with _reading_progress(games) as advance:
+        return read_games(games, fmt, on_invalid, advance)
+
+
+@contextmanager
+def _reading_progress(games: Path) -> Iterator[Callable[[int], None]]:
+    """A progress bar of the bytes of a big file read (called with each count)."""
     size = games.stat().st_size
     with Progress(
         TextColumn("reading"),
@@ -344,7 +355,7 @@ def _read_games_showing_progress(
         disable=size < PGN_PROGRESS_BYTES,
     ) as progress:
         task = progress.add_task("reading", total=size)
-        return read_games(games, fmt, on_invalid, lambda n: progress.advance(task, n))
+        yield lambda n: progress.advance(task, n)
 
 
 @main.group()

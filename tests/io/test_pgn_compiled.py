@@ -198,3 +198,37 @@ def test_property_compiled_scan_equals_python_scan(text: str, crlf: bool, chunk:
         assert_columns(data, python)
     finally:
         pgn.CHUNK_BYTES = saved
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        b"",
+        b'[White "cr"]\r\n[Black "x"]\r\n\r\n*\r\n',
+        '[White "J\u00fcrgen"]\n\n*\n'.encode("latin-1"),
+    ],
+)
+def test_memory_mapped_files_and_their_fallback(
+    tmp_path: Path, tail: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain file of a megabyte or more is read through a memory map, in windows;
+    one with a carriage return or a byte that is not UTF-8 after the first window is
+    read again chunk by chunk, and progress still counts each byte once."""
+    monkeypatch.setattr(pgn, "MAPPED_WINDOW", 1 << 18)
+    text = "".join((DATA / name).read_text(encoding="utf-8") + "\n\n" for name in FILES)
+    data = text.encode() * (1 + (3 << 20) // len(text)) + tail
+    path = tmp_path / "big.pgn"
+    path.write_bytes(data)
+    expected = list(_scan_headers(io.BytesIO(data), compiled=False))
+    seen: list[int] = []
+    columns = read_pgn_columns(path, progress=seen.append)
+    assert sum(seen) == len(data)
+    assert len(columns) == len(expected)
+    assert columns.lines.tolist() == [line for line, _ in expected]
+    assert columns.tags(len(expected) - 1) == {
+        k: v for k, v in expected[-1][1].items() if k in RECORD_TAGS
+    }
+    sample = range(0, len(expected), 97)
+    assert [columns.tags(g) for g in sample] == [
+        {k: v for k, v in expected[g][1].items() if k in RECORD_TAGS} for g in sample
+    ]

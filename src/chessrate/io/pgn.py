@@ -75,15 +75,17 @@ Where this scanner and ``chess.pgn.read_headers`` differ, on purpose:
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import hashlib
 import io
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, BinaryIO, Literal, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol
 
 from ..errors import InvalidInput, InvalidRecord
 from ..records import (
@@ -96,7 +98,7 @@ from ..records import (
 from ..timecontrol import ClockKind, TimeControl, parse_time_control
 
 if TYPE_CHECKING:
-    from .pgnscan import BufferScan, Workspace
+    from .pgnscan import BufferScan, Wanted, Workspace
 
 Tags = dict[str, str]
 Source = Path | str | BinaryIO
@@ -110,6 +112,7 @@ _GZIP_MAGIC = b"\x1f\x8b"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 _BOM = "\ufeff"
 _BOM_BYTES = _BOM.encode("utf-8")
+_NEWLINE = 10
 
 # -- scanning ----------------------------------------------------------------------------
 
@@ -402,9 +405,12 @@ def _strip_bom(data: bytes) -> bytes:
     return data
 
 
-def _pieces(source: Source, progress: Progress | None, compiled: bool | None) -> Iterator[_Piece]:
+def _pieces(
+    source: Source, progress: Progress | None, compiled: bool | None, wanted: Wanted | None = None
+) -> Iterator[_Piece]:
     """The games of the input, a chunk at a time: lists of ``(line, tags)`` from the
-    Python scanner, or a buffer and what the compiled scanner found in it.
+    Python scanner, or a buffer and what the compiled scanner found in it (with the
+    index and value hash of the ``wanted`` tags).
 
     The compiled scanner reads bytes, so it takes the input while every chunk is
     UTF-8 (the Python scanner reads a chunk that is not as Latin-1: from such a chunk
@@ -451,7 +457,7 @@ def _pieces(source: Source, progress: Progress | None, compiled: bool | None) ->
                 buffer = buffer + piece if buffer else piece
                 if final and buffer and not buffer.endswith(b"\n"):
                     buffer += b"\n"
-                scanned, offset, line = _scan_bytes(buffer, line, final, workspace)
+                scanned, offset, line = _scan_bytes(buffer, line, final, workspace, wanted)
                 yield scanned
                 buffer = buffer[offset:]
             else:
@@ -473,14 +479,107 @@ def _pieces(source: Source, progress: Progress | None, compiled: bool | None) ->
             raw.close()
 
 
+MAPPED_MIN_BYTES = 1 << 20
+"""A plain file from this size is memory-mapped by :func:`_mapped_pieces`."""
+MAPPED_WINDOW = 8 << 20
+"""Bytes the compiled scanner reads at a time from a memory-mapped file."""
+
+
+def _mapped_pieces(source: Source, progress: Progress | None, wanted: Wanted | None) -> Iterator[
+    _Piece
+] | None:  # fmt: skip
+    """:func:`_pieces` of a plain PGN file read through a memory map, without
+    copying chunks; None (read it with :func:`_pieces`) unless the source is a path
+    to an uncompressed file of ``MAPPED_MIN_BYTES`` or more. The file must be UTF-8
+    without carriage returns (then every chunk :func:`_pieces` would make is UTF-8
+    and needs no line-end change: both give the same games): each window is checked
+    just before it is scanned, while its bytes are read anyway, and one that is not
+    raises :class:`NotPlain` (the caller starts again with :func:`_pieces`)."""
+    import mmap
+
+    import numpy as np
+
+    if not isinstance(source, str | Path):
+        return None
+    try:
+        with open(source, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size < MAPPED_MIN_BYTES:
+                return None
+            populate = getattr(mmap, "MAP_POPULATE", 0)  # read ahead in one go (Linux)
+            mapped = mmap.mmap(
+                handle.fileno(), 0, flags=mmap.MAP_SHARED | populate, prot=mmap.PROT_READ
+            )
+    except (OSError, ValueError):
+        return None  # _pieces reports it
+    if mapped[:2] == _GZIP_MAGIC or mapped[:4] == _ZSTD_MAGIC:
+        return None
+    return _mapped_windows(mapped, np.frombuffer(mapped, np.uint8), progress, wanted)
+
+
+class NotPlain(Exception):
+    """Raised by :func:`_mapped_pieces` at a window that holds a carriage return or is
+    not UTF-8, before its games are given: read the file with :func:`_pieces`."""
+
+
+def _mapped_windows(
+    mapped: Any, data: Any, progress: Progress | None, wanted: Wanted | None
+) -> Iterator[_Piece]:
+    size = data.size
+    start = 0
+    while mapped[start : start + len(_BOM_BYTES)] == _BOM_BYTES:
+        start += len(_BOM_BYTES)
+    pgnscan = _load_pgnscan()
+    workspace = pgnscan.Workspace()
+    line = 1
+    window = MAPPED_WINDOW
+    reported = 0
+    checked = start
+    while True:
+        end = min(start + window, size)
+        if end < size:
+            end = mapped.rfind(b"\n", start, end) + 1
+            if end <= start:  # no line end in the window: a bigger one
+                window *= 2
+                continue
+        if checked < end:  # (a window starts at a line end: UTF-8 is checked in windows)
+            has_cr, ascii_only = pgnscan.plain_bytes(data[checked:end])
+            if has_cr:
+                raise NotPlain
+            if not ascii_only:
+                try:
+                    codecs.utf_8_decode(memoryview(mapped)[checked:end], "strict", True)
+                except UnicodeDecodeError:
+                    raise NotPlain from None
+            checked = end
+        final = end == size
+        buffer: Any = data[start:end]
+        if final and (end == start or data[end - 1] != _NEWLINE):
+            buffer = bytes(buffer) + b"\n"
+        piece, offset, line = _scan_bytes(buffer, line, final, workspace, wanted)
+        yield piece
+        if progress is not None:
+            done = size if final else start + offset
+            progress(done - reported)
+            reported = done
+        if final:
+            return
+        window = window * 2 if offset == 0 else MAPPED_WINDOW
+        start += offset
+
+
 def _scan_bytes(
-    buffer: bytes, line: int, final: bool, workspace: Workspace | None
+    buffer: bytes,
+    line: int,
+    final: bool,
+    workspace: Workspace | None,
+    wanted: Wanted | None = None,
 ) -> tuple[_Piece, int, int]:
     """The compiled scanner on a UTF-8 buffer; the Python one where it gives up."""
-    scanned = _load_pgnscan().scan_buffer(buffer, line, final, workspace)
+    scanned = _load_pgnscan().scan_buffer(buffer, line, final, workspace, wanted)
     if not scanned.bailed:
         return (buffer, scanned), scanned.offset, scanned.line
-    text = buffer.decode("utf-8")
+    text = bytes(buffer).decode("utf-8")
     out: list[tuple[int, Tags]] = []
     offset, line = _scan_text(text, line, final, out)
     return out, len(text[:offset].encode("utf-8")), line

@@ -1,31 +1,50 @@
 """Columnar PGN headers: every game's needed tags as small integer codes.
 
 :func:`read_pgn_columns` reads the tags a game record needs (``RECORD_TAGS``, or any
-others) from every game of a PGN file without making a Python object per game: the
-compiled scanner (:mod:`chessrate.io.pgnscan`) finds the tag spans, a second kernel
-picks each game's wanted tags (the last of a repeated name, as ``dict`` does) and
-hashes their values (64-bit FNV-1a), and numpy groups equal hashes. Each distinct
-value is decoded once and given a code, in order of first appearance; a third
-kernel checks every game's value bytes against its code's bytes, so a hash collision
-cannot merge two values (it raises ``AssertionError``: none is expected below
-billions of distinct values). A game the kernels leave to Python (a section the
-scanner marked, a wanted value with a backslash, a chunk that is not UTF-8) gets its
-tags from the Python scanner and its codes by value. The columns are exactly
+others) from every game of a PGN file without making a Python object per game:
+
+* the compiled scanner (:mod:`chessrate.io.pgnscan`) finds every tag's name and
+  value spans in a chunk and, for the wanted names (:class:`~chessrate.io.pgnscan.
+  Wanted`: a table by name length and first byte, then the bytes), the name's index
+  and a 64-bit FNV-1a hash of the value, while the bytes are in the cache;
+* one more kernel (:func:`_intern_chunk`) takes each game's wanted tags (the last of
+  a repeated name wins, as ``dict`` does) and interns each value in a hash table
+  shared by the whole file: open addressing on the hash, **and a byte comparison
+  with the stored value on every hit**, so equal codes mean equal bytes whatever the
+  hash does (a collision only costs a probe; no probability argument is needed). A
+  value seen for the first time is copied to an arena and gets the next code of its
+  tag (codes in order of first appearance). A value with a backslash is interned
+  with its ``\\"`` and ``\\\\`` escapes undone, as the Python reader does;
+* a tag's distinct values are decoded to ``str`` once, when ``values[tag]`` is first
+  read (a column nobody reads, such as ``Site`` when ``GameId`` is given, costs no
+  string).
+
+A plain file of a megabyte or more is memory-mapped and scanned in windows of the
+map (no chunk copies; each window checked to be UTF-8 without carriage returns as it
+is scanned, else the file is read again chunk by chunk, see
+:func:`chessrate.io.pgn._mapped_pieces`); other input comes in chunks as for
+:func:`~chessrate.io.pgn.scan_headers`.
+
+A game the kernels leave to Python (a section the scanner marked, a chunk that is
+not UTF-8 or a buffer the scanner gave back) gets its tags from the Python scanner,
+and their UTF-8 bytes are interned in the same table. UTF-8 is one-to-one, so equal
+strings are equal bytes and the columns are exactly
 :func:`chessrate.io.pgn.scan_headers`'s tags, restricted to the wanted names.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from .pgn import Progress, Source, _buffer_games, _pieces
-from .pgnscan import FALLBACK, BufferScan
+from .pgn import NotPlain, Progress, Source, _mapped_pieces, _Piece, _pieces, _section_dict
+from .pgnscan import FALLBACK, BufferScan, Wanted, value_hash
 
 RECORD_TAGS = (
     "White", "Black", "Result", "UTCDate", "UTCTime", "Date", "Time", "TimeControl",
@@ -34,159 +53,262 @@ RECORD_TAGS = (
 )  # fmt: skip
 """The tags :func:`chessrate.io.pgn.game_from_tags` reads."""
 
-_FNV_OFFSET = np.uint64(14695981039346656037)
-_FNV_PRIME = np.uint64(1099511628211)
-
-
-@njit(cache=True)
-def _pick(
-    b: Any,
-    games: int,
-    g_sec0: Any,
-    g_sec1: Any,
-    s_tag0: Any,
-    s_tag1: Any,
-    s_flag: Any,
-    t_n0: Any,
-    t_n1: Any,
-    t_v0: Any,
-    t_v1: Any,
-    t_esc: Any,
-    names: Any,
-    name_at: Any,
-) -> tuple[Any, Any, Any]:
-    """(tag index of each game's wanted tags, -1 if absent; their value hashes;
-    whether a game is left to Python)."""
-    wanted = name_at.size - 1
-    slot = np.full((games, wanted), -1, np.int64)
-    hashes = np.zeros((games, wanted), np.uint64)
-    slow = np.zeros(games, np.bool_)
-    for g in range(games):
-        for s in range(g_sec0[g], g_sec1[g]):
-            if s_flag[s] & FALLBACK:
-                slow[g] = True
-            for t in range(s_tag0[s], s_tag1[s]):
-                n0 = t_n0[t]
-                size = t_n1[t] - n0
-                for w in range(wanted):
-                    w0 = name_at[w]
-                    if name_at[w + 1] - w0 != size or names[w0] != b[n0]:
-                        continue
-                    same = True
-                    for k in range(1, size):
-                        if names[w0 + k] != b[n0 + k]:
-                            same = False
-                            break
-                    if same:
-                        slot[g, w] = t
-                        break
-        for w in range(wanted):
-            t = slot[g, w]
-            if t >= 0:
-                if t_esc[t]:
-                    slow[g] = True
-                h = _FNV_OFFSET
-                for k in range(t_v0[t], t_v1[t]):
-                    h = (h ^ np.uint64(b[k])) * _FNV_PRIME
-                hashes[g, w] = h
-    return slot, hashes, slow
+_EMPTY = np.uint64(0)
+"""An empty slot of the table; else a slot is the value hash's high 32 bits and the
+entry's index + 1 (low 32 bits): 8 bytes a slot, for fewer cache misses."""
+_LOW = np.uint64(0xFFFFFFFF)
+TAG, CODE, START, END = range(4)
+"""Columns of ``entries``: tag index, code, span of the value in the arena."""
 
 
 @njit(cache=True, inline="always")
-def _same(a: Any, a0: int, a1: int, b: Any, b0: int, b1: int) -> bool:
-    if a1 - a0 != b1 - b0:
-        return False
-    for k in range(a1 - a0):  # noqa: SIM110 (a loop numba compiles)
-        if a[a0 + k] != b[b0 + k]:
-            return False
-    return True
+def _find_or_add(
+    b: Any, v0: int, v1: int, w: int, h: Any, table: Any, entries: Any, arena: Any,
+    meta: Any, next_code: Any,
+) -> int:  # fmt: skip
+    """The code of value ``b[v0:v1]`` of tag ``w`` whose hash is ``h``: the stored
+    one (same hash bits, same tag, same bytes), or a new one (the value copied to the
+    arena). The caller makes sure there is room for one more value."""
+    mask = table.size - 1
+    i = np.int64(h & np.uint64(mask))
+    high = h & ~_LOW
+    size = v1 - v0
+    while True:
+        slot = table[i]
+        if slot == _EMPTY:
+            break
+        if slot & ~_LOW == high:
+            e = np.int64(slot & _LOW) - 1
+            a0 = entries[e, START]
+            if entries[e, TAG] == w and entries[e, END] - a0 == size:
+                same = True
+                for k in range(size):
+                    if arena[a0 + k] != b[v0 + k]:
+                        same = False
+                        break
+                if same:
+                    return int(entries[e, CODE])
+        i = (i + 1) & mask
+    e = meta[0]
+    a0 = meta[1]
+    for k in range(size):  # (a slice assignment checks for overlap: slow here)
+        arena[a0 + k] = b[v0 + k]
+    code = next_code[w]
+    next_code[w] = code + 1
+    entries[e, TAG] = w
+    entries[e, CODE] = code
+    entries[e, START] = a0
+    entries[e, END] = a0 + size
+    table[i] = high | np.uint64(e + 1)
+    meta[0] = e + 1
+    meta[1] = a0 + size
+    return int(code)
 
 
 @njit(cache=True)
-def _verify(
+def _rehash(table: Any, entries: Any, arena: Any, count: int) -> None:
+    """Put entries ``0..count`` in an empty table."""
+    mask = table.size - 1
+    for e in range(count):
+        h = value_hash(arena, entries[e, START], entries[e, END], entries[e, TAG])
+        i = np.int64(h & np.uint64(mask))
+        while table[i] != _EMPTY:
+            i = (i + 1) & mask
+        table[i] = (h & ~_LOW) | np.uint64(e + 1)
+
+
+@njit(cache=True)
+def _unescape(b: Any, v0: int, v1: int) -> Any:
+    """``b[v0:v1]`` with ``\\"`` and ``\\\\`` undone (``pgn._ESCAPE``, left to right)."""
+    out = np.empty(v1 - v0, np.uint8)
+    j = 0
+    k = v0
+    while k < v1:
+        c = b[k]
+        if c == 92 and k + 1 < v1 and (b[k + 1] == 34 or b[k + 1] == 92):
+            out[j] = b[k + 1]
+            k += 2
+        else:
+            out[j] = c
+            k += 1
+        j += 1
+    return out[:j]
+
+
+@njit(cache=True)
+def _intern_chunk(
     b: Any,
-    v0: Any,
-    v1: Any,
-    rows: Any,
-    reps: Any,
-    groups: Any,
-    known: Any,
+    start: int,
+    games: int,
+    g_sec0: Any,
+    g_sec1: Any,
+    s_h0: Any,
+    s_h1: Any,
+    s_tag0: Any,
+    s_tag1: Any,
+    s_flag: Any,
+    t_v0: Any,
+    t_v1: Any,
+    t_esc: Any,
+    t_w: Any,
+    t_hash: Any,
     codes: Any,
+    slow: Any,
+    table: Any,
+    entries: Any,
     arena: Any,
-    at: Any,
-) -> bool:
-    """Whether every row's value bytes are those of its hash group's first row
-    (``reps``), and each group that had a code from an earlier buffer (``known``) has
-    that code's bytes."""
-    for i in range(rows.size):
-        t = rows[i]
-        r = reps[i]
-        if t != r and not _same(b, v0[t], v1[t], b, v0[r], v1[r]):
-            return False
-    for g in range(groups.size):
-        if known[g]:
-            t = groups[g]
-            c = codes[g]
-            if not _same(b, v0[t], v1[t], arena, at[c], at[c + 1]):
-                return False
-    return True
+    meta: Any,
+    next_code: Any,
+) -> int:
+    """Codes of the wanted tags of games ``start..games`` (``codes[w, g]``, -1 when
+    absent); ``slow[g]`` for a game left to Python. Returns the game it stopped at:
+    ``games``, or earlier when the table, the entries or the arena need to grow."""
+    wanted = codes.shape[0]
+    slot = np.empty(wanted, np.int64)
+    cap = table.size
+    for g in range(start, games):
+        first = g_sec0[g]
+        last = g_sec1[g]
+        if (
+            2 * (meta[0] + wanted) > cap
+            or meta[0] + wanted > entries.shape[0]
+            or meta[1] + s_h1[last - 1] - s_h0[first] > arena.size
+        ):
+            return g
+        slot[:] = -1
+        is_slow = False
+        for s in range(first, last):
+            if s_flag[s] & FALLBACK:
+                is_slow = True
+            for t in range(s_tag0[s], s_tag1[s]):
+                w = t_w[t]
+                if w >= 0:
+                    slot[w] = t
+        if is_slow:
+            slow[g] = True
+            for w in range(wanted):
+                codes[w, g] = -1
+            continue
+        for w in range(wanted):
+            t = slot[w]
+            if t < 0:
+                codes[w, g] = -1
+            elif t_esc[t]:  # the value without its escapes
+                value = _unescape(b, t_v0[t], t_v1[t])
+                h = value_hash(value, 0, value.size, w)
+                codes[w, g] = _find_or_add(
+                    value, 0, value.size, w, h, table, entries, arena, meta, next_code
+                )
+            else:
+                codes[w, g] = _find_or_add(
+                    b, t_v0[t], t_v1[t], w, t_hash[t], table, entries, arena, meta, next_code
+                )
+    return games
 
 
 @njit(cache=True)
-def _gather(b: Any, v0: Any, v1: Any, tags: Any) -> tuple[Any, Any]:
-    """The values of ``tags`` end to end, and where each starts (plus the end)."""
-    at = np.zeros(tags.size + 1, np.int64)
+def _intern_values(
+    blob: Any,
+    at: Any,
+    tags: Any,
+    out: Any,
+    table: Any,
+    entries: Any,
+    arena: Any,
+    meta: Any,
+    next_code: Any,
+) -> None:
+    """Codes of the values ``blob[at[i]:at[i+1]]`` of tags ``tags[i]`` (room made)."""
     for i in range(tags.size):
-        at[i + 1] = at[i] + v1[tags[i]] - v0[tags[i]]
-    out = np.empty(at[-1], np.uint8)
-    for i in range(tags.size):
-        out[at[i] : at[i + 1]] = b[v0[tags[i]] : v1[tags[i]]]
-    return out, at
+        h = value_hash(blob, at[i], at[i + 1], tags[i])
+        out[i] = _find_or_add(
+            blob, at[i], at[i + 1], tags[i], h, table, entries, arena, meta, next_code
+        )
 
 
-@dataclass
-class _Column:
-    """One tag's value table, the hashes of the values read as bytes and each code's
-    bytes (``arena``)."""
+class _Table:
+    """The distinct values of every wanted tag: the hash table (hash, entry + 1),
+    the entries (tag, code, arena span) in order of first appearance, the arena of
+    their bytes, and each tag's next code."""
 
-    values: list[str] = field(default_factory=list)
-    known_hashes: Any = field(default_factory=lambda: np.zeros(0, np.uint64))
-    known_codes: Any = field(default_factory=lambda: np.zeros(0, np.int64))
-    arena: Any = field(default_factory=lambda: np.zeros(0, np.uint8))
-    arena_at: Any = field(default_factory=lambda: np.zeros(1, np.int64))
-    codes: list[Any] = field(default_factory=list)
-    index: dict[str, int] | None = None
-    """value -> code, made when a value read by Python needs it."""
+    def __init__(self, wanted: int, expected: int = 1 << 10) -> None:
+        """``expected``: about how many distinct values (the room made at first)."""
+        self.wanted = wanted
+        expected = min(max(expected, 1 << 10), 1 << 24)
+        self.table = np.zeros(1 << (2 * expected).bit_length(), np.uint64)
+        self.entries = np.empty((expected, 4), np.int64)
+        self.arena = np.empty(16 * expected, np.uint8)
+        self.meta = np.zeros(2, np.int64)  # entries, arena bytes used
+        self.next_code = np.zeros(max(wanted, 1), np.int32)
 
-    def add(self, data: Any, at: Any) -> None:
-        """New values, given as their UTF-8 bytes end to end and their offsets."""
-        text = data.tobytes().decode("utf-8")
-        if data.size == len(text):  # ASCII: byte offsets are text offsets
-            offsets = at.tolist()
-            new = [text[a:z] for a, z in itertools.pairwise(offsets)]
-        else:
-            raw = data.tobytes()
-            offsets = at.tolist()
-            new = [raw[a:z].decode("utf-8") for a, z in itertools.pairwise(offsets)]
-        if self.index is not None:
-            for value in new:
-                self.index[value] = len(self.values)
-                self.values.append(value)
-        else:
-            self.values.extend(new)
-        self.arena = np.concatenate([self.arena, data])
-        self.arena_at = np.concatenate([self.arena_at, at[1:] + self.arena_at[-1]])
+    def state(self) -> tuple[Any, ...]:
+        return self.table, self.entries, self.arena, self.meta, self.next_code
 
-    def code(self, value: str) -> int:
-        if self.index is None:
-            self.index = {v: c for c, v in enumerate(self.values)}
-        code = self.index.get(value)
-        if code is None:
-            data = np.frombuffer(value.encode("utf-8"), np.uint8)
-            code = len(self.values)
-            self.add(data, np.array([0, data.size], np.int64))
-            self.index[value] = code
-        return code
+    def reserve(self, values: int, nbytes: int) -> None:
+        """Room for ``values`` more values of ``nbytes`` bytes in all."""
+        count = int(self.meta[0])
+        entries = count + values
+        if entries > self.entries.shape[0]:
+            grown = np.empty((max(2 * self.entries.shape[0], entries), 4), np.int64)
+            grown[:count] = self.entries[:count]
+            self.entries = grown
+        used = int(self.meta[1]) + nbytes
+        if used > self.arena.size:
+            arena = np.empty(max(2 * self.arena.size, used), np.uint8)
+            arena[: self.meta[1]] = self.arena[: self.meta[1]]
+            self.arena = arena
+        if 2 * entries > self.table.size:
+            size = self.table.size
+            while 2 * entries > size:
+                size *= 2
+            self.table = np.zeros(size, np.uint64)
+            _rehash(self.table, self.entries, self.arena, count)
+
+    def codes(self, tags: list[int], values: list[str]) -> Any:
+        """The codes of string values (the Python scanner's), interned by their UTF-8."""
+        encoded = [value.encode("utf-8") for value in values]
+        blob = np.frombuffer(b"".join(encoded) or b"\0", np.uint8)
+        at = np.zeros(len(encoded) + 1, np.int64)
+        np.cumsum([len(value) for value in encoded], out=at[1:])
+        self.reserve(len(encoded), int(at[-1]))
+        out = np.empty(len(encoded), np.int32)
+        _intern_values(blob, at, np.array(tags, np.int32), out, *self.state())
+        return out
+
+
+class _Values(Mapping[str, list[str]]):
+    """Each wanted tag's distinct values in code order, decoded when first asked for."""
+
+    def __init__(self, table: _Table, index: dict[str, int]) -> None:
+        count = int(table.meta[0])
+        self._entries = table.entries[:count]
+        self._raw = table.arena[: table.meta[1]].tobytes()
+        self._text: str | None = None
+        self._index = index
+        self._decoded: dict[str, list[str]] = {}
+
+    def __getitem__(self, tag: str) -> list[str]:
+        values = self._decoded.get(tag)
+        if values is None:
+            rows = self._entries[self._entries[:, TAG] == self._index[tag]]
+            starts = rows[:, START].tolist()
+            ends = rows[:, END].tolist()
+            if self._text is None and self._raw.isascii():
+                self._text = self._raw.decode("ascii")
+            if self._text is not None:
+                text = self._text
+                values = [text[a:z] for a, z in zip(starts, ends, strict=True)]
+            else:
+                raw = self._raw
+                values = [raw[a:z].decode("utf-8") for a, z in zip(starts, ends, strict=True)]
+            self._decoded[tag] = values
+        return values
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
 
 
 @dataclass
@@ -195,12 +317,12 @@ class PgnColumns:
 
     ``codes[tag][i]`` is the code of game ``i``'s ``tag`` value in ``values[tag]``,
     or -1 when the game has no such tag; ``lines[i]`` is the line of game ``i``'s
-    first tag."""
+    first tag. A tag's values are decoded when ``values[tag]`` is first read."""
 
     source: str
     lines: Any
     codes: dict[str, Any]
-    values: dict[str, list[str]]
+    values: Mapping[str, list[str]]
 
     def __len__(self) -> int:
         return int(self.lines.size)
@@ -224,114 +346,136 @@ def read_pgn_columns(
     """The ``tags`` of every game of a PGN file (plain, ``.gz`` or ``.zst``) as
     :class:`PgnColumns`; the games and values of
     :func:`chessrate.io.pgn.scan_headers`."""
-    wanted = list(dict.fromkeys(tags))
-    encoded = [name.encode("utf-8") for name in wanted]
-    names = np.frombuffer(b"".join(encoded) or b"\0", np.uint8)
-    name_at = np.zeros(len(wanted) + 1, np.int64)
-    np.cumsum([len(name) for name in encoded], out=name_at[1:])
-    columns = [_Column() for _ in wanted]
-    lines: list[Any] = []
-    for piece in _pieces(source, progress, True):
-        if isinstance(piece, list):
-            _slow_rows(piece, wanted, columns, lines)
-        else:
-            _fast_rows(*piece, names, name_at, wanted, columns, lines)
+    given = list(dict.fromkeys(tags))
     name = str(source) if not hasattr(source, "read") else str(getattr(source, "name", "<pgn>"))
+    counted = _Counted(progress)
+    wanted = Wanted(given)
+    expected = _expected_values(source)
+    mapped = _mapped_pieces(source, counted, wanted)
+    if mapped is not None:
+        try:
+            return _columns(mapped, wanted, _Table(len(wanted.names), expected), given, name)
+        except NotPlain:  # a carriage return or not UTF-8: chunk by chunk from the start
+            counted.restart()
+    pieces = _pieces(source, counted, True, wanted)
+    return _columns(pieces, wanted, _Table(len(wanted.names), expected), given, name)
+
+
+class _Counted:
+    """A progress callback that counts, and can skip what a first try reported."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+        self.total = 0
+        self.skip = 0
+
+    def restart(self) -> None:
+        """Count again from 0, reporting only what goes past what was reported."""
+        self.skip, self.total = self.total, 0
+
+    def __call__(self, count: int) -> None:
+        self.total += count
+        if self.progress is not None and self.total > self.skip:
+            self.progress(min(count, self.total - self.skip))
+
+
+def _columns(
+    pieces: Iterable[_Piece], wanted: Wanted, table: _Table, given: list[str], name: str
+) -> PgnColumns:
+    lines: list[Any] = []
+    chunks: list[Any] = []
+    for piece in pieces:
+        if isinstance(piece, list):
+            rows, codes = _slow_rows(piece, wanted.names, table)
+        else:
+            rows, codes = _fast_rows(*piece, wanted.names, table)
+        lines.append(rows)
+        chunks.append(codes)
+    if chunks:
+        matrix = np.concatenate(chunks, axis=1) if len(chunks) > 1 else chunks[0]
+    else:
+        matrix = np.zeros((len(wanted.names), 0), np.int32)
+    index = {tag: w for w, tag in enumerate(wanted.names)}
+    absent = np.full(matrix.shape[1], -1, np.int32)
     return PgnColumns(
         source=name,
         lines=np.concatenate(lines) if lines else np.zeros(0, np.int64),
-        codes={
-            tag: (np.concatenate(c.codes) if c.codes else np.zeros(0, np.int32))
-            for tag, c in zip(wanted, columns, strict=True)
-        },
-        values={tag: c.values for tag, c in zip(wanted, columns, strict=True)},
+        codes={tag: matrix[index[tag]] if tag in index else absent for tag in given},
+        values=_Values(table, {tag: index.get(tag, -1) for tag in given}),
     )
 
 
+def _expected_values(source: Source) -> int:
+    """About how many distinct values a file holds, for a start (a game takes some 500
+    bytes of which a value or two are new, as a game id or a start time)."""
+    try:
+        return os.stat(source).st_size // 256 if isinstance(source, str | Path) else 0
+    except OSError:
+        return 0
+
+
 def _slow_rows(
-    games: Iterable[tuple[int, dict[str, str]]],
-    wanted: list[str],
-    columns: list[_Column],
-    lines: list[Any],
-) -> None:
+    games: Iterable[tuple[int, dict[str, str]]], wanted: list[str], table: _Table
+) -> tuple[Any, Any]:
     games = list(games)
-    lines.append(np.array([line for line, _ in games], np.int64))
-    for tag, column in zip(wanted, columns, strict=True):
-        column.codes.append(
-            np.array(
-                [column.code(t[tag]) if tag in t else -1 for _, t in games],
-                np.int32,
-            )
-        )
+    codes = np.full((len(wanted), len(games)), -1, np.int32)
+    _code_tags(codes, list(range(len(games))), [tags for _, tags in games], wanted, table)
+    return np.array([line for line, _ in games], np.int64), codes
+
+
+def _code_tags(
+    codes: Any, rows: list[int], games: list[dict[str, str]], wanted: list[str], table: _Table
+) -> None:
+    """Fill ``codes[:, rows]`` from the games' tag dicts."""
+    where_w: list[int] = []
+    where_g: list[int] = []
+    values: list[str] = []
+    for row, tags in zip(rows, games, strict=True):
+        for w, tag in enumerate(wanted):
+            value = tags.get(tag)
+            if value is not None:
+                where_w.append(w)
+                where_g.append(row)
+                values.append(value)
+    if values:
+        codes[where_w, where_g] = table.codes(where_w, values)
+
+
+def _game_tags(buffer: bytes, scanned: BufferScan, game: int) -> dict[str, str]:
+    """One game's tags as :func:`chessrate.io.pgn._buffer_games` reads them."""
+    first = int(scanned.game_sec0[game])
+    tags = _section_dict(buffer, scanned, first)
+    for more in range(first + 1, int(scanned.game_sec1[game])):
+        tags.update(_section_dict(buffer, scanned, more))
+    return tags
 
 
 def _fast_rows(
-    buffer: bytes,
-    scanned: BufferScan,
-    names: Any,
-    name_at: Any,
-    wanted: list[str],
-    columns: list[_Column],
-    lines: list[Any],
-) -> None:
+    buffer: Any, scanned: BufferScan, wanted: list[str], table: _Table
+) -> tuple[Any, Any]:
     b = np.frombuffer(buffer, np.uint8)
     games = scanned.games
-    slot, hashes, slow = _pick(
-        b, games, scanned.game_sec0, scanned.game_sec1, scanned.sec_tag0, scanned.sec_tag1,
-        scanned.sec_flag, scanned.tag_name0, scanned.tag_name1, scanned.tag_value0,
-        scanned.tag_value1, scanned.tag_escaped, names, name_at,
-    )  # fmt: skip
-    lines.append(scanned.game_line[:games].copy())
-    slow_rows = np.flatnonzero(slow)
-    slow_tags: list[dict[str, str]] = []
-    if slow_rows.size:  # their tags by the Python reading of the sections
-        all_games = list(_buffer_games(buffer, scanned))
-        slow_tags = [all_games[row][1] for row in slow_rows.tolist()]
-    v0 = scanned.tag_value0
-    v1 = scanned.tag_value1
-    for w, column in enumerate(columns):
-        codes = np.full(games, -1, np.int32)
-        rows = np.flatnonzero((slot[:, w] >= 0) & ~slow)
-        if rows.size:
-            unique, first, inverse = np.unique(
-                hashes[rows, w], return_index=True, return_inverse=True
-            )
-            unique_codes = np.full(unique.size, -1, np.int64)
-            found = np.zeros(unique.size, np.bool_)
-            if column.known_hashes.size:
-                at = np.searchsorted(column.known_hashes, unique)
-                np.minimum(at, column.known_hashes.size - 1, out=at)
-                found = column.known_hashes[at] == unique
-                unique_codes[found] = column.known_codes[at[found]]
-            new = np.flatnonzero(~found)
-            if new.size:
-                data, at = _gather(b, v0, v1, slot[rows[first[new]], w])
-                if column.index is not None:  # a value read by Python may be one of them
-                    offsets = at.tolist()
-                    raw = data.tobytes()
-                    for k, a, z in zip(new.tolist(), offsets, offsets[1:], strict=False):
-                        unique_codes[k] = column.code(raw[a:z].decode("utf-8"))
-                else:
-                    unique_codes[new] = np.arange(len(column.values), len(column.values) + new.size)
-                    column.add(data, at)
-                where = np.searchsorted(column.known_hashes, unique[new])
-                column.known_hashes = np.insert(column.known_hashes, where, unique[new])
-                column.known_codes = np.insert(column.known_codes, where, unique_codes[new])
-            inverse = inverse.ravel()
-            row_codes = unique_codes[inverse]
-            row_tags = slot[rows, w]
-            group_tags = row_tags[first]
-            if not _verify(
-                b, v0, v1, row_tags, group_tags[inverse], group_tags, found, unique_codes,
-                column.arena, column.arena_at,
-            ):  # fmt: skip
-                raise AssertionError(f"64-bit hash collision in {wanted[w]} values")
-            codes[rows] = row_codes
-        for row, tags in zip(slow_rows.tolist(), slow_tags, strict=True):
-            value = tags.get(wanted[w])
-            if value is not None:
-                codes[row] = column.code(value)
-        column.codes.append(codes)
+    codes = np.empty((len(wanted), games), np.int32)
+    slow = np.zeros(games, np.bool_)
+    done = 0
+    while done < games:
+        done = _intern_chunk(
+            b, done, games, scanned.game_sec0, scanned.game_sec1, scanned.sec_head0,
+            scanned.sec_head1, scanned.sec_tag0, scanned.sec_tag1, scanned.sec_flag,
+            scanned.tag_value0, scanned.tag_value1, scanned.tag_escaped, scanned.tag_wanted,
+            scanned.tag_hash, codes, slow, *table.state(),
+        )  # fmt: skip
+        if done < games:  # room for the next game (a game's values are within its bytes)
+            first = int(scanned.game_sec0[done])
+            last = int(scanned.game_sec1[done]) - 1
+            size = int(scanned.sec_head1[last] - scanned.sec_head0[first])
+            table.reserve(max(len(wanted), (games - done) // 4), size)
+    slow_rows = np.flatnonzero(slow).tolist()
+    if slow_rows:
+        data = buffer if isinstance(buffer, bytes) else bytes(buffer)  # a mapped window
+        games_tags = [_game_tags(data, scanned, g) for g in slow_rows]
+        _code_tags(codes, slow_rows, games_tags, wanted, table)
+    return scanned.game_line[:games].copy(), codes
 
 
 __all__ = ["RECORD_TAGS", "PgnColumns", "read_pgn_columns"]

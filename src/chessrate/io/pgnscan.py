@@ -36,6 +36,7 @@ after an install pays the compilation (a few seconds).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +83,56 @@ def _maybe_space(c: int) -> bool:
     """A byte that str regex ``\\s`` (or str.strip) may take as whitespace, other
     than space and tab: \\v \\f \\r, \\x1c-\\x1f, and any non-ASCII byte."""
     return c == 11 or c == 12 or c == _CR or (28 <= c <= 31) or c >= 128
+
+
+_FNV_OFFSET = np.uint64(14695981039346656037)
+_FNV_PRIME = np.uint64(1099511628211)
+
+
+@njit(cache=True, inline="always")
+def value_hash(b: Any, v0: int, v1: int, w: int) -> Any:
+    """64-bit FNV-1a of a wanted tag's index ``w`` and its value bytes ``b[v0:v1]``,
+    high bits folded into the low ones (a hash table takes the low bits)."""
+    h = (_FNV_OFFSET ^ np.uint64(w)) * _FNV_PRIME
+    for k in range(v0, v1):
+        h = (h ^ np.uint64(b[k])) * _FNV_PRIME
+    return h ^ (h >> np.uint64(29))
+
+
+@njit(cache=True, inline="always")
+def _wanted(
+    b: Any, n0: int, n1: int, names: Any, name_at: Any, by_shape: Any, max_name: int
+) -> int:
+    """The index of tag name ``b[n0:n1]`` among the wanted names, or -1."""
+    size = n1 - n0
+    if size > max_name:
+        return -1
+    key = size * 256 + b[n0]
+    for c in range(by_shape[key], by_shape[key + 1]):
+        w0 = name_at[c]
+        same = True
+        for k in range(1, size):
+            if names[w0 + k] != b[n0 + k]:
+                same = False
+                break
+        if same:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def plain_bytes(b: Any) -> tuple[bool, bool]:
+    """(whether ``b`` holds a carriage return, whether it is all ASCII)."""
+    high = 0
+    for start in range(0, b.size, 1 << 16):
+        cr = 0
+        for i in range(start, min(start + (1 << 16), b.size)):
+            c = b[i]
+            cr |= c == _CR
+            high |= c
+        if cr:
+            return True, high < 128
+    return False, high < 128
 
 
 _SPECIAL = np.zeros(256, np.bool_)
@@ -145,9 +196,15 @@ def _section(
     t_v0: Any,
     t_v1: Any,
     t_esc: Any,
+    t_w: Any,
+    t_hash: Any,
+    names: Any,
+    name_at: Any,
+    by_shape: Any,
+    max_name: int,
 ) -> tuple[int, int, int, int]:
     """Read the tag section at ``pos`` (``_HEAD``): (end, tags appended, flags, line
-    ends)."""
+    ends). A wanted tag (see :class:`Wanted`) gets its index and value hash."""
     plain = True
     fallback = False
     start_nt = nt
@@ -215,6 +272,10 @@ def _section(
                         t_v0[nt] = v0
                         t_v1[nt] = v1
                         t_esc[nt] = has_bs
+                        w = _wanted(b, n0, n1, names, name_at, by_shape, max_name)
+                        t_w[nt] = w
+                        if w >= 0:
+                            t_hash[nt] = value_hash(b, v0, v1, w)
                         nt += 1
                     else:
                         ok = False
@@ -274,6 +335,12 @@ def _scan(
     t_v0: Any,
     t_v1: Any,
     t_esc: Any,
+    t_w: Any,
+    t_hash: Any,
+    names: Any,
+    name_at: Any,
+    by_shape: Any,
+    max_name: int,
 ) -> tuple[int, int, int, int]:
     """(games, offset, line, status); see ``_scan_text`` for the game rules."""
     n = b.size
@@ -295,7 +362,10 @@ def _scan(
     p_line = 0
     p_sec0 = 0
     while pos < n:
-        head_end, added, flags, head_lines = _section(b, pos, n, nt, t_n0, t_n1, t_v0, t_v1, t_esc)
+        head_end, added, flags, head_lines = _section(
+            b, pos, n, nt, t_n0, t_n1, t_v0, t_v1, t_esc, t_w, t_hash, names, name_at, by_shape,
+            max_name,
+        )  # fmt: skip
         s_h0[ns] = pos
         s_h1[ns] = head_end
         s_tag0[ns] = nt
@@ -394,6 +464,35 @@ class BufferScan:
     tag_value0: Any
     tag_value1: Any
     tag_escaped: Any
+    tag_wanted: Any
+    """The index of the tag's name among the wanted names (:class:`Wanted`), or -1."""
+    tag_hash: Any
+    """A wanted tag's :func:`value_hash`."""
+
+
+class Wanted:
+    """Tag names whose index and value hash the scanner records (by name length and
+    first byte, then the bytes), in the order of ``names``. The names are sorted by
+    (length, bytes): ``names`` is that order."""
+
+    def __init__(self, names: Sequence[str] = ()) -> None:
+        unique = {name.encode("utf-8") for name in names if name}
+        encoded = sorted(unique, key=lambda name: (len(name), name))
+        self.names = [name.decode("utf-8") for name in encoded]
+        self.bytes = np.frombuffer(b"".join(encoded) or b"\0", np.uint8)
+        self.at = np.zeros(len(encoded) + 1, np.int64)
+        np.cumsum([len(name) for name in encoded], out=self.at[1:])
+        self.max_name = max((len(name) for name in encoded), default=0)
+        self.by_shape = np.zeros((self.max_name + 1) * 256 + 1, np.int64)
+        for name in encoded:
+            self.by_shape[len(name) * 256 + name[0] + 1] += 1
+        np.cumsum(self.by_shape, out=self.by_shape)
+
+    def args(self) -> tuple[Any, Any, Any, int]:
+        return self.bytes, self.at, self.by_shape, self.max_name
+
+
+_NOTHING = Wanted()
 
 
 class Workspace:
@@ -412,16 +511,23 @@ class Workspace:
             self.arrays = [np.empty(capacity, np.int64) for _ in range(11)]
             self.arrays.insert(7, np.empty(capacity, np.uint8))
             self.arrays.append(np.empty(capacity, np.bool_))
+            self.arrays.append(np.empty(capacity, np.int32))
+            self.arrays.append(np.empty(capacity, np.uint64))
         return self.arrays
 
 
 def scan_buffer(
-    data: Any, line: int, final: bool, workspace: Workspace | None = None
+    data: Any,
+    line: int,
+    final: bool,
+    workspace: Workspace | None = None,
+    wanted: Wanted | None = None,
 ) -> BufferScan:
     """Scan a buffer of UTF-8 PGN (``\\n`` line ends, ending with one unless final)
     whose first line is ``line``; see the module docstring. ``data``: bytes or a
-    uint8 array."""
+    uint8 array. The ``wanted`` tags get their name's index and value hash."""
     b = data if isinstance(data, np.ndarray) else np.frombuffer(data, dtype=np.uint8)
     arrays = (workspace or Workspace()).get(b.size)
-    games, offset, end_line, status = _scan(b, line, final, *arrays)
+    args = [*arrays, *(wanted or _NOTHING).args()]
+    games, offset, end_line, status = _scan(b, line, final, *args)
     return BufferScan(games, offset, end_line, status == BAILED, *arrays)
