@@ -262,3 +262,12 @@ def test_bot_player() -> None:
     player = Player.from_mapping({"id": "b", "bot": "true", "bot_rating": "1500"}, "x")
     assert player.bot is True
     assert player.bot_rating == Decimal("1500.00")
+
+
+def test_a_ply_count_beyond_any_game_of_chess_is_refused() -> None:
+    data = {"id": "g1", "played_at": "2026-01-01T10:00:00Z", "white": "a", "black": "b",
+            "result": "1-0", "plies": 100_001}  # fmt: skip
+    with pytest.raises(InvalidRecord) as refused:
+        GameRecord.from_mapping(data, "games.jsonl:3")
+    assert str(refused.value) == "games.jsonl:3: plies: must be at most 100,000"
+    assert GameRecord.from_mapping({**data, "plies": 100_000}, "x").plies == 100_000

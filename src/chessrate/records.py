@@ -23,6 +23,11 @@ E = TypeVar("E", bound=Enum)
 LOSS = Decimal(0)
 
 
+MAX_PLIES = 100_000
+"""The most half-moves a game record may claim: more than any game of chess can have
+(the 75-move rule ends every game long before), so a larger count is a data error."""
+
+
 class Result(StrEnum):
     WHITE_WINS = "1-0"
     BLACK_WINS = "0-1"
@@ -139,7 +144,7 @@ class FieldReader:
             return False
         raise self.fail(name, f"{value!r} is not true or false")
 
-    def integer(self, name: str, minimum: int = 0) -> int | None:
+    def integer(self, name: str, minimum: int = 0, maximum: int | None = None) -> int | None:
         raw = self.data.get(name)
         if isinstance(raw, bool):
             raise self.fail(name, "must be a whole number")
@@ -151,6 +156,8 @@ class FieldReader:
         number = int(value)
         if number < minimum:
             raise self.fail(name, f"must be at least {minimum}")
+        if maximum is not None and number > maximum:
+            raise self.fail(name, f"must be at most {maximum:,}")
         return number
 
     def rating(self, name: str) -> Decimal | None:
@@ -274,7 +281,7 @@ class GameRecord:
             rated=True if rated is None else rated,
             time_control=time_control,
             termination=termination,
-            plies=fields.integer("plies"),
+            plies=fields.integer("plies", maximum=MAX_PLIES),
             venue=venue,
             confirmed=confirmed,
             source=where,

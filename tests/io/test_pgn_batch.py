@@ -97,7 +97,7 @@ VALUES = {
     "FEN": ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "8/8/8/8/8/8/8/K6k w"],
     "GameId": ["g1", "g2", " ", "bad\x01id", "g1"],
     "Link": ["https://www.chess.com/game/live/1", "nowhere"],
-    "PlyCount": ["12", "0", " ", "x", "0999"],
+    "PlyCount": ["12", "0", " ", "x", "0999", "100001", "99999999999"],
     "WhiteFideId": ["123", "0", ""],
     "BlackFideId": ["456", "123", "000"],
     "Round": ["1", "2.1"],

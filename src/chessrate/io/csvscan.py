@@ -23,6 +23,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ..fast.batch import NO_PLIES, NOT_GIVEN, TC_CLOCKED, TC_CORRESPONDENCE, TC_NONE, TC_UNCLOCKED
+from ..records import MAX_PLIES
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
@@ -337,7 +338,7 @@ def scan(
                     termination[row] = code
             elif role == R_PLIES:
                 value, after = _number(data, start, end, 9)
-                if value < 0 or after != end:
+                if value < 0 or after != end or value > MAX_PLIES:
                     bad = True
                 else:
                     plies[row] = value

@@ -90,6 +90,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol
 from ..errors import InvalidInput, InvalidRecord
 from ..records import (
     DECISIVE_TERMINATIONS,
+    MAX_PLIES,
     GameRecord,
     Result,
     Termination,
@@ -956,6 +957,8 @@ def game_from_tags(
         if not ply_count.isdigit():
             raise fail("PlyCount", f"{ply_count!r} is not a whole number")
         plies = int(ply_count)
+        if plies > MAX_PLIES:
+            raise fail("PlyCount", f"must be at most {MAX_PLIES:,}")
     game_id = _game_id(record)
     if not _ID_TEXT.match(game_id) or len(game_id) > 200:
         raise fail("GameId", f"{game_id!r} is not a valid id")

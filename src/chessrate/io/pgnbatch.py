@@ -40,7 +40,7 @@ from ..fast.batch import (
     GameBatch,
     microseconds,
 )
-from ..records import DECISIVE_TERMINATIONS, Result, Termination
+from ..records import DECISIVE_TERMINATIONS, MAX_PLIES, Result, Termination
 from ..timecontrol import ClockKind
 from .pgn import (
     _DATE,
@@ -70,7 +70,6 @@ _TERMINATION_CODE = {termination: code for code, termination in enumerate(TERMIN
 _DECISIVE = np.array([t in DECISIVE_TERMINATIONS for t in TERMINATIONS], np.bool_)
 _DRAW = RESULTS.index(Result.DRAW)
 _NORMAL = TERMINATIONS.index(Termination.NORMAL)
-_INT32_MAX = 2**31 - 1
 
 
 class _Strings:
@@ -177,7 +176,7 @@ def _plies(value: str) -> int:
     text = value.strip()
     if not text:
         return NO_PLIES
-    if not text.isascii() or not text.isdigit() or int(text) > _INT32_MAX:
+    if not text.isascii() or not text.isdigit() or int(text) > MAX_PLIES:
         return -2  # (a non-ASCII digit: the reference decides)
     return int(text)
 
