@@ -1053,10 +1053,9 @@ ABOUT = """\
 Written by `bench/run.py --write-results`, which replaces this section. One generated
 stream (bench/generate_stream.py) feeds every row. Rows on a slice say so and give the
 extrapolated time for the whole stream; the check column shows how each result was
-verified. "not available on this checkout" marks the compiled replay (`chessrate.fast`,
-`chessrate.io.columnar`) and the PGN scanner (`chessrate.io.pgn`) of the other issue 8
-branches. The PyPI libraries come with the `bench` extra, except `elo` 0.1.1, which pip
-cannot build any more (see run.py's docstring for the hand install)."""
+verified. The PyPI libraries come with the `bench` extra, except `elo` 0.1.1, which pip
+cannot build any more: run.py builds it from its sdist with 2to3. "kernel only" counts
+the rated games the kernel rates; every other row counts the file's rows."""
 
 
 def write_results(lines: list[str]) -> None:
