@@ -175,17 +175,8 @@ def rate(
         for player in read_players(players_path):
             engine.add_player(player)
     records = _read_games_showing_progress(games, fmt, on_invalid)
-    with Progress(
-        TextColumn("rating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=len(records) < PROGRESS_THRESHOLD,
-    ) as progress:
-        task = progress.add_task("rating", total=len(records))
-        engine.replay(records, on_invalid, lambda n: progress.advance(task, n))
+    with _rating_progress(len(records)) as advance:
+        engine.replay(records, on_invalid, advance)
     annulments = _annul_all(engine.annul, annul_path, annulled_at, on_invalid)
     lists = engine.rating_lists()
     files: dict[Path, str] = {}
@@ -224,18 +215,8 @@ def _rate_compiled(
             batch = read_pgn_batch(games, on_invalid, progress=advance)
     else:
         batch = read_batch(games, fmt, on_invalid)
-    with Progress(
-        TextColumn("rating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=len(batch) < PROGRESS_THRESHOLD,
-    ) as progress:
-        task = progress.add_task("rating", total=len(batch))
-        result = replay(system_id, batch, roster, on_invalid=on_invalid,
-                        progress=lambda n: progress.advance(task, n))  # fmt: skip
+    with _rating_progress(len(batch)) as advance:
+        result = replay(system_id, batch, roster, on_invalid=on_invalid, progress=advance)
     annulments = _annul_all(result.annul, annul_path, annulled_at, on_invalid)
     lists = result.rating_lists()
     if out is not None:
@@ -339,6 +320,23 @@ def _read_games_showing_progress(
         return read_games(games, fmt, on_invalid)
     with _reading_progress(games) as advance:
         return read_games(games, fmt, on_invalid, advance)
+
+
+@contextmanager
+def _rating_progress(total: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar of the games rated, for inputs of PROGRESS_THRESHOLD games or more
+    (called with each count)."""
+    with Progress(
+        TextColumn("rating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=total < PROGRESS_THRESHOLD,
+    ) as progress:
+        task = progress.add_task("rating", total=total)
+        yield lambda n: progress.advance(task, n)
 
 
 @contextmanager

@@ -163,16 +163,10 @@ def _scan_csv(path: Path, data: bytes, on_invalid: OnInvalid | None) -> GameBatc
         rows = np.array(sorted(records), np.int64)
         chosen = [records[row] for row in rows.tolist()]
         keep[rows] = True
-        fields = encode(chosen)
-        played_at[rows] = fields.played_at
-        result[rows] = fields.result
-        rated[rows] = fields.rated.astype(np.int8)
-        tc_kind[rows], tc_base[rows] = fields.tc_kind, fields.tc_base
-        tc_increment[rows], tc_days[rows] = fields.tc_increment, fields.tc_days
-        termination[rows] = fields.termination
-        plies64[rows] = fields.plies
-        venue[rows] = fields.venue
-        confirmed[rows] = fields.confirmed
+        _place(
+            encode(chosen), rows, played_at, result, rated, tc_kind, tc_base, tc_increment,
+            tc_days, termination, plies64, venue, confirmed,
+        )  # fmt: skip
         # the reference's strings where they are not the cell's bytes (e.g. trimmed)
         extra = bytearray()
         for row, record in zip(rows.tolist(), chosen, strict=True):
@@ -382,16 +376,10 @@ class _Columns:
                 strings[name] = pc.replace_with_mask(
                     strings[name].cast(pa.string()), pa.array(patch), pa.array(values, pa.string())
                 )
-            fields = encode(chosen)
-            played_at[rows] = fields.played_at
-            result[rows] = fields.result
-            rated_flag[rows] = fields.rated.astype(np.int8)
-            tc_kind[rows], tc_base[rows] = fields.tc_kind, fields.tc_base
-            tc_increment[rows], tc_days[rows] = fields.tc_increment, fields.tc_days
-            termination[rows] = fields.termination
-            plies[rows] = fields.plies
-            venue[rows] = fields.venue
-            confirmed[rows] = fields.confirmed
+            _place(
+                encode(chosen), rows, played_at, result, rated_flag, tc_kind, tc_base,
+                tc_increment, tc_days, termination, plies, venue, confirmed,
+            )  # fmt: skip
         keep = ~self.slow
         if records:
             keep[np.array(sorted(records), np.int64)] = True
@@ -516,3 +504,16 @@ class _Columns:
         line = self._lines[int(self.lines[row]) - 1]
         value: dict[str, object] = json.loads(line, parse_float=Decimal)
         return value
+
+
+def _place(fields: GameBatch, rows: Any, *columns: Any) -> None:
+    """Put the reference parser's ``fields`` of some rows at ``rows`` of the columns
+    (played_at, result, rated, tc_kind, tc_base, tc_increment, tc_days, termination,
+    plies, venue, confirmed), in that order."""
+    values = (
+        fields.played_at, fields.result, fields.rated.astype(np.int8), fields.tc_kind,
+        fields.tc_base, fields.tc_increment, fields.tc_days, fields.termination,
+        fields.plies, fields.venue, fields.confirmed,
+    )  # fmt: skip
+    for column, value in zip(columns, values, strict=True):
+        column[rows] = value
