@@ -56,6 +56,22 @@ def parse_rating(text: str) -> Decimal:
     return round_half_away(value, 2)
 
 
+def to_hundredths(value: Decimal) -> int:
+    """A rating (at most two decimals) as an exact integer number of hundredths:
+    ``Decimal("1800.25")`` -> 180025. Raises ``ValueError`` for a value with more
+    than two decimals (nothing is rounded here)."""
+    scaled = value.scaleb(2)
+    whole = int(scaled)
+    if whole != scaled:
+        raise ValueError(f"{value} has more than two decimals")
+    return whole
+
+
+def from_hundredths(value: int) -> Decimal:
+    """Integer hundredths as the two-decimal rating: 180025 -> ``Decimal("1800.25")``."""
+    return Decimal(int(value)).scaleb(-2)
+
+
 def format_rating(rating: Decimal | None) -> str | None:
     """A rating as written in files: a string with exactly two decimals."""
     return None if rating is None else f"{round_half_away(rating, 2):.2f}"

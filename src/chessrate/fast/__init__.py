@@ -17,8 +17,9 @@ into a :class:`GameBatch`.
 from __future__ import annotations
 
 from .batch import GameBatch, encode
-from .replay import SYSTEMS, CompiledReplay, Roster, kernel_again, replay
+from .replay import SYSTEMS, Annul, CompiledReplay, Roster, kernel_again, replay
 
 __all__ = [
-    "SYSTEMS", "CompiledReplay", "GameBatch", "Roster", "encode", "kernel_again", "replay",
+    "SYSTEMS", "Annul", "CompiledReplay", "GameBatch", "Roster", "encode", "kernel_again",
+    "replay",
 ]  # fmt: skip

@@ -72,6 +72,13 @@ def moment(value: int) -> datetime:
     return EPOCH + timedelta(microseconds=value)
 
 
+def time_control(kind: int, base: int, increment: int, days: int) -> TimeControl | None:
+    """The time control of a batch row's four ``tc_`` codes (None: no time control)."""
+    if kind == TC_NONE:
+        return None
+    return TimeControl(_TC_CLOCK[kind], base=base, increment=increment, days_per_move=days)
+
+
 @dataclass(slots=True)
 class GameBatch:
     """Games as columns, in input order (rating order is computed by the replay).
@@ -100,9 +107,22 @@ class GameBatch:
     source: str = ""
     lines: I64 | None = None
     sources: Sequence[str] | None = None
+    control_table: tuple[I64, list[TimeControl | None]] | None = None
+    """Each row's code among the batch's distinct time controls, and those controls
+    (a reader that interned them may set it; else :meth:`controls` finds them)."""
 
     def __len__(self) -> int:
         return int(self.game.shape[0])
+
+    def controls(self) -> tuple[I64, list[TimeControl | None]]:
+        """Each row's code among the distinct time controls, and the controls in
+        order of first appearance (found once, then kept)."""
+        if self.control_table is None:
+            from .kernels import factorize
+
+            codes, first = factorize(self.tc_kind, self.tc_base, self.tc_increment, self.tc_days)
+            self.control_table = (codes, [self.time_control(row) for row in first.tolist()])
+        return self.control_table
 
     def where(self, row: int) -> str:
         """The row's location as errors name it (``FILE:LINE``)."""
@@ -113,14 +133,11 @@ class GameBatch:
         return ""
 
     def time_control(self, row: int) -> TimeControl | None:
-        kind = int(self.tc_kind[row])
-        if kind == TC_NONE:
-            return None
-        return TimeControl(
-            _TC_CLOCK[kind],
-            base=int(self.tc_base[row]),
-            increment=int(self.tc_increment[row]),
-            days_per_move=int(self.tc_days[row]),
+        return time_control(
+            int(self.tc_kind[row]),
+            int(self.tc_base[row]),
+            int(self.tc_increment[row]),
+            int(self.tc_days[row]),
         )
 
     def record(self, row: int) -> GameRecord:

@@ -5,7 +5,10 @@ of hundredths (int64); scores are counted in half points. The only rounding,
 half away from zero, is :func:`round_div` (the integer form of
 :func:`chessrate.numbers.round_half_away`). Table A, Table B and the ``site``
 expected score are lookup arrays built in Python from the reference functions
-(:mod:`chessrate.fast.tables`). Each kernel applies the games named by ``order``
+(:mod:`chessrate.fast.tables`). Every rule number (floors, K factors and their
+thresholds, the qualifying count, corr's margins, site's weights) is read from
+``params``, the system's ``Rules`` as built by :mod:`chessrate.fast.params`: no
+kernel holds a rule of its own. Each kernel applies the games named by ``order``
 (rating order, refused and repeated games already removed) to the state arrays in
 place; the states are indexed ``[player, pool]``.
 """
@@ -14,7 +17,31 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from numba import njit
+
+from .params import (
+    A_BONUS,
+    A_FLOOR,
+    A_K_NEW,
+    A_K_POOL,
+    A_NEW_GAMES,
+    A_QUALIFYING,
+    C_BONUS,
+    C_CLAMP,
+    C_ESTABLISHED,
+    C_FACTOR_DEN,
+    C_FACTOR_NUM,
+    C_GAP,
+    C_MARGIN,
+    C_UNRATED,
+    HALF_POINT,
+    S_FLOOR,
+    S_K,
+    S_K_GAMES,
+    S_K_NEW,
+    S_WEIGHTS,
+)
 
 # arena states (arena A5), corr states (corr C1)
 UNRATED, QUALIFYING, RATED = 0, 1, 2
@@ -44,13 +71,15 @@ def arena_kernel(
     q_halves: Any,
     pd_high: Any,
     dp: Any,
-    k_pool: Any,
+    params: Any,
 ) -> None:
     """arena A6-A10 for every game of ``order`` (all of them rated, with a result).
 
-    ``pd_high[D]`` is Table B's PD of the higher rated (hundredths) for a whole D up
-    to 735; ``dp[p]`` is Table A for p in hundredths; ``k_pool`` A8's K per pool."""
-    floor = 100_000  # 1000.00 (A6, A10)
+    ``pd_high[D]`` is Table B's PD of the higher rated (hundredths) for a whole D, its
+    last entry standing for every larger D; ``dp[p]`` is Table A for p in hundredths;
+    ``params`` the ``ArenaRules`` (:func:`chessrate.fast.params.arena_params`)."""
+    floor = params[A_FLOOR]
+    last = pd_high.shape[0] - 1
     for t in range(order.shape[0]):
         g = order[t]
         p = pool[g]
@@ -64,14 +93,13 @@ def arena_kernel(
             ra = rating[a, p]
             rb = rating[b, p]
             d = ra - rb if ra >= rb else rb - ra
-            whole = (d + 50) // 100  # Table B reads D rounded half up
-            high = 100 if whole > 735 else pd_high[whole]
+            high = pd_high[min(round_div(d, 100), last)]  # Table B reads a whole D
             pda = high if ra >= rb else 100 - high
             pdb = high if rb >= ra else 100 - high
-            ka = 40 if games[a, p] < 30 else k_pool[p]  # A8
-            kb = 40 if games[b, p] < 30 else k_pool[p]
-            na = ra + (sa * 50 - pda) * ka
-            nb = rb + (sb * 50 - pdb) * kb
+            ka = _arena_k(games[a, p], p, params)  # A8
+            kb = _arena_k(games[b, p], p, params)
+            na = ra + (sa * HALF_POINT - pda) * ka
+            nb = rb + (sb * HALF_POINT - pdb) * kb
             for x, nx in ((a, na), (b, nb)):
                 if nx < floor:  # A10: the rating is lost in this pool
                     status[x, p] = UNRATED
@@ -90,17 +118,17 @@ def arena_kernel(
             q_sum[x, p] += opponent
             q_halves[x, p] += s
             n = q_count[x, p]
-            if n < 5:
+            if n < params[A_QUALIFYING]:
                 status[x, p] = QUALIFYING
                 continue
-            ra = (2 * q_sum[x, p] + n) // (2 * n)  # Ra, ratings are positive
+            ra = round_div(q_sum[x, p], n)  # Ra, the opponents' mean
             halves = q_halves[x, p]
-            if halves == n:
+            if halves == n:  # 50 %
                 rf = ra
-            elif halves > n:
-                rf = ra + (halves - n) * 2000  # +20 per half point over 50 %
-            else:
-                rf = ra + dp[(100 * halves + n) // (2 * n)] * 100  # Table A on p = s/n
+            elif halves > n:  # a bonus per half point over 50 %
+                rf = ra + (halves - n) * params[A_BONUS]
+            else:  # Table A on p = s/n, read in hundredths
+                rf = ra + dp[round_div(HALF_POINT * halves, n)] * 100
             q_count[x, p] = 0
             q_sum[x, p] = 0
             q_halves[x, p] = 0
@@ -115,6 +143,15 @@ def arena_kernel(
 
 
 @njit(cache=True)
+def _arena_k(games: int, pool: int, params: Any) -> int:
+    """arena A8: the new player's K until his games reach the threshold, else the
+    pool's."""
+    if games < params[A_NEW_GAMES]:
+        return int(params[A_K_NEW])
+    return int(params[A_K_POOL + pool])
+
+
+@njit(cache=True)
 def _corr_one(
     own_status: int,
     own_rating: int,
@@ -123,29 +160,33 @@ def _corr_one(
     other_status: int,
     other_rating: int,
     halves: int,
+    params: Any,
 ) -> tuple[bool, int, int, int, int]:
     """corr C2-C6 for one player: (counted, status, rating, games, sum)."""
+    margin = params[C_MARGIN]
     if own_status == ESTABLISHED:  # C5, C6
         # C5 Decision: an unrated opponent's rating is the performance he earns here
-        opponent = own_rating + 40_000 * (1 - halves) if other_status == UNRATED else other_rating
-        diff = opponent - own_rating
-        diff = max(-35_000, min(35_000, diff))
-        bonus = 1600 * (halves - 1)
-        change = round_div(diff * 4 + bonus * 100, 100)
+        unrated = other_status == UNRATED
+        opponent = own_rating + margin * (1 - halves) if unrated else other_rating
+        clamp = params[C_CLAMP]
+        diff = max(-clamp, min(clamp, opponent - own_rating))
+        bonus = params[C_BONUS] * (halves - 1)
+        denominator = params[C_FACTOR_DEN]
+        change = round_div(diff * params[C_FACTOR_NUM] + bonus * denominator, denominator)
         if change < 0 and other_status != ESTABLISHED:
             change = 0
         return True, ESTABLISHED, own_rating + change, own_games + 1, 0
     if own_status != UNRATED and other_status != UNRATED:
         gap = other_rating - own_rating
-        if gap >= 40_000 or gap <= -40_000:  # C4: not counted at all
+        if gap >= params[C_GAP] or gap <= -params[C_GAP]:  # C4: not counted at all
             return False, own_status, own_rating, own_games, own_sum
     if other_status == UNRATED:  # C3
-        performance = 110_000 + 20_000 * halves
+        performance = params[C_UNRATED + halves]
     else:
-        performance = other_rating + 40_000 * (halves - 1)
+        performance = other_rating + margin * (halves - 1)
     total = own_sum + performance
     count = own_games + 1
-    status = ESTABLISHED if count >= 25 else PROVISIONAL
+    status = ESTABLISHED if count >= params[C_ESTABLISHED] else PROVISIONAL
     return True, status, round_div(total, count), count, total
 
 
@@ -159,18 +200,20 @@ def corr_kernel(
     rating: Any,
     games: Any,
     total: Any,
+    params: Any,
 ) -> None:
-    """corr C2-C6 for every game of ``order``; both players from pre-game states."""
+    """corr C2-C6 for every game of ``order``; both players from pre-game states;
+    ``params`` the ``CorrRules`` (:func:`chessrate.fast.params.corr_params`)."""
     for t in range(order.shape[0]):
         g = order[t]
         a = white[g]
         b = black[g]
         sa = white_halves[g]
         ca, sta, ra, ga, ta = _corr_one(
-            status[a], rating[a], games[a], total[a], status[b], rating[b], sa
+            status[a], rating[a], games[a], total[a], status[b], rating[b], sa, params
         )
         cb, stb, rb, gb, tb = _corr_one(
-            status[b], rating[b], games[b], total[b], status[a], rating[a], 2 - sa
+            status[b], rating[b], games[b], total[b], status[a], rating[a], 2 - sa, params
         )
         if ca:
             status[a], rating[a], games[a], total[a] = sta, ra, ga, ta
@@ -180,22 +223,24 @@ def corr_kernel(
 
 @njit(cache=True)
 def _site_change(
-    own: int, opponent: int, halves: int, games: int, quarters: int, table: Any
+    own: int, opponent: int, halves: int, games: int, pool: int, table: Any, params: Any
 ) -> int:
-    """site S3-S5: the rating after the game (K x w x (score - expected), floor 100)."""
+    """site S3-S5: the rating after the game, K x w x (score - expected) rounded,
+    never below the floor; w is ``pool``'s weight (1 for a type rating)."""
     d = own - opponent
     last = table.shape[0] - 1
     expected = table[min(d, last)] if d >= 0 else 100 - table[min(-d, last)]
-    k = 32 if games < 30 else 20
-    after = own + round_div(k * quarters * (halves * 50 - expected), 4)
-    return max(after, 10_000)
+    k = params[S_K_NEW] if games < params[S_K_GAMES] else params[S_K]
+    numerator = params[S_WEIGHTS + 2 * pool]
+    denominator = params[S_WEIGHTS + 2 * pool + 1]
+    after = own + round_div(k * numerator * (halves * HALF_POINT - expected), denominator)
+    return int(max(after, params[S_FLOOR]))
 
 
 @njit(cache=True)
 def site_kernel(
     order: Any,
     kind_pool: Any,
-    quarters: Any,
     white: Any,
     black: Any,
     white_halves: Any,
@@ -205,12 +250,14 @@ def site_kernel(
     games: Any,
     expected: Any,
     changes: Any,
+    params: Any,
 ) -> None:
     """site S1-S7 for every game of ``order``: the type rating (w = 1) and the site
-    Elo (pool 0, w = ``quarters``/4). ``expected[d]`` is the higher rated side's
-    expected score (hundredths) for a difference of d hundredths. ``changes[t]``
-    gets the four changes (type white, type black, site white, site black;
-    0 for a bot, who has none) for S10."""
+    Elo (pool 0, w = the type's weight). ``expected[d]`` is the higher rated side's
+    expected score (hundredths) for a difference of d hundredths; ``params`` the
+    ``SiteRules`` (:func:`chessrate.fast.params.site_params`). ``changes[t]`` gets
+    the four changes (type white, type black, site white, site black; 0 for a bot,
+    who has none) for S10."""
     for t in range(order.shape[0]):
         g = order[t]
         a = white[g]
@@ -218,15 +265,15 @@ def site_kernel(
         sa = white_halves[g]
         for slot in range(2):
             p = kind_pool[g] if slot == 0 else 0
-            w = 4 if slot == 0 else quarters[g]
+            weight = 0 if slot == 0 else kind_pool[g]  # the site Elo weighs by the type
             ra = bot_rating[a] if is_bot[a] else rating[a, p]
             rb = bot_rating[b] if is_bot[b] else rating[b, p]
             na = ra
             nb = rb
             if not is_bot[a]:
-                na = _site_change(ra, rb, sa, games[a, p], w, expected)
+                na = _site_change(ra, rb, sa, games[a, p], weight, expected, params)
             if not is_bot[b]:
-                nb = _site_change(rb, ra, 2 - sa, games[b, p], w, expected)
+                nb = _site_change(rb, ra, 2 - sa, games[b, p], weight, expected, params)
             if is_bot[a]:
                 changes[t, 2 * slot] = 0
             else:
@@ -239,3 +286,51 @@ def site_kernel(
                 changes[t, 2 * slot + 1] = nb - rb
                 rating[b, p] = nb
                 games[b, p] += 1
+
+
+@njit(cache=True)
+def _mix(h: Any, value: Any) -> Any:
+    """One step of a 64-bit multiplicative hash."""
+    return (h ^ np.uint64(value & 0xFFFFFFFFFFFFFFFF)) * np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def factorize(a: Any, b: Any, c: Any, d: Any) -> tuple[Any, Any]:
+    """The distinct rows of four equally long integer columns: (code of each row, the
+    first row of each code), codes in order of first appearance. Open addressing with
+    every column compared on a hit, so equal codes mean equal rows."""
+    n = a.shape[0]
+    codes = np.empty(n, np.int64)
+    first = np.empty(n, np.int64)
+    size = 1024
+    table = np.full(size, -1, np.int64)
+    count = 0
+    for i in range(n):
+        h = _mix(_mix(_mix(_mix(np.uint64(0), a[i]), b[i]), c[i]), d[i])
+        slot = np.int64(h >> np.uint64(20)) & (size - 1)
+        while True:
+            code = table[slot]
+            if code < 0:
+                break
+            r = first[code]
+            if a[r] == a[i] and b[r] == b[i] and c[r] == c[i] and d[r] == d[i]:
+                break
+            slot = (slot + 1) & (size - 1)
+        if code < 0:
+            code = count
+            count += 1
+            first[code] = i
+            if 2 * count > size:  # keep the table at most half full
+                size *= 2
+                table = np.full(size, -1, np.int64)
+                for k in range(count):
+                    r = first[k]
+                    h2 = _mix(_mix(_mix(_mix(np.uint64(0), a[r]), b[r]), c[r]), d[r])
+                    s2 = np.int64(h2 >> np.uint64(20)) & (size - 1)
+                    while table[s2] >= 0:
+                        s2 = (s2 + 1) & (size - 1)
+                    table[s2] = k
+            else:
+                table[slot] = code
+        codes[i] = code
+    return codes, first[:count].copy()

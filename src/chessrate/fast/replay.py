@@ -23,7 +23,7 @@ import gc
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -33,14 +33,33 @@ import numpy.typing as npt
 
 from ..engine import Annulment, Engine
 from ..errors import InvalidRecord
-from ..records import GameRecord, Outcome, Player
+from ..numbers import from_hundredths, to_hundredths
+from ..records import GameRecord, Outcome, Player, Termination
 from ..systems import get_system
-from ..systems.arena import OFFICIAL_CONTROLS
+from ..systems.arena import FOREIGN_TERMINATIONS as ARENA_FOREIGN
 from ..systems.arena import POOLS as ARENA_POOLS
-from ..systems.base import Change, ListEntry, RatingSystem
+from ..systems.arena import (
+    ArenaRules,
+    ArenaState,
+    ArenaStatus,
+    display_arena,
+    pool_for_control,
+)
+from ..systems.base import Change, GameRating, ListEntry, RatingSystem
+from ..systems.corr import FOREIGN_TERMINATIONS as CORR_FOREIGN
+from ..systems.corr import CorrRules, CorrState, CorrStatus, display_corr
+from ..systems.site import (
+    BOT_NEVER_LOSES_BY,
+    ENDINGS_WITH_A_LOSER,
+    GameType,
+    SiteRules,
+    SiteState,
+    SiteSystem,
+    display_site,
+)
 from ..systems.site import POOLS as SITE_POOLS
-from ..systems.site import GameType
-from . import kernels
+from ..timecontrol import TimeControl
+from . import kernels, params
 from .batch import (
     BLACK_WINS,
     DRAW,
@@ -48,17 +67,12 @@ from .batch import (
     NO_PLIES,
     NO_RESULT,
     OTB,
-    T_ABANDON,
     T_BOT_NO_MOVE,
-    T_DISCONNECT,
     T_EXPIRED,
     T_FORFEIT,
-    T_RESIGN,
-    T_TIMEOUT,
     TC_CLOCKED,
-    TC_CORRESPONDENCE,
     TC_NONE,
-    TC_UNCLOCKED,
+    TERMINATIONS,
     WHITE_WINS,
     GameBatch,
 )
@@ -78,41 +92,38 @@ B = npt.NDArray[np.bool_]
 NO_MEMBERSHIP = np.iinfo(np.int64).min // 2
 _EPOCH_DAY = date(1970, 1, 1)
 
-# site S2: the kind's column among the pools (0 is the site Elo) and its weight x 4
+# site S2: each game type's column among the pools (0 is the site Elo)
 _KINDS = tuple(GameType)
 _KIND_POOL = np.array([SITE_POOLS.index(kind.value) for kind in _KINDS], np.int64)
-_KIND_QUARTERS = {
-    GameType.BOTS: 2,
-    GameType.OTB: 3,
-    GameType.CORRESPONDENCE: 2,
-    GameType.UNCLOCKED: 3,
-    GameType.BULLET: 2,
-    GameType.BLITZ: 3,
-    GameType.RAPID: 4,
-    GameType.CLASSICAL: 4,
-}
-_QUARTERS = np.array([_KIND_QUARTERS[kind] for kind in _KINDS], np.int64)
 
 
-def hundredths(value: Decimal) -> int:
-    """A two-decimal rating as integer hundredths (exact)."""
-    return int(value.scaleb(2))
+@dataclass(frozen=True, slots=True)
+class Annul:
+    """A site S10 annulment for :func:`replay`: applied after the first ``after`` rows
+    of the batch in rating order (refused and repeated rows count), or after every
+    game when ``after`` is None. Its errors always raise."""
 
-
-def decimal(value: int) -> Decimal:
-    """Integer hundredths as the two-decimal rating."""
-    return Decimal(int(value)).scaleb(-2)
+    game_id: str
+    reason: str
+    at: datetime
+    by: str | None = None
+    after: int | None = None
 
 
 class Roster:
     """The players file, registered exactly as :class:`Engine` registers it (same
-    order, same checks, same errors), and the attribute lookup the rules use."""
+    order, same checks, same errors), and the attribute lookup the rules use.
 
-    def __init__(self, system_id: str, players: Iterable[Player] = ()) -> None:
+    ``system`` is a system id (its default rules) or a system object with its own
+    ``Rules``: the kernels read their numbers from those rules."""
+
+    def __init__(self, system: str | RatingSystem[Any], players: Iterable[Player] = ()) -> None:
+        system_id = system if isinstance(system, str) else system.id
         if system_id not in SYSTEMS:
             raise ValueError(f"no compiled replay for {system_id!r} (known: {', '.join(SYSTEMS)})")
         self.system_id = system_id
-        self.engine: Engine[Any] = Engine(get_system(system_id), players)
+        chosen = get_system(system) if isinstance(system, str) else system
+        self.engine: Engine[Any] = Engine(chosen, players)
         self._table: tuple[int, dict[str, int], tuple[I64, B, I64, B, I64, I64]] | None = None
 
     @property
@@ -158,11 +169,11 @@ class Roster:
             if player.bot:
                 bot[i] = True
                 assert player.bot_rating is not None
-                bot_rating[i] = hundredths(player.bot_rating)
+                bot_rating[i] = to_hundredths(player.bot_rating)
             for pool, entry in player.imported.items():
                 p = pools.index(pool)
                 imported[i, p] = True
-                rating[i, p] = hundredths(entry.rating)
+                rating[i, p] = to_hundredths(entry.rating)
                 games[i, p] = entry.games
         index = {player.id: i for i, player in enumerate(players)}
         return index, (until, bot, bot_rating, imported, rating, games)
@@ -184,12 +195,12 @@ class Attributes:
 
 @dataclass(slots=True)
 class _Decided:
-    """Outcome per game (input order) and what the kernels need."""
+    """Outcome per game (input order) and what the kernels need: the pool (site: the
+    game type's pool) and White's score in half points."""
 
     action: npt.NDArray[np.int8]
     pool: I64
     white_halves: I64
-    quarters: I64 = field(default_factory=lambda: np.zeros(0, np.int64))
 
 
 class _Decider:
@@ -209,22 +220,38 @@ def _halves(result: npt.NDArray[np.int8]) -> I64:
     return np.select([result == WHITE_WINS, result == DRAW], [2, 1], 0).astype(np.int64)
 
 
+def _per_control(batch: GameBatch, decide: Callable[[TimeControl | None], int]) -> I64:
+    """``decide`` of every game's time control, called once per distinct control: the
+    reference's own function decides, the games take its answer by code."""
+    codes, controls = batch.controls()
+    answers = np.array([decide(control) for control in controls], np.int64)
+    return answers[codes]
+
+
+def _is_in(codes: npt.NDArray[np.int8], members: Iterable[Termination]) -> B:
+    """The games whose termination is one of ``members``."""
+    return np.isin(codes, [TERMINATIONS.index(member) for member in members])
+
+
+NO_POOL = -1
+
+
+def _arena_pool(control: TimeControl | None) -> int:
+    pool = None if control is None else pool_for_control(control)
+    return NO_POOL if pool is None else ARENA_POOLS.index(pool)
+
+
 def _decide_arena(batch: GameBatch, member_until: I64) -> _Decided:
     """arena.rate's checks, in its order (A2, A3, A4)."""
     decide = _Decider(len(batch))
-    minutes = np.where(batch.tc_base % 60 == 0, batch.tc_base // 60, -1)
-    pool = np.full(len(batch), -1, np.int64)
-    clocked = batch.tc_kind == TC_CLOCKED
-    for (base, increment), name in OFFICIAL_CONTROLS.items():
-        hit = clocked & (minutes == base) & (batch.tc_increment == increment)
-        pool[hit] = ARENA_POOLS.index(name)
+    pool = _per_control(batch, _arena_pool)  # A2, by arena.pool_for_control
     day = batch.played_at // MICROSECONDS_PER_DAY
     decide(~batch.rated, UNRATED)
-    decide(pool < 0, REFUSED)
+    decide(pool == NO_POOL, REFUSED)
     decide(member_until[batch.white] < day, REFUSED)
     decide(member_until[batch.black] < day, REFUSED)
     decide(batch.termination == T_FORFEIT, VOID)
-    decide((batch.termination == T_BOT_NO_MOVE) | (batch.termination == T_EXPIRED), REFUSED)
+    decide(_is_in(batch.termination, ARENA_FOREIGN), REFUSED)
     decide(batch.result == NO_RESULT, VOID)
     decide(True, RATED)
     return _Decided(decide.action, pool, _halves(batch.result))
@@ -235,49 +262,50 @@ def _decide_corr(batch: GameBatch) -> _Decided:
     decide = _Decider(len(batch))
     decide(~batch.rated, UNRATED)
     decide(batch.termination == T_FORFEIT, VOID)
-    decide(batch.termination == T_BOT_NO_MOVE, REFUSED)
+    decide(_is_in(batch.termination, CORR_FOREIGN), REFUSED)
     decide(batch.result == NO_RESULT, VOID)
     decide(True, RATED)
     return _Decided(decide.action, np.zeros(len(batch), np.int64), _halves(batch.result))
 
 
-def _decide_site(batch: GameBatch, is_bot: npt.NDArray[np.bool_]) -> _Decided:
-    """site.rate's checks, in its order (S1, S2, S7, S8, S9)."""
+NO_CONTROL, TOO_SLOW = -1, -2
+"""``_site_control`` codes of a game that cannot be typed by its control."""
+
+
+def _decide_site(batch: GameBatch, is_bot: B, system: SiteSystem) -> _Decided:
+    """site.rate's checks, in its order (S1, S2, S7, S8, S9), with ``system``'s rules."""
+    rules = system.rules
     n = len(batch)
     decide = _Decider(n)
     white_bot, black_bot = is_bot[batch.white], is_bot[batch.black]
     any_bot = white_bot | black_bot
     otb = batch.venue == OTB
-    kind_of = {kind: index for index, kind in enumerate(_KINDS)}
-    estimate = batch.tc_base + 40 * batch.tc_increment
+
+    def control_kind(control: TimeControl | None) -> int:  # S2, by SiteSystem.control_type
+        if control is None:
+            return NO_CONTROL
+        kind = system.control_type(control)
+        return TOO_SLOW if kind is None else _KINDS.index(kind)
+
+    by_control = _per_control(batch, control_kind)
     kind = np.select(
-        [
-            any_bot,
-            otb,
-            batch.tc_kind == TC_CORRESPONDENCE,
-            batch.tc_kind == TC_UNCLOCKED,
-            estimate < 180,
-            estimate < 480,
-            estimate < 1500,
-        ],
-        [kind_of[k] for k in _KINDS[:7]],
-        kind_of[GameType.CLASSICAL],
-    ).astype(np.int64)
+        [any_bot, otb], [_KINDS.index(GameType.BOTS), _KINDS.index(GameType.OTB)], by_control
+    )
     plies, result, termination = batch.plies, batch.result.copy(), batch.termination
     has_plies = plies != NO_PLIES
     decide(~batch.rated, UNRATED)
     free = ~any_bot & ~otb
-    decide(free & (batch.tc_kind == TC_NONE), REFUSED)
-    decide(free & (batch.tc_kind == TC_CORRESPONDENCE) & (batch.tc_days > 7), REFUSED)
+    decide(free & (by_control == NO_CONTROL), REFUSED)
+    decide(free & (by_control == TOO_SLOW), REFUSED)
     decide(white_bot & black_bot, UNRATED)
-    decide((kind == kind_of[GameType.OTB]) & (batch.confirmed != 1), UNRATED)
+    decide((kind == _KINDS.index(GameType.OTB)) & (batch.confirmed != 1), UNRATED)
     decide(termination == T_FORFEIT, VOID)
-    decide(has_plies & (plies < 2), VOID)
+    decide(has_plies & (plies < rules.aborted_below_plies), VOID)
     no_move = termination == T_BOT_NO_MOVE
     human_loses = np.where(black_bot, BLACK_WINS, WHITE_WINS).astype(np.int8)
     decide(no_move & ~any_bot, REFUSED)
     decide(no_move & ~has_plies, REFUSED)
-    decide(no_move & (plies < 18), VOID)
+    decide(no_move & (plies < rules.bot_void_before_plies), VOID)
     decide(no_move & (result != human_loses) & (result != NO_RESULT), REFUSED)
     counted = no_move & (decide.action == UNDECIDED)
     result[counted] = human_loses[counted]
@@ -285,25 +313,17 @@ def _decide_site(batch: GameBatch, is_bot: npt.NDArray[np.bool_]) -> _Decided:
     bot_lost = (black_bot & (result == WHITE_WINS)) | (
         white_bot & ~black_bot & (result == BLACK_WINS)
     )
-    bot_ending = (
-        (termination == T_TIMEOUT) | (termination == T_ABANDON) | (termination == T_EXPIRED)
-    )
-    decide(bot_ending & bot_lost, REFUSED)
+    decide(_is_in(termination, BOT_NEVER_LOSES_BY) & bot_lost, REFUSED)
     expired = termination == T_EXPIRED
     decide(expired & ((batch.tc_kind == TC_NONE) | (batch.tc_kind == TC_CLOCKED)), REFUSED)
     decide(expired & ((result == DRAW) | (result == NO_RESULT)), REFUSED)
     white_to_move = plies % 2 == 0
     decide(expired & has_plies & (white_to_move != (result == BLACK_WINS)), REFUSED)
-    with_loser = (
-        (termination == T_RESIGN)
-        | (termination == T_TIMEOUT)
-        | (termination == T_ABANDON)
-        | (termination == T_DISCONNECT)
-    )
-    decide((result == NO_RESULT) & with_loser, REFUSED)
+    decide((result == NO_RESULT) & _is_in(termination, ENDINGS_WITH_A_LOSER), REFUSED)
     decide(result == NO_RESULT, VOID)
     decide(True, RATED)
-    return _Decided(decide.action, _KIND_POOL[kind], _halves(result), _QUARTERS[kind])
+    kind = np.maximum(kind, 0)  # a refused game's kind is never read
+    return _Decided(decide.action, _KIND_POOL[kind], _halves(result))
 
 
 def _no_states(player_id: str, pool: str) -> Any:
@@ -319,6 +339,8 @@ class CompiledReplay:
         self.system_id = roster.system_id
         self.batch = batch
         self.names = names
+        self.codes: dict[str, int] = {}
+        """Player id -> row of the state arrays (``names`` inverted)."""
         self.kept = np.zeros(0, np.int64)  # kept rows, rating order
         self.action = np.zeros(0, np.int8)
         self.decided: _Decided | None = None
@@ -330,12 +352,21 @@ class CompiledReplay:
         their bytes per (player, pool))."""
         self.imported = np.zeros((len(names), 0), np.bool_)
         self.annulments: dict[str, Annulment] = {}
+        self.applied: int | None = None
+        """While a replay runs: how many rows (in rating order) were applied; None once
+        every game was (an annulment sees only the games applied before it)."""
+        self._position: I64 | None = None
         self._row_of_game: I64 | None = None
         self._game_codes: dict[str, int] | None = None
         self._rank: I64 | None = None
         self._names: npt.NDArray[np.object_] | None = None
+        self._lists: dict[str, PoolList] | None = None
 
     # -- like Engine ---------------------------------------------------------------
+
+    @property
+    def system(self) -> RatingSystem[Any]:
+        return self.roster.system
 
     @property
     def games(self) -> int:
@@ -355,7 +386,16 @@ class CompiledReplay:
         counts[Outcome.VOID] += len(self.annulments)
         return counts
 
+    def outcome(self, game_id: str) -> Outcome | None:
+        """A game's outcome now (``Engine.outcome``): an annulled game is void; None for
+        a game that was not applied."""
+        if game_id in self.annulments:
+            return Outcome.VOID
+        row = self._row(game_id)
+        return None if row is None else OUTCOME_OF[int(self.action[row])]
+
     def _row(self, game_id: str) -> int | None:
+        """The applied row of ``game_id`` (the first of its identical repeats)."""
         ids = self.batch.game_ids
         if self._row_of_game is None:
             row_of_game = np.full(len(ids), -1, np.int64)
@@ -372,10 +412,17 @@ class CompiledReplay:
         if code is None:
             return None
         row = int(self._row_of_game[code])
-        return None if row < 0 else row
+        if row < 0:
+            return None
+        if self.applied is not None:
+            assert self._position is not None
+            if int(self._position[row]) >= self.applied:
+                return None  # not applied yet
+        return row
 
     def annul(self, game_id: str, reason: str, at: datetime, by: str | None = None) -> Annulment:
-        """site S10, as :meth:`Engine.annul`: the same checks, errors and changes."""
+        """site S10, as :meth:`Engine.annul`: the same checks and errors, and the
+        reference system's own ``annul`` on the game's changes and the touched states."""
         where = f"game {game_id}"
         row = self._row(game_id)
         if row is None:
@@ -386,50 +433,61 @@ class CompiledReplay:
         outcome = OUTCOME_OF[int(self.action[row])]
         if outcome is not Outcome.RATED:
             raise InvalidRecord(where, "id", f"the game is {outcome.value}: no rating to annul")
+        changes, states = self.system.annul(self._game_rating(row), self._state)
+        for (player_id, pool), state in states.items():
+            self._set_state(player_id, pool, state)
+        self._lists = None
+        annulment = Annulment(game_id, at, reason, by, changes)
+        self.annulments[game_id] = annulment
+        return annulment
+
+    def _game_rating(self, row: int) -> GameRating[Any]:
+        """The rated game of ``row`` with the changes the kernel made (site: the type
+        rating and the site Elo of each human, in the reference's order)."""
+        record = self.batch.record(row)
         if self.system_id != "site":
-            raise InvalidRecord(
-                where,
-                "id",
-                f"the {self.system_id} regulation has no fair-play annulment (that is site S10)",
-            )
+            return GameRating(record, Outcome.RATED, "")
         assert self.decided is not None
         t = int(self.rated_order_of_row[row])
-        rating, games = self.states["rating"], self.states["games"]
         white, black = int(self.batch.white[row]), int(self.batch.black[row])
         halves = int(self.decided.white_halves[row])
+        is_bot = self.states["is_bot"]
         changes = []
         for slot in range(4):
             own, other = (white, black) if slot % 2 == 0 else (black, white)
-            if self.states["is_bot"][own]:
+            if is_bot[own]:
                 continue  # a bot's rating does not move
-            original = int(self.changes[t, slot])
             pool = int(self.decided.pool[row]) if slot < 2 else 0
-            before, games_before = int(rating[own, pool]), int(games[own, pool])
-            after = max(10_000, before - original)
-            rating[own, pool] = after
-            games[own, pool] = max(0, games_before - 1)
-            score = halves if own == white else 2 - halves
             changes.append(
                 Change(
-                    game_id=game_id,
+                    game_id=record.id,
                     player=self.names[own],
                     pool=SITE_POOLS[pool],
-                    rule="site S10",
+                    rule="site S3",
                     opponent=self.names[other],
-                    score=Decimal(score) / 2,
-                    before=decimal(before),
-                    after=decimal(after),
+                    score=Decimal(halves if own == white else 2 - halves) / 2,
+                    before=None,
+                    after=None,
                     state_before="rated",
                     state_after="rated",
-                    games_before=games_before,
-                    games_after=int(games[own, pool]),
-                    change=decimal(after - before),
-                    note=f"fair-play annulment: the game's {decimal(original):+} is reversed",
+                    games_before=0,
+                    games_after=0,
+                    change=from_hundredths(int(self.changes[t, slot])),
                 )
             )
-        annulment = Annulment(game_id, at, reason, by, tuple(changes))
-        self.annulments[game_id] = annulment
-        return annulment
+        return GameRating(record, Outcome.RATED, "", tuple(changes))
+
+    def _state(self, player_id: str, pool: str) -> Any:
+        """The reference state of a player in a pool, from the arrays (site)."""
+        i, p = self.codes[player_id], self.system.pools.index(pool)
+        rating, games = self.states["rating"], self.states["games"]
+        return SiteState(from_hundredths(int(rating[i, p])), int(games[i, p]))
+
+    def _set_state(self, player_id: str, pool: str, state: Any) -> None:
+        assert isinstance(state, SiteState)
+        i, p = self.codes[player_id], self.system.pools.index(pool)
+        self.states["rating"][i, p] = to_hundredths(state.rating)
+        self.states["games"][i, p] = state.games
 
     # -- rating lists ----------------------------------------------------------------
 
@@ -439,6 +497,29 @@ class CompiledReplay:
         player."""
         pools = self.roster.system.pools
         return {name: self._arrays(p, name) for p, name in enumerate(pools)}
+
+    def pool_arrays(self, pool: str) -> PoolList:
+        """One pool's list as arrays (kept until the next annulment)."""
+        if self._lists is None:
+            self._lists = {}
+        if pool not in self._lists:
+            self._lists[pool] = self._arrays(self.system.pools.index(pool), pool)
+        return self._lists[pool]
+
+    def locate(self, player_id: str, pool: str) -> tuple[int | None, ListEntry] | None:
+        """A player's entry in a pool's list and his rank (None while he has no
+        rating); None when he is not listed there."""
+        code = self.codes.get(player_id)
+        if code is None:
+            return None
+        arrays = self.pool_arrays(pool)
+        at = np.flatnonzero(arrays.player == code)
+        if at.shape[0] == 0:
+            return None
+        row = int(at[0])
+        (entry,) = self.entries(arrays.slice(row, row + 1))
+        rank = int(arrays.has_rating[:row].sum()) + 1 if arrays.has_rating[row] else None
+        return rank, entry
 
     def rating_lists(self) -> dict[str, list[ListEntry]]:
         """Every pool's list, in the system's pool order (``Engine.rating_lists``)."""
@@ -463,6 +544,8 @@ class CompiledReplay:
         return self._rank
 
     def _arrays(self, p: int, pool: str) -> PoolList:
+        """One pool's listed players (``list_entry`` is not None) in list order: rated
+        before qualifying, by rating, games, then player id (``Engine.rating_list``)."""
         states = self.states
         if self.system_id == "arena":
             status = states["status"][:, p]
@@ -496,41 +579,46 @@ class CompiledReplay:
             state=state[order],
         )
 
+    def _display(self, state: int, rating: int, games: int) -> str:
+        """The reference display of a list entry's state (``display_arena``,
+        ``display_corr``, ``display_site`` with this system's rules)."""
+        rules: Any = self.system.rules  # type: ignore[attr-defined]
+        value = from_hundredths(rating)
+        if self.system_id == "arena":
+            if state == _QUALIFYING:
+                return display_arena(ArenaState(ArenaStatus.QUALIFYING), rules)
+            return display_arena(ArenaState(ArenaStatus.RATED, value, games), rules)
+        if self.system_id == "corr":
+            status = CorrStatus.PROVISIONAL if state == _PROVISIONAL else CorrStatus.ESTABLISHED
+            return display_corr(CorrState(status, value, games))
+        return display_site(SiteState(value, games), rules)
+
     def entries(self, arrays: PoolList) -> list[ListEntry]:
-        """``ListEntry`` objects for a pool's arrays (a Decimal and a display text per
-        distinct rating, not per player; the columns are gathered by numpy)."""
+        """``ListEntry`` objects for a pool's arrays: the display text is the reference
+        display function's, called once per distinct (state, rating, games); a Decimal
+        per distinct rating; the columns are gathered by numpy."""
         n = len(arrays)
         if n == 0:
             return []
+        keys, first = kernels.factorize(arrays.state, arrays.rating, arrays.games, arrays.state)
+        texts = np.array(
+            [
+                self._display(int(arrays.state[row]), int(arrays.rating[row]),
+                              int(arrays.games[row]))
+                for row in first.tolist()
+            ],
+            object,
+        )  # fmt: skip
         values, inverse = np.unique(arrays.rating, return_inverse=True)
-        texts = np.array([str(v) for v in shown_array(values).tolist()] + [""], object)
-        decimals = np.array([decimal(v) for v in values.tolist()] + [None], object)
-        rated = arrays.has_rating
-        inverse = np.where(rated, inverse.reshape(-1), values.shape[0])
-        display = texts[inverse]
-        if not rated.all():  # arena A5 Decision: a qualifying player shows the training rating
-            training = self.roster.engine.system.rules.training_rating  # type: ignore[attr-defined]
-            display[~rated] = str(training)
-        if self.system_id == "site":
-            few = np.flatnonzero(arrays.games < 10)
-            display[few] = [f"{text}?" for text in display[few].tolist()]
-        provisional = np.flatnonzero(arrays.state == _PROVISIONAL)
-        if provisional.shape[0]:
-            display[provisional] = [
-                f"{text}P ({g})"
-                for text, g in zip(
-                    display[provisional].tolist(),
-                    arrays.games[provisional].tolist(),
-                    strict=True,
-                )
-            ]
+        decimals = np.array([from_hundredths(v) for v in values.tolist()] + [None], object)
+        inverse = np.where(arrays.has_rating, inverse.reshape(-1), values.shape[0])
         return list(
             map(
                 ListEntry,
                 self._names_array()[arrays.player].tolist(),
                 itertools.repeat(arrays.pool, n),
                 decimals[inverse].tolist(),
-                display.tolist(),
+                texts[keys].tolist(),
                 _STATE_NAMES[arrays.state].tolist(),
                 arrays.games.tolist(),
             )
@@ -543,14 +631,19 @@ class CompiledReplay:
 
 
 _RATED, _QUALIFYING, _PROVISIONAL, _ESTABLISHED = range(4)
-STATE_NAMES = ("rated", "qualifying", "provisional", "established")
+STATE_NAMES = (
+    ArenaStatus.RATED.value,
+    ArenaStatus.QUALIFYING.value,
+    CorrStatus.PROVISIONAL.value,
+    CorrStatus.ESTABLISHED.value,
+)
 """``PoolList.state`` codes: the list entry's state."""
 _STATE_NAMES = np.array(STATE_NAMES, object)
 
 
 def shown_array(values: I64) -> I64:
-    """:func:`shown` for an array: hundredths to the displayed integer, half away
-    from zero."""
+    """:func:`chessrate.numbers.display` for an array: hundredths to the displayed
+    integer, half away from zero."""
     magnitude = (2 * np.abs(values) + 100) // 200
     return np.where(values < 0, -magnitude, magnitude).astype(np.int64)
 
@@ -571,28 +664,51 @@ class PoolList:
     def __len__(self) -> int:
         return int(self.player.shape[0])
 
+    def slice(self, start: int, stop: int) -> PoolList:
+        """The entries ``start:stop`` of the list."""
+        part = slice(start, stop)
+        return PoolList(
+            self.pool,
+            self.player[part],
+            self.rating[part],
+            self.has_rating[part],
+            self.games[part],
+            self.state[part],
+        )
+
+    def head(self, count: int) -> PoolList:
+        """The first ``count`` entries."""
+        return self.slice(0, count)
+
 
 def replay(
-    system_id: str,
+    system: str | RatingSystem[Any],
     batch: GameBatch,
     players: Iterable[Player] | Roster = (),
     *,
-    annulments: Iterable[tuple[str, str]] = (),
-    annulled_at: datetime | None = None,
+    annulments: Iterable[Annul] = (),
+    in_order: bool = False,
     on_invalid: Callable[[InvalidRecord], None] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> CompiledReplay:
-    """Replay ``batch`` through ``system_id``'s rules (arena, corr or site), as
-    ``Engine(get_system(system_id), players).replay(records, on_invalid)`` does.
+    """Replay ``batch`` through a system's rules (arena, corr or site; an id for the
+    default rules, or a system object with its own), as
+    ``Engine(system, players).replay(records, on_invalid)`` does.
 
-    A refused game raises its reference :class:`InvalidRecord` (the first in rating
-    order) and nothing is kept, unless ``on_invalid`` is given: then every refused game
-    is reported there, in rating order, and skipped. ``annulments`` are (game id,
-    reason) pairs applied afterwards (site S10); their errors always raise.
-    ``progress`` is told how many games were applied after each chunk."""
-    roster = players if isinstance(players, Roster) else Roster(system_id, players)
+    The games are rated in ``played_at`` order (ties in batch order), or in batch
+    order when ``in_order`` (a ledger's commit order). A refused game raises its
+    reference :class:`InvalidRecord` (the first in rating order) and nothing is kept,
+    unless ``on_invalid`` is given: then every refused game is reported there, in
+    rating order, and skipped. ``annulments`` (site S10) are applied at their place
+    among the games; a refused annulment raises, or with ``on_invalid`` is reported
+    there after the refused games. ``progress`` is told how many games
+    were applied after each chunk."""
+    roster = players if isinstance(players, Roster) else Roster(system, players)
+    system_id = system if isinstance(system, str) else system.id
     if roster.system_id != system_id:
         raise ValueError(f"the roster is for {roster.system_id}, not {system_id}")
+    if not isinstance(system, str) and roster.system is not system:
+        raise ValueError("the roster was made for another system object (other rules)")
     names = list(batch.player_ids)
     codes = {name: code for code, name in enumerate(names)}
     for player_id in roster.players:
@@ -600,6 +716,7 @@ def replay(
             codes[player_id] = len(names)
             names.append(player_id)
     result = CompiledReplay(roster, batch, names)
+    result.codes = codes
     attributes = roster.attributes(names)
     result.imported = attributes.imported
 
@@ -609,13 +726,14 @@ def replay(
     elif system_id == "corr":
         decided = _decide_corr(batch)
     else:
-        decided = _decide_site(batch, attributes.bot)
+        assert isinstance(roster.system, SiteSystem)
+        decided = _decide_site(batch, attributes.bot, roster.system)
     result.decided = decided
     action = decided.action
 
     # 3. refusals and repeated ids, in rating order
     stamps = batch.played_at
-    if bool((stamps[1:] >= stamps[:-1]).all()):  # already in rating order
+    if in_order or bool((stamps[1:] >= stamps[:-1]).all()):  # already in rating order
         order = np.arange(len(batch), dtype=np.int64)
     else:
         order = np.argsort(stamps, kind="stable")
@@ -656,45 +774,157 @@ def replay(
     result.kept = kept
     result.action = action
 
-    # 4. the kernels
+    # 4. the kernels, with the annulments at their places
     rated_rows = kept[action[kept] == RATED]
     result.rated_rows = rated_rows
     rated_order_of_row = np.full(len(batch), -1, np.int64)
     rated_order_of_row[rated_rows] = np.arange(rated_rows.shape[0])
     result.rated_order_of_row = rated_order_of_row
-    _run_kernel(result, attributes, progress)
+    kernel = _Kernel(result, attributes)
+    pending = sorted(annulments, key=lambda a: len(batch) if a.after is None else a.after)
+    interleaved = [a for a in pending if a.after is not None and a.after < len(batch)]
+    done = 0
+    if interleaved:
+        position = np.empty(len(batch), np.int64)
+        position[order] = np.arange(len(batch))
+        result._position = position
+        rated_positions = position[rated_rows]
+        for annulment in interleaved:
+            assert annulment.after is not None
+            upto = int(np.searchsorted(rated_positions, annulment.after))
+            kernel.run(done, upto, progress)
+            done = max(done, upto)
+            result.applied = annulment.after
+            _annul(result, annulment, on_invalid)
+        result.applied = None
+    kernel.run(done, rated_rows.shape[0], progress)
     if progress is not None and kept.shape[0] > rated_rows.shape[0]:
         progress(int(kept.shape[0] - rated_rows.shape[0]))
-
-    if annulments:
-        at = annulled_at if annulled_at is not None else datetime.now().astimezone()
-        for game_id, reason in annulments:
-            result.annul(game_id, reason, at)
+    for annulment in pending[len(interleaved) :]:
+        _annul(result, annulment, on_invalid)
     return result
 
 
-def _run_kernel(
-    result: CompiledReplay, attributes: Attributes, progress: Callable[[int], None] | None
+def _annul(
+    result: CompiledReplay, annulment: Annul, on_invalid: Callable[[InvalidRecord], None] | None
 ) -> None:
-    """The system's kernel over the rated games, from the players' initial states."""
-    batch, decided, rows = result.batch, result.decided, result.rated_rows
-    assert decided is not None
-    white = batch.white.astype(np.int64)
-    black = batch.black.astype(np.int64)
-    system_id = result.roster.system_id
-    if system_id == "arena":
-        _arena(result, decided, white, black, attributes, rows, progress)
-    elif system_id == "corr":
-        _corr(result, decided, white, black, attributes, rows, progress)
-    else:
-        _site(result, decided, white, black, attributes, rows, progress)
+    """Apply one annulment; its refusal raises, or goes to ``on_invalid``."""
+    try:
+        result.annul(annulment.game_id, annulment.reason, annulment.at, annulment.by)
+    except InvalidRecord as error:
+        if on_invalid is None:
+            raise
+        on_invalid(error)
+
+
+class _Kernel:
+    """A system's kernel and its state arrays, from the players' initial states; runs
+    over a range of the rated games at a time (annulments go between ranges)."""
+
+    def __init__(self, result: CompiledReplay, players: Attributes) -> None:
+        self.result = result
+        batch = result.batch
+        self.white = batch.white.astype(np.int64)
+        self.black = batch.black.astype(np.int64)
+        rules: Any = result.system.rules  # type: ignore[attr-defined]
+        system_id = result.system_id
+        if system_id == "arena":
+            self._arena_states(players, rules)
+        elif system_id == "corr":
+            self._corr_states(players, rules)
+        else:
+            self._site_states(players, rules)
+
+    def run(self, start: int, stop: int, progress: Callable[[int], None] | None) -> None:
+        """Rate the rated games ``start:stop`` (rating order), a chunk at a time."""
+        rows = self.result.rated_rows
+        for begin in range(start, stop, CHUNK):
+            end = min(stop, begin + CHUNK)
+            self._call(rows[begin:end], begin)
+            if progress is not None:
+                progress(end - begin)
+
+    def _arena_states(self, players: Attributes, rules: ArenaRules) -> None:
+        status = np.where(players.imported, kernels.RATED, kernels.UNRATED).astype(np.int64)
+        rating = np.where(players.imported, players.rating, 0)
+        games = np.where(players.imported, players.games, 0)
+        q_count, q_sum, q_halves = (np.zeros(status.shape, np.int64) for _ in range(3))
+        self.result.states = {
+            "status": status, "rating": rating, "games": games,
+            "q_count": q_count, "q_sum": q_sum, "q_halves": q_halves,
+        }  # fmt: skip
+        self.params = params.arena_params(rules)
+        self.pd_high, self.dp = table_b_pd_high(), table_a_dp()
+
+    def _corr_states(self, players: Attributes, rules: CorrRules) -> None:
+        imported = players.imported[:, 0]
+        rating = np.where(imported, players.rating[:, 0], 0)
+        games = np.where(imported, players.games[:, 0], 0)
+        established = games >= rules.established_after  # C1, as CorrSystem.initial_state
+        status = np.where(
+            imported,
+            np.where(established, kernels.ESTABLISHED, kernels.PROVISIONAL),
+            kernels.UNRATED,
+        ).astype(np.int64)
+        total = np.where(imported & ~established, rating * games, 0)
+        self.result.states = {"status": status, "rating": rating, "games": games, "total": total}
+        self.params = params.corr_params(rules)
+
+    def _site_states(self, players: Attributes, rules: SiteRules) -> None:
+        # one player's pools side by side, rating and games of a pool together: a game
+        # reads and writes two pools of two players, a few cache lines
+        state = np.empty((*players.imported.shape, 2), np.int64)
+        rating, games = state[:, :, 0], state[:, :, 1]
+        rating[...] = np.where(players.imported, players.rating, to_hundredths(rules.start))
+        games[...] = np.where(players.imported, players.games, 0)
+        is_bot = players.bot.astype(np.int64)
+        # S10's log: int32 when the largest change (up to the floor's lift from the
+        # lowest rating there is) fits
+        floor = to_hundredths(rules.floor)
+        lowest = int(rating.min()) if rating.size else floor
+        largest = params.largest_site_change(rules) + max(0, floor - lowest)
+        small = largest < np.iinfo(np.int32).max
+        rows = self.result.rated_rows.shape[0]
+        log: npt.NDArray[np.int32] | I64 = (
+            np.zeros((rows, 4), np.int32) if small else np.zeros((rows, 4), np.int64)
+        )
+        self.result.changes = log
+        self.result.states = {
+            "rating": rating, "games": games, "is_bot": is_bot, "bot_rating": players.bot_rating,
+        }  # fmt: skip
+        self.params = params.site_params(rules)
+        self.expected = site_expected_table()
+        self.is_bot = players.bot
+
+    def _call(self, chunk: I64, start: int) -> None:
+        result, states = self.result, self.result.states
+        decided = result.decided
+        assert decided is not None
+        if result.system_id == "arena":
+            kernels.arena_kernel(
+                chunk, decided.pool, self.white, self.black, decided.white_halves,
+                states["status"], states["rating"], states["games"], states["q_count"],
+                states["q_sum"], states["q_halves"], self.pd_high, self.dp, self.params,
+            )  # fmt: skip
+        elif result.system_id == "corr":
+            kernels.corr_kernel(
+                chunk, self.white, self.black, decided.white_halves, states["status"],
+                states["rating"], states["games"], states["total"], self.params,
+            )  # fmt: skip
+        else:
+            kernels.site_kernel(
+                chunk, decided.pool, self.white, self.black, decided.white_halves,
+                self.is_bot, states["bot_rating"], states["rating"], states["games"],
+                self.expected, result.changes[start : start + chunk.shape[0]], self.params,
+            )  # fmt: skip
 
 
 def kernel_again(result: CompiledReplay) -> int:
     """Run ``result``'s kernel again over its rated games from fresh initial states (its
     states are replaced by equal ones); the number of rated games. For benchmarks: the
     kernel alone, without reading, classifying or ordering."""
-    _run_kernel(result, result.roster.attributes(result.names), None)
+    kernel = _Kernel(result, result.roster.attributes(result.names))
+    kernel.run(0, int(result.rated_rows.shape[0]), None)
     return int(result.rated_rows.shape[0])
 
 
@@ -705,98 +935,3 @@ def _refusal(roster: Roster, record: GameRecord) -> InvalidRecord:
     except InvalidRecord as error:
         return error
     raise AssertionError(f"{record.where}: the compiled replay refused a game the reference rates")
-
-
-def _chunks(rows: I64, progress: Callable[[int], None] | None) -> Iterable[tuple[int, I64]]:
-    for start in range(0, rows.shape[0], CHUNK):
-        chunk = rows[start : start + CHUNK]
-        yield start, chunk
-        if progress is not None:
-            progress(int(chunk.shape[0]))
-
-
-def _arena(
-    result: CompiledReplay,
-    decided: _Decided,
-    white: I64,
-    black: I64,
-    players: Attributes,
-    rows: I64,
-    progress: Callable[[int], None] | None,
-) -> None:
-    system = result.roster.system
-    pools = system.pools
-    status = np.where(players.imported, kernels.RATED, kernels.UNRATED).astype(np.int64)
-    rating = np.where(players.imported, players.rating, 0)
-    games = np.where(players.imported, players.games, 0)
-    q_count, q_sum, q_halves = (np.zeros(status.shape, np.int64) for _ in range(3))
-    k_pool = np.array([system.rules.k[pool] for pool in pools], np.int64)  # type: ignore[attr-defined]
-    pd_high, dp = table_b_pd_high(), table_a_dp()
-    for _, chunk in _chunks(rows, progress):
-        kernels.arena_kernel(
-            chunk, decided.pool, white, black, decided.white_halves,
-            status, rating, games, q_count, q_sum, q_halves, pd_high, dp, k_pool,
-        )  # fmt: skip
-    result.states = {
-        "status": status, "rating": rating, "games": games,
-        "q_count": q_count, "q_sum": q_sum, "q_halves": q_halves,
-    }  # fmt: skip
-
-
-def _corr(
-    result: CompiledReplay,
-    decided: _Decided,
-    white: I64,
-    black: I64,
-    players: Attributes,
-    rows: I64,
-    progress: Callable[[int], None] | None,
-) -> None:
-    imported = players.imported[:, 0]
-    rating = np.where(imported, players.rating[:, 0], 0)
-    games = np.where(imported, players.games[:, 0], 0)
-    established = games >= 25
-    status = np.where(
-        imported,
-        np.where(established, kernels.ESTABLISHED, kernels.PROVISIONAL),
-        kernels.UNRATED,
-    ).astype(np.int64)
-    total = np.where(imported & ~established, rating * games, 0)
-    for _, chunk in _chunks(rows, progress):
-        kernels.corr_kernel(chunk, white, black, decided.white_halves, status, rating, games, total)
-    result.states = {"status": status, "rating": rating, "games": games, "total": total}
-
-
-def _site(
-    result: CompiledReplay,
-    decided: _Decided,
-    white: I64,
-    black: I64,
-    players: Attributes,
-    rows: I64,
-    progress: Callable[[int], None] | None,
-) -> None:
-    # one player's pools side by side, rating and games of a pool together: a game
-    # reads and writes two pools of two players, a few cache lines
-    state = np.empty((*players.imported.shape, 2), np.int64)
-    rating, games = state[:, :, 0], state[:, :, 1]
-    rating[...] = np.where(players.imported, players.rating, 150_000)
-    games[...] = np.where(players.imported, players.games, 0)
-    is_bot = players.bot.astype(np.int64)
-    bot_rating = players.bot_rating
-    # S10's log: a change is at most 32 x (score - expected) = 32.00, or the rise to
-    # the floor of 100.00 from the lowest rating there is: int32 when that fits
-    lowest = int(rating.min()) if rating.size else 0
-    small = 3_200 + max(0, 10_000 - lowest) < np.iinfo(np.int32).max
-    changes = np.zeros((rows.shape[0], 4), np.int32 if small else np.int64)
-    expected = site_expected_table()
-    for start, chunk in _chunks(rows, progress):
-        kernels.site_kernel(
-            chunk, decided.pool, decided.quarters, white, black, decided.white_halves,
-            players.bot, bot_rating, rating, games, expected,
-            changes[start : start + chunk.shape[0]],
-        )  # fmt: skip
-    result.changes = changes
-    result.states = {
-        "rating": rating, "games": games, "is_bot": is_bot, "bot_rating": bot_rating,
-    }  # fmt: skip

@@ -23,9 +23,10 @@ _ZERO = Decimal("0.00")
 
 @functools.cache
 def table_b_pd_high() -> I64:
-    """Table B: PD of the higher rated (hundredths) for each whole D, 0..735."""
+    """Table B: PD of the higher rated (hundredths) for each whole D, 0..735, and one
+    more entry (D = 736) that stands for every D beyond the table."""
     return np.array(
-        [int(expected_scores(Decimal(d))[0] * 100) for d in range(TABLE_B_MAX_D + 1)], np.int64
+        [int(expected_scores(Decimal(d))[0] * 100) for d in range(TABLE_B_MAX_D + 2)], np.int64
     )
 
 

@@ -37,6 +37,10 @@ OFFICIAL_CONTROLS: dict[tuple[int, int], str] = {
 }
 
 
+FOREIGN_TERMINATIONS = frozenset({Termination.BOT_NO_MOVE, Termination.EXPIRED})
+"""Endings that do not occur in arena (no bots, every game has a clock): refused."""
+
+
 def allowed_controls() -> str:
     """The official controls in words, pool by pool (for A2's refusal)."""
     parts = []
@@ -163,7 +167,7 @@ class ArenaSystem:
         self.check_membership(game, players)
         if game.termination is Termination.FORFEIT:
             return GameRating(game, Outcome.VOID, "forfeit: counts for nothing (A4)")
-        if game.termination in (Termination.BOT_NO_MOVE, Termination.EXPIRED):
+        if game.termination in FOREIGN_TERMINATIONS:
             raise game.refuse("termination", f"{game.termination.value!r} does not occur in arena")
         if game.score(game.white) is None:
             return GameRating(game, Outcome.VOID, "no result (*): counts for nothing")
@@ -342,21 +346,26 @@ class ArenaSystem:
     def list_entry(self, player: Player, pool: str, state: ArenaState) -> ListEntry | None:
         """Rating list row: rated players with their rating, qualifying players with the
         training rating shown (A5) and their qualifying games; others are not listed."""
-        if state.status is ArenaStatus.RATED:
-            assert state.rating is not None
-            return ListEntry(
-                player.id, pool, state.rating, str(display(state.rating)), "rated", state.games
-            )
-        if state.status is ArenaStatus.QUALIFYING:
-            return ListEntry(
-                player.id,
-                pool,
-                None,
-                str(self.rules.training_rating),
-                "qualifying",
-                state.counted_games,
-            )
-        return None
+        if state.status is ArenaStatus.UNRATED:
+            return None
+        return ListEntry(
+            player.id,
+            pool,
+            state.rating,
+            display_arena(state, self.rules),
+            state.status.value,
+            state.counted_games,
+        )
+
+
+def display_arena(state: ArenaState, rules: ArenaRules | None = None) -> str:
+    """A11: the rating rounded to an integer; A5 Decision: a qualifying player shows the
+    training rating (1500); an unrated player shows nothing."""
+    if state.status is ArenaStatus.QUALIFYING:
+        return str((rules or ArenaRules()).training_rating)
+    if state.rating is None:
+        return ""
+    return str(display(state.rating))
 
 
 def pool_for_control(control: TimeControl) -> str | None:

@@ -25,6 +25,9 @@ from .base import (
 
 POOL = "corr"
 
+FOREIGN_TERMINATIONS = frozenset({Termination.BOT_NO_MOVE})
+"""Endings that do not occur in corr (it has no bots): refused."""
+
 
 class CorrStatus(StrEnum):
     """corr C1: the three states."""
@@ -103,7 +106,7 @@ class CorrSystem:
             return GameRating(game, Outcome.UNRATED, "casual game: moves nothing")
         if game.termination is Termination.FORFEIT:
             return GameRating(game, Outcome.VOID, "forfeit: counts for nothing")
-        if game.termination in (Termination.BOT_NO_MOVE,):
+        if game.termination in FOREIGN_TERMINATIONS:
             raise game.refuse("termination", "'bot_no_move' does not occur in corr")
         if game.score(game.white) is None:
             return GameRating(game, Outcome.VOID, "no result (*): counts for nothing")

@@ -57,6 +57,9 @@ ENDINGS_WITH_A_LOSER = frozenset(
 )
 """S8: once both sides moved, these endings are a rated loss, so a result is needed."""
 
+BOT_NEVER_LOSES_BY = frozenset({Termination.TIMEOUT, Termination.ABANDON, Termination.EXPIRED})
+"""S7: a bot never loses on time, by abandoning or by expiry (such a record is refused)."""
+
 EXPECTED_PLACES = 2
 """The logistic expected score is computed in float and rounded to two decimals
 (spec README "Rounding": a logistic expected score is rounded to two decimals)."""
@@ -85,6 +88,7 @@ class SiteRules:
     blitz_below: int = 8 * 60
     rapid_below: int = 25 * 60
     bot_void_before_plies: int = 18  # S7 Decision: moves 1-9
+    aborted_below_plies: int = 2  # S8: before both sides moved
     weights: dict[GameType, Decimal] = field(default_factory=lambda: dict(WEIGHTS))
 
 
@@ -122,7 +126,9 @@ class SiteSystem:
                 )
             if imported.rating < self.rules.floor:
                 raise InvalidRecord(
-                    where, f"rating_{pool}", f"{imported.rating} is below the floor of 100 (S5)"
+                    where,
+                    f"rating_{pool}",
+                    f"{imported.rating} is below the floor of {self.rules.floor} (S5)",
                 )
         if player.bot and (player.bot_rating is None or player.bot_rating < self.rules.floor):
             raise InvalidRecord(
@@ -152,14 +158,23 @@ class SiteSystem:
         return self.type_of_control(game, control)
 
     def type_of_control(self, game: GameRecord, control: TimeControl) -> GameType:
-        """S2: correspondence (1-7 days), unclocked, or by the estimated duration."""
+        """S2: correspondence (1-7 days), unclocked, or by the estimated duration;
+        refuses a correspondence game with more days per move than rated play allows."""
+        kind = self.control_type(control)
+        if kind is None:
+            raise game.refuse(
+                "time_control",
+                f"{control.describe()}: more than {self.rules.max_days_per_move} days "
+                "per move is not rated (S2)",
+            )
+        return kind
+
+    def control_type(self, control: TimeControl) -> GameType | None:
+        """S2 for a time control alone: the game type of a game between humans online,
+        or None for a correspondence control slower than rated play allows."""
         if control.kind is ClockKind.CORRESPONDENCE:
             if control.days_per_move > self.rules.max_days_per_move:
-                raise game.refuse(
-                    "time_control",
-                    f"{control.describe()}: more than {self.rules.max_days_per_move} days "
-                    "per move is not rated (S2)",
-                )
+                return None
             return GameType.CORRESPONDENCE
         if control.kind is ClockKind.UNCLOCKED:
             return GameType.UNCLOCKED
@@ -196,16 +211,12 @@ class SiteSystem:
         termination = game.termination
         if termination is Termination.FORFEIT:
             return "forfeit: counts for nothing"
-        if game.plies is not None and game.plies < 2:
+        if game.plies is not None and game.plies < self.rules.aborted_below_plies:
             return f"aborted: {game.plies} plies, before both sides moved: void (S8)"
         bot = black if black.bot else white if white.bot else None
         if termination is Termination.BOT_NO_MOVE:
             return self._bot_no_move(game, bot)
-        if bot is not None and termination in (
-            Termination.TIMEOUT,
-            Termination.ABANDON,
-            Termination.EXPIRED,
-        ):
+        if bot is not None and termination in BOT_NEVER_LOSES_BY:
             bot_score = game.score(bot.id)
             if bot_score is not None and bot_score == 0:
                 raise game.refuse(

@@ -1,0 +1,99 @@
+"""The rules' numbers as the kernels read them: one int64 array per ``Rules`` object.
+
+A kernel knows no rule number of its own: every threshold, factor, floor and weight
+comes from the system's ``Rules`` (:mod:`chessrate.systems`) through the arrays built
+here, in integer hundredths where the rule is a rating. A ``Rules`` object with
+other values gives other arrays, and both engines follow (``tests/fast`` shows it).
+Fractions (corr's factor 0.04, site's weights) travel as exact numerator and
+denominator. The index names below are the arrays' layout; nothing else is.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_CEILING, Decimal
+
+import numpy as np
+import numpy.typing as npt
+
+from ..numbers import to_hundredths
+from ..systems.arena import POOLS as ARENA_POOLS
+from ..systems.arena import ArenaRules
+from ..systems.corr import CorrRules
+from ..systems.site import POOLS as SITE_POOLS
+from ..systems.site import GameType, SiteRules
+
+I64 = npt.NDArray[np.int64]
+
+HALF_POINT = 50
+"""A half point of score in hundredths of a point (scores are counted in halves)."""
+
+# arena: A6, A8, A10
+A_FLOOR, A_K_NEW, A_NEW_GAMES, A_QUALIFYING, A_BONUS, A_K_POOL = range(6)
+# corr: C1, C3, C4, C5, C6
+(C_ESTABLISHED, C_MARGIN, C_UNRATED, C_GAP, C_FACTOR_NUM, C_FACTOR_DEN, C_BONUS,
+ C_CLAMP) = (0, 1, 2, 5, 6, 7, 8, 9)  # fmt: skip
+"""``C_UNRATED + halves``: the performance against an unrated opponent (loss, draw,
+win)."""
+# site: S3, S4, S5; ``S_WEIGHTS + 2 * pool`` and ``+ 1``: the pool's weight as a fraction
+S_START, S_K_NEW, S_K, S_K_GAMES, S_FLOOR, S_WEIGHTS = range(6)
+
+
+def fraction(value: Decimal) -> tuple[int, int]:
+    """An exact Decimal as (numerator, denominator), denominator > 0."""
+    numerator, denominator = value.as_integer_ratio()
+    return int(numerator), int(denominator)
+
+
+def arena_params(rules: ArenaRules) -> I64:
+    """``ArenaRules`` for :func:`chessrate.fast.kernels.arena_kernel`."""
+    values = [
+        to_hundredths(rules.floor),
+        rules.k_new_player,
+        rules.new_player_games,
+        rules.qualifying_games,
+        to_hundredths(rules.bonus_per_half_point),
+        *(rules.k[pool] for pool in ARENA_POOLS),
+    ]
+    return np.array(values, np.int64)
+
+
+def corr_params(rules: CorrRules) -> I64:
+    """``CorrRules`` for :func:`chessrate.fast.kernels.corr_kernel`."""
+    numerator, denominator = fraction(rules.factor)
+    values = [
+        rules.established_after,
+        to_hundredths(rules.performance_margin),
+        to_hundredths(rules.unrated_performance_loss),
+        to_hundredths(rules.unrated_performance_draw),
+        to_hundredths(rules.unrated_performance_win),
+        to_hundredths(rules.provisional_gap),
+        numerator,
+        denominator,
+        to_hundredths(rules.win_bonus),
+        to_hundredths(rules.diff_clamp),
+    ]
+    return np.array(values, np.int64)
+
+
+def site_params(rules: SiteRules) -> I64:
+    """``SiteRules`` for :func:`chessrate.fast.kernels.site_kernel`. A type's pool
+    carries its S2 weight in the site Elo; the site Elo's own slot holds 1."""
+    values = [
+        to_hundredths(rules.start),
+        rules.k_new,
+        rules.k,
+        rules.k_new_games,
+        to_hundredths(rules.floor),
+    ]
+    for pool in SITE_POOLS:
+        kind = next((kind for kind in GameType if kind.value == pool), None)
+        values.extend(fraction(rules.weights[kind] if kind is not None else Decimal(1)))
+    return np.array(values, np.int64)
+
+
+def largest_site_change(rules: SiteRules) -> int:
+    """The largest |change| in hundredths a site game can make before the floor:
+    K x w x (score - expected) with |score - expected| <= 1."""
+    weight = max(max(rules.weights.values(), default=Decimal(1)), Decimal(1))
+    bound = max(rules.k_new, rules.k) * weight * 100
+    return int(bound.to_integral_value(rounding=ROUND_CEILING))
