@@ -25,6 +25,7 @@ from chessrate.errors import InvalidRecord
 from chessrate.fast import encode, replay
 from chessrate.records import GameRecord, ImportedRating, Player
 from chessrate.systems import get_system
+from chessrate.systems.base import RatingSystem
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 HUMANS = [f"p{i}" for i in range(7)]
@@ -49,13 +50,20 @@ CONTROLS = {
         None,
     ],
     "corr": ["3d", "5d", "-", None, "300+3"],
-    "site": ["1m", "2m+1s", "5m+3s", "10m", "15m+10s", "25m", "-", "3d", "7d", "8d", None],
-}
-RATINGS = {
-    "arena": ["1000.00", "1012.40", "1050.00", "1500.00", "1801.55", "2400.00", "2650.50"],
+    # S2's boundaries: estimates 179/180 (bullet/blitz), 479/480 (blitz/rapid),
+    # 1499/1500 s (rapid/classical), with and without increments; 7 and 8 days per move
+    "site": ["1m", "2m+1s", "5m+3s", "10m", "15m+10s", "25m", "-", "3d", "7d", "8d", None,
+             "179", "180", "139+1", "140+1", "479", "480", "439+1", "440+1", "1499", "1500",
+             "1459+1", "1460+1"],
+}  # fmt: skip
+RATINGS = {  # the floors (arena A10 1000, site S5 100) and just above them included
+    "arena": ["1000.00", "1000.01", "1012.40", "1050.00", "1500.00", "1801.55", "2400.00",
+              "2650.50"],
     "corr": ["1100.00", "1500.00", "1525.25", "1900.00", "2300.00", "90.00"],
-    "site": ["100.00", "104.00", "1500.00", "1650.37", "2200.00", "2900.00"],
-}
+    "site": ["100.00", "100.01", "104.00", "1500.00", "1650.37", "2200.00", "2900.00"],
+}  # fmt: skip
+GAMES = [1, 5, 9, 10, 24, 25, 26, 29, 30, 31, 200]
+"""Imported games: around site S6's 10, corr C1's 25, the K thresholds' 30."""
 POOLS = {
     "arena": ["rapid", "blitz", "bullet"],
     "corr": ["corr"],
@@ -73,7 +81,7 @@ def players(draw: st.DrawFn, system_id: str) -> list[Player]:
         imported = {}
         for pool in POOLS[system_id]:
             if draw(st.integers(0, 3)) == 0:
-                games = draw(st.sampled_from([1, 5, 24, 25, 29, 30, 200]))
+                games = draw(st.sampled_from(GAMES))
                 imported[pool] = ImportedRating(
                     Decimal(draw(st.sampled_from(RATINGS[system_id]))), games
                 )
@@ -130,13 +138,16 @@ def games(draw: st.DrawFn, system_id: str) -> list[GameRecord]:
     return records
 
 
-def check_same(system_id: str, roster: list[Player], records: list[GameRecord],
+def check_same(system: str | RatingSystem[Any], roster: list[Player], records: list[GameRecord],
                annul: list[str]) -> None:  # fmt: skip
-    reference: Engine[Any] = Engine(get_system(system_id), roster)
+    """Engine and the compiled replay on the same players, games and annulments (the
+    system by id with its default rules, or a system object with its own)."""
+    chosen = get_system(system) if isinstance(system, str) else system
+    reference: Engine[Any] = Engine(chosen, roster)
     reference_errors: list[InvalidRecord] = []
     reference.replay(records, reference_errors.append)
     compiled_errors: list[InvalidRecord] = []
-    compiled = replay(system_id, encode(records), roster, on_invalid=compiled_errors.append)
+    compiled = replay(chosen, encode(records), roster, on_invalid=compiled_errors.append)
     assert [str(e) for e in compiled_errors] == [str(e) for e in reference_errors]
     at = datetime(2026, 6, 1, tzinfo=UTC)
     for game_id in annul:
@@ -157,7 +168,7 @@ def check_same(system_id: str, roster: list[Player], records: list[GameRecord],
     # without on_invalid, the first refusal (in rating order) stops both
     if reference_errors:
         with pytest.raises(InvalidRecord) as stopped:
-            replay(system_id, encode(records), roster)
+            replay(chosen, encode(records), roster)
         assert str(stopped.value) == str(reference_errors[0])
 
 

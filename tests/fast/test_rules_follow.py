@@ -1,0 +1,163 @@
+"""One source of truth: a rule's number changed in its system's ``Rules`` changes both
+engines.
+
+For every field of ``ArenaRules``, ``CorrRules`` and ``SiteRules``, the same stream
+of games is rated by the reference engine and the compiled replay with the field set
+to another value: both must give the same refusals, outcomes and rating lists, and
+those must differ from what the default rules give (so the field was really read by
+both). The compiled kernels hold no rule number of their own
+(:mod:`chessrate.fast.params` builds their parameters from the ``Rules``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from chessrate.engine import Engine
+from chessrate.errors import InvalidRecord
+from chessrate.records import GameRecord, ImportedRating, Player
+from chessrate.systems import ArenaRules, ArenaSystem, CorrRules, CorrSystem, SiteRules, SiteSystem
+from chessrate.systems.base import RatingSystem
+from chessrate.systems.site import WEIGHTS, GameType
+from tests.fast.test_replay_properties import CONTROLS, POOLS, check_same
+
+START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+IMPORTED = {
+    "arena": ["1100.00", "1150.00", "1400.00", "1500.00", "1800.00", "2100.00"],
+    "corr": ["1100.00", "1400.00", "1500.00", "1700.00", "1950.00", "2200.00"],
+    "site": ["200.00", "210.00", "1200.00", "1500.00", "1800.00", "2300.00"],
+}
+
+
+def stream(system_id: str, seed: int, count: int = 600) -> tuple[list[Player], list[GameRecord]]:
+    """A players file and a stream of games that reach every rule of the system: new
+    and imported players around every threshold, every control, ending and result."""
+    rng = random.Random(seed)
+    humans = [f"p{i:02d}" for i in range(16)]
+    players = []
+    for index, player_id in enumerate(humans):
+        imported = {}
+        if index % 4:
+            for pool in POOLS[system_id]:
+                if rng.random() < 0.6:
+                    games = rng.choice([3, 9, 12, 20, 24, 26, 29, 31, 60])
+                    rating = Decimal(rng.choice(IMPORTED[system_id]))
+                    imported[pool] = ImportedRating(rating, games)
+        until = date(2027, 1, 1) if system_id == "arena" else None
+        players.append(Player(player_id, membership_until=until, imported=imported))
+    low = ["low0", "low1", "low2"]  # near the floors, playing each other
+    for player_id, rating in zip(low, IMPORTED[system_id][:3], strict=True):
+        imported = {pool: ImportedRating(Decimal(rating), 40) for pool in POOLS[system_id]}
+        until = date(2027, 1, 1) if system_id == "arena" else None
+        players.append(Player(player_id, membership_until=until, imported=imported))
+    everyone = list(humans)
+    if system_id == "site":
+        for bot_id, rating in (("bot0", "1400.00"), ("bot1", "2500.00")):
+            players.append(Player(bot_id, bot=True, bot_rating=Decimal(rating)))
+            everyone.append(bot_id)
+    controls = [c for c in CONTROLS[system_id] if c is not None]
+    if system_id == "arena":
+        controls = ["3+2", "5m+3s", "15m", "1m+2s", "10m+10s"]
+    records = []
+    for number in range(count):
+        white, black = rng.sample(low if number % 5 == 0 else everyone + low, 2)
+        result = rng.choice(["1-0", "0-1", "1/2-1/2", "1-0", "0-1"])
+        data: dict[str, Any] = {
+            "id": f"g{number}",
+            "played_at": (START + timedelta(minutes=number)).isoformat(),
+            "white": white,
+            "black": black,
+            "result": result,
+            "time_control": rng.choice(controls),
+        }
+        if system_id == "site":
+            if "bot" in white + black and rng.random() < 0.3:
+                data.update(termination="bot_no_move", result="*",
+                            plies=rng.choice([9, 10, 17, 18, 30]))  # fmt: skip
+            elif rng.random() < 0.2:
+                data["plies"] = rng.choice([0, 1, 2, 3, 40])
+        records.append(GameRecord.from_mapping(data, f"stream:{number + 1}"))
+    return players, records
+
+
+def outcome_of(system: RatingSystem[Any], players: list[Player], records: list[GameRecord]) -> Any:
+    """What the reference engine gives: refusals, outcome counts and rating lists."""
+    engine: Engine[Any] = Engine(system, players)
+    errors: list[InvalidRecord] = []
+    engine.replay(records, errors.append)
+    outcomes = Counter(engine.outcome(rating.game.id) for rating in engine.ratings)
+    return [str(e) for e in errors], outcomes, engine.rating_lists()
+
+
+CHANGED_WEIGHTS = {**WEIGHTS, GameType.BLITZ: Decimal("0.6"), GameType.BULLET: Decimal("0.25")}
+
+CHANGES: list[tuple[str, dict[str, Any]]] = [
+    ("arena", {"training_rating": 1400}),
+    ("arena", {"floor": Decimal("1120.00")}),
+    ("arena", {"k": {"rapid": 15, "blitz": 25, "bullet": 12}}),
+    ("arena", {"k_new_player": 30}),
+    ("arena", {"new_player_games": 25}),
+    ("arena", {"qualifying_games": 3}),
+    ("arena", {"bonus_per_half_point": Decimal("15")}),
+    ("corr", {"established_after": 20}),
+    ("corr", {"performance_margin": Decimal(300)}),
+    ("corr", {"unrated_performance_win": Decimal(1600)}),
+    ("corr", {"unrated_performance_draw": Decimal(1250)}),
+    ("corr", {"unrated_performance_loss": Decimal(1000)}),
+    ("corr", {"provisional_gap": Decimal(250)}),
+    ("corr", {"factor": Decimal("0.05")}),
+    ("corr", {"win_bonus": Decimal(10)}),
+    ("corr", {"diff_clamp": Decimal(200)}),
+    ("site", {"start": Decimal("1200.00")}),
+    ("site", {"k_new": 40}),
+    ("site", {"k": 16}),
+    ("site", {"k_new_games": 20}),
+    ("site", {"floor": Decimal("205.00")}),
+    ("site", {"provisional_games": 15}),
+    ("site", {"max_days_per_move": 5}),
+    ("site", {"bullet_below": 150}),
+    ("site", {"blitz_below": 481}),
+    ("site", {"rapid_below": 1200}),
+    ("site", {"bot_void_before_plies": 10}),
+    ("site", {"aborted_below_plies": 3}),
+    ("site", {"weights": CHANGED_WEIGHTS}),
+]
+
+SYSTEM_OF = {
+    "arena": (ArenaSystem, ArenaRules),
+    "corr": (CorrSystem, CorrRules),
+    "site": (SiteSystem, SiteRules),
+}
+
+
+def test_every_rules_field_is_changed_here() -> None:
+    """The list above covers every field of every per-game system's Rules."""
+    for system_id, (_, rules_type) in SYSTEM_OF.items():
+        fields = set(rules_type.__dataclass_fields__)
+        changed = {name for sid, change in CHANGES if sid == system_id for name in change}
+        assert changed == fields, system_id
+
+
+@pytest.mark.parametrize(
+    ("system_id", "change"), CHANGES, ids=[f"{s}-{next(iter(c))}" for s, c in CHANGES]
+)
+def test_a_changed_rule_changes_both_engines(system_id: str, change: dict[str, Any]) -> None:
+    system_type, rules_type = SYSTEM_OF[system_id]
+    players, records = stream(system_id, seed=12)
+    changed = system_type(replace(rules_type(), **change))
+    floor = getattr(changed.rules, "floor", None)
+    if floor is not None:  # imported ratings under a raised floor are refused: leave them out
+        players = [
+            replace(p, imported={k: v for k, v in p.imported.items() if v.rating >= floor})
+            for p in players
+        ]
+    default = outcome_of(system_type(rules_type()), players, records)
+    assert outcome_of(changed, players, records) != default, "the change moved nothing here"
+    check_same(changed, players, records, [r.id for r in records[::97]])
