@@ -5,6 +5,7 @@ from __future__ import annotations
 from .engine import Annulment, Engine
 from .errors import ChessrateError, InvalidInput, InvalidRecord
 from .numbers import display, round_half_away
+from .rating import RatedFile, rate_file
 from .records import GameRecord, Outcome, Player, Result, Termination, Venue
 from .systems import (
     ArenaRules,
@@ -39,6 +40,7 @@ __all__ = [
     "ListEntry",
     "Outcome",
     "Player",
+    "RatedFile",
     "Result",
     "SiteRules",
     "SiteSystem",
@@ -52,5 +54,6 @@ __all__ = [
     "expected_scores",
     "get_system",
     "parse_time_control",
+    "rate_file",
     "round_half_away",
 ]

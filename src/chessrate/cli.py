@@ -6,9 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -27,8 +25,7 @@ from rich.progress import (
 from rich.table import Table
 
 from . import __version__
-from .engine import Annulment, Engine
-from .errors import ChessrateError, InvalidInput, InvalidRecord
+from .errors import ChessrateError, InvalidInput
 from .io.fide import new_list, read_events, read_start_list, report_json, report_text
 from .io.games import (
     annulments_text,
@@ -39,10 +36,10 @@ from .io.games import (
     read_players,
 )
 from .io.lists import history_text, rating_list_text, write_all
-from .io.tabular import FORMATS, detect_format
-from .records import GameRecord, Outcome, Player
-from .systems import SYSTEM_IDS, get_system
-from .systems.base import ListEntry
+from .io.tabular import FORMATS
+from .rating import ENGINES, RatedFile, rate_file
+from .records import Outcome
+from .systems import SYSTEM_IDS
 from .systems.fide import FideRules, FideSystem
 
 if TYPE_CHECKING:
@@ -50,16 +47,14 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ENGINES = ("auto", "compiled", "reference")
-"""``rate --engine``: which replay rates the games."""
-
 PROGRESS_THRESHOLD = 20_000
 """Inputs with at least this many games show a progress bar on stderr."""
 
-COMPILED_FROM_BYTES = 2_000_000
-"""``rate --engine auto`` takes the compiled replay from this file size on (about
-15,000 games): below it, the reference engine has rated the file before numba and
-pyarrow are loaded (measured: bench/RESULTS.md)."""
+PGN_PROGRESS_BYTES = 4_000_000
+"""PGN files at least this big show a reading progress bar (bytes read) on stderr."""
+
+TOP = 20
+"""``rate`` prints this many entries of each pool unless told (``--top``, ``--all``)."""
 
 
 def reports_errors(command: F) -> F:
@@ -143,6 +138,11 @@ def main() -> None:
     "the pure-Python engine; auto: compiled for a file of 2 MB or more unless --history "
     "asks for explanations, else reference (quicker to start on small files).",
 )  # fmt: skip
+@click.option(
+    "--top", "top", type=click.IntRange(0), default=TOP, show_default=True,
+    help="Print this many entries of each pool's list (the file of --out has them all).",
+)  # fmt: skip
+@click.option("--all", "print_all", is_flag=True, help="Print every entry of every list.")
 @reports_errors
 def rate(
     games: Path,
@@ -155,205 +155,159 @@ def rate(
     annulled_at: datetime | None,
     skip_invalid: bool,
     engine_choice: str,
+    top: int,
+    print_all: bool,
 ) -> None:
-    """Rate a file of GAMES (JSON Lines, CSV or PGN) and print one rating list per pool.
+    """Rate a file of GAMES (JSON Lines, CSV or PGN) and print the top of each pool's
+    rating list (--top, --all; the whole list goes to --out).
 
     An invalid record stops the run with exit code 2 and FILE:LINE: field: reason,
-    and nothing is written (unless --skip-invalid).
+    and nothing is written (unless --skip-invalid). The library call behind it is
+    chessrate.rate_file.
     """
-    skipped: list[InvalidRecord] = []
-    on_invalid = skipped.append if skip_invalid else None
     if engine_choice == "compiled" and history is not None:
         raise InvalidInput("--history needs the reference engine (--engine reference or auto)")
-    big = games.stat().st_size >= COMPILED_FROM_BYTES
-    if engine_choice == "compiled" or (engine_choice == "auto" and history is None and big):
-        _rate_compiled(games, system_id, players_path, fmt, out, annul_path, annulled_at, skipped,
-                       skip_invalid)  # fmt: skip
-        return
-    engine: Engine[Any] = Engine(get_system(system_id))
-    if players_path is not None:
-        for player in read_players(players_path):
-            engine.add_player(player)
-    records = _read_games_showing_progress(games, fmt, on_invalid)
-    with _rating_progress(len(records)) as advance:
-        engine.replay(records, on_invalid, advance)
-    annulments = _annul_all(engine.annul, annul_path, annulled_at, on_invalid)
-    lists = engine.rating_lists()
+    on_invalid = (lambda error: None) if skip_invalid else None
+    with _ProgressBars() as bars:
+        rated = rate_file(
+            games,
+            system_id,
+            players=players_path,
+            annulments=annul_path,
+            engine=engine_choice,
+            on_invalid=on_invalid,
+            progress=bars,
+            fmt=fmt,
+            history=history is not None,
+            annulled_at=annulled_at.replace(tzinfo=UTC) if annulled_at is not None else None,
+        )
     files: dict[Path, str] = {}
     if out is not None:
-        files[out] = rating_list_text([e for pool in lists.values() for e in pool], out)
+        files[out] = rating_list_text(rated.entries(), out)
     if history is not None:
-        files[history] = history_text(engine.ratings, history, annulments)
+        files[history] = history_text(rated.ratings, history, rated.annulments)
     write_all(files)
-    outcomes = Counter(engine.outcome(rating.game.id) for rating in engine.ratings)
-    _print_rated(engine.player, system_id, lists, annulments, games, len(engine.ratings),
-                 outcomes, skipped)  # fmt: skip
+    _print_rated(rated, None if print_all else top, out)
 
 
-def _rate_compiled(
-    games: Path,
-    system_id: str,
-    players_path: Path | None,
-    fmt: str | None,
-    out: Path | None,
-    annul_path: Path | None,
-    annulled_at: datetime | None,
-    skipped: list[InvalidRecord],
-    skip_invalid: bool,
-) -> None:
-    """``rate`` through the compiled replay (chessrate.fast): the same checks in the same
-    order, the same errors, the same output as the reference engine."""
-    from .fast import Roster, replay
-    from .io.columnar import read_batch
-
-    on_invalid = skipped.append if skip_invalid else None
-    roster = Roster(system_id, read_players(players_path) if players_path is not None else ())
-    if detect_format(games, fmt) == "pgn":  # by distinct values, a progress bar while read
-        from .io.pgnbatch import read_pgn_batch
-
-        with _reading_progress(games) as advance:
-            batch = read_pgn_batch(games, on_invalid, progress=advance)
-    else:
-        batch = read_batch(games, fmt, on_invalid)
-    with _rating_progress(len(batch)) as advance:
-        result = replay(system_id, batch, roster, on_invalid=on_invalid, progress=advance)
-    annulments = _annul_all(result.annul, annul_path, annulled_at, on_invalid)
-    lists = result.rating_lists()
-    if out is not None:
-        write_all({out: rating_list_text([e for pool in lists.values() for e in pool], out)})
-    _print_rated(result.player, system_id, lists, annulments, games, result.games,
-                 result.outcome_counts(), skipped)  # fmt: skip
-
-
-def _annul_all(
-    annul: Callable[..., Annulment],
-    annul_path: Path | None,
-    annulled_at: datetime | None,
-    on_invalid: Callable[[InvalidRecord], None] | None,
-) -> list[Annulment]:
-    """site S10: the annulments file, applied after the replay; errors located in it."""
-    annulments: list[Annulment] = []
-    if annul_path is None:
-        return annulments
-    now = (
-        annulled_at.replace(tzinfo=UTC)
-        if annulled_at is not None
-        else datetime.now(UTC).replace(microsecond=0)
-    )
-    for where, game_id, reason in read_annulments(annul_path):
-        try:
-            annulments.append(annul(game_id, reason, now, by=str(annul_path)))
-        except InvalidRecord as error:
-            located = InvalidRecord(where, error.field, f"{game_id}: {error.reason}")
-            if on_invalid is None:
-                raise located from None
-            on_invalid(located)
-    return annulments
-
-
-def _print_rated(
-    player: Callable[[str], Player],
-    system_id: str,
-    lists: dict[str, list[ListEntry]],
-    annulments: list[Annulment],
-    games: Path,
-    count: int,
-    outcomes: Counter[Outcome | None] | Counter[Outcome],
-    skipped: list[InvalidRecord],
-) -> None:
-    """The rating lists, the annulments and the summary line, as ``rate`` prints them."""
+def _print_rated(rated: RatedFile, top: int | None, out: Path | None) -> None:
+    """The top of every pool's list, the annulments and the summary line, as ``rate``
+    prints them: rich tables on a terminal, aligned plain text otherwise."""
     console = Console(highlight=False)
-    for pool, entries in lists.items():
-        if entries:
-            console.print(_list_table(player, system_id, pool, entries))
+    system_id = rated.system.id
+    for pool in rated.system.pools:
+        size = rated.pool_size(pool)
+        if size == 0:
+            click.echo(f"{system_id} · {pool}: no players yet")
+            continue
+        label = "site Elo" if (system_id, pool) == ("site", "site") else pool
+        title = f"{system_id} · {label} ({size} players)"
+        rows = _list_rows(rated, pool, top)
+        if console.is_terminal:
+            console.print(_list_table(title, rows))
         else:
-            console.print(f"{system_id} · {pool}: no players yet", markup=False)
-    for annulment in annulments:
+            click.echo(_plain_table(title, rows))
+        if len(rows) < size:
+            where = (
+                f"the whole list is in {out}" if out else "--all prints it, --out FILE writes it"
+            )
+            click.echo(f"… {size - len(rows):,} more in {label}: {where}")
+    for annulment in rated.annulments:
         moved = ", ".join(
             f"{c.player} {c.pool} {c.change:+}" for c in annulment.changes if c.change is not None
         )
         reason = f" ({annulment.reason})" if annulment.reason else ""
         click.echo(f"annulled {annulment.game_id}{reason}: {moved or 'nothing moved'}")
-    summary = f"{count} games from {games}: " + ", ".join(
+    outcomes = rated.outcome_counts()
+    summary = f"{rated.games} games from {rated.source}: " + ", ".join(
         f"{outcomes[o]} {o.value}" for o in Outcome
     )
-    if annulments:
-        summary += f" ({len(annulments)} annulled)"
-    if skipped:
-        for invalid in skipped:
+    if rated.annulments:
+        summary += f" ({len(rated.annulments)} annulled)"
+    if rated.skipped:
+        for invalid in rated.skipped:
             click.echo(f"skipped {invalid}", err=True)
-        summary += f"; {len(skipped)} invalid records skipped"
+        summary += f"; {len(rated.skipped)} invalid records skipped"
     click.echo(summary, err=True)
 
 
-def _list_table(
-    player_of: Callable[[str], Player], system_id: str, pool: str, entries: list[ListEntry]
-) -> Table:
-    label = "site Elo" if (system_id, pool) == ("site", "site") else pool
-    table = Table(title=f"{system_id} · {label} ({len(entries)} players)", title_justify="left")
-    table.add_column("#", justify="right")
-    table.add_column("player")
-    table.add_column("rating", justify="right")
-    table.add_column("state")
-    table.add_column("games", justify="right")
+LIST_HEADER = ("#", "player", "rating", "state", "games")
+
+
+def _list_rows(rated: RatedFile, pool: str, top: int | None) -> list[tuple[str, ...]]:
+    """The printed rows of a pool's list: rank (rated entries only), name (id), the
+    displayed rating, state, games."""
+    rows: list[tuple[str, ...]] = []
     rank = 0
-    for entry in entries:
+    for entry in rated.top(pool, top):
         shown = "-"
         if entry.rating is not None:
             rank += 1
             shown = str(rank)
-        player = player_of(entry.player)
-        name = entry.player if player.name is None else f"{player.name} ({entry.player})"
-        table.add_row(shown, name, entry.display, entry.state, str(entry.games))
+        name = rated.player(entry.player).name
+        player = entry.player if name is None else f"{name} ({entry.player})"
+        rows.append((shown, player, entry.display, entry.state, str(entry.games)))
+    return rows
+
+
+def _list_table(title: str, rows: list[tuple[str, ...]]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for column in LIST_HEADER:
+        table.add_column(column, justify="left" if column in ("player", "state") else "right")
+    for row in rows:
+        table.add_row(*row)
     return table
 
 
-PGN_PROGRESS_BYTES = 4_000_000
-"""PGN files at least this big show a reading progress bar (bytes read) on stderr."""
+def _plain_table(title: str, rows: list[tuple[str, ...]]) -> str:
+    """The list as aligned plain text (for a pipe or a file: no box drawing)."""
+    widths = [max(len(row[i]) for row in (LIST_HEADER, *rows)) for i in range(len(LIST_HEADER))]
+    lines = [title]
+    for row in (LIST_HEADER, *rows):
+        cells = [
+            cell.ljust(width) if column in ("player", "state") else cell.rjust(width)
+            for column, cell, width in zip(LIST_HEADER, row, widths, strict=True)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
 
 
-def _read_games_showing_progress(
-    games: Path, fmt: str | None, on_invalid: Callable[[InvalidRecord], None] | None
-) -> list[GameRecord]:
-    """read_games, with a progress bar of the bytes read for a big PGN file."""
-    if detect_format(games, fmt) != "pgn":
-        return read_games(games, fmt, on_invalid)
-    with _reading_progress(games) as advance:
-        return read_games(games, fmt, on_invalid, advance)
+class _ProgressBars:
+    """``rate_file``'s progress as rich bars on stderr: reading (bytes, for a big PGN
+    file) and rating (games, for PROGRESS_THRESHOLD games or more); nothing shown for
+    small inputs."""
 
+    def __init__(self) -> None:
+        self._progress: Progress | None = None
+        self._tasks: dict[str, Any] = {}
 
-@contextmanager
-def _rating_progress(total: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar of the games rated, for inputs of PROGRESS_THRESHOLD games or more
-    (called with each count)."""
-    with Progress(
-        TextColumn("rating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=total < PROGRESS_THRESHOLD,
-    ) as progress:
-        task = progress.add_task("rating", total=total)
-        yield lambda n: progress.advance(task, n)
+    def __enter__(self) -> _ProgressBars:
+        return self
 
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.stop()
 
-@contextmanager
-def _reading_progress(games: Path) -> Iterator[Callable[[int], None]]:
-    """A progress bar of the bytes of a big file read (called with each count)."""
-    size = games.stat().st_size
-    with Progress(
-        TextColumn("reading"),
-        BarColumn(),
-        DownloadColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=size < PGN_PROGRESS_BYTES,
-    ) as progress:
-        task = progress.add_task("reading", total=size)
-        yield lambda n: progress.advance(task, n)
+    def __call__(self, stage: str, advance: int, total: int) -> None:
+        if stage not in self._tasks:
+            threshold = PGN_PROGRESS_BYTES if stage == "reading" else PROGRESS_THRESHOLD
+            if total < threshold:
+                self._tasks[stage] = None
+                return
+            if self._progress is None:
+                self._progress = Progress(
+                    TextColumn("{task.description}"),
+                    BarColumn(),
+                    DownloadColumn() if stage == "reading" else MofNCompleteColumn(),
+                    TimeRemainingColumn(),
+                    console=Console(stderr=True),
+                    transient=True,
+                )
+                self._progress.start()
+            self._tasks[stage] = self._progress.add_task(stage, total=total)
+        task = self._tasks[stage]
+        if task is not None and self._progress is not None:
+            self._progress.advance(task, advance)
 
 
 @main.group()

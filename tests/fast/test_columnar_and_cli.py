@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chessrate import cli
+from chessrate import rating
 from chessrate.cli import main
 from chessrate.errors import InvalidRecord
 from chessrate.fast import encode
@@ -125,7 +125,7 @@ def test_rate_engine_compiled_equals_reference_on_the_examples(
     outputs = []
     for engine in ("reference", "compiled"):
         out = tmp_path / f"{engine}.csv"
-        code, stdout, stderr = rate(*args, "--engine", engine, "--out", str(out))
+        code, stdout, stderr = rate(*args, "--engine", engine, "--out", str(out), "--all")
         assert code == 0, stderr
         outputs.append((stdout, stderr, out.read_text(encoding="utf-8")))
     assert outputs[0] == outputs[1]
@@ -166,16 +166,16 @@ def test_rate_engine_compiled_equals_reference_on_pgn(name: str) -> None:
 
 
 def test_rate_auto_takes_the_compiled_replay_for_big_files_only(tmp_path: Path) -> None:
-    """--engine auto: the reference engine below cli.COMPILED_FROM_BYTES (numba is never
+    """--engine auto: the reference engine below rating.COMPILED_FROM_BYTES (numba is never
     loaded), the compiled replay from there on; --history always the reference."""
     small = EXAMPLES / "corr_games.jsonl"
     big = tmp_path / "big.jsonl"
     lines = small.read_text(encoding="utf-8").splitlines()
     copies = []
-    for n in range(cli.COMPILED_FROM_BYTES // len("\n".join(lines)) + 1):
+    for n in range(rating.COMPILED_FROM_BYTES // len("\n".join(lines)) + 1):
         copies += [line.replace('"id": "', f'"id": "c{n}-', 1) for line in lines]
     big.write_text("\n".join(copies) + "\n", encoding="utf-8")
-    assert big.stat().st_size >= cli.COMPILED_FROM_BYTES > small.stat().st_size
+    assert big.stat().st_size >= rating.COMPILED_FROM_BYTES > small.stat().st_size
     probe = (
         "import sys; from chessrate.cli import main\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
