@@ -348,3 +348,49 @@ def test_rate_corr_displays_provisional_ratings(tmp_path: Path) -> None:
         {"player": "b", "pool": "corr", "rating": "1100.00", "display": "1100P (1)",
          "state": "provisional", "games": "1"},
     ]  # fmt: skip
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_rate_prints_the_top_of_each_pool_and_says_how_many_more(tmp_path: Path) -> None:
+    """rate prints 20 entries a pool by default, --top N of them, --all every one; a line
+    says how many more there are and where the whole list is."""
+    args = [EXAMPLES / "corr_games.jsonl", "--system", "corr",
+            "--players", EXAMPLES / "corr_players.csv"]  # fmt: skip
+    code, everything, err = invoke("rate", *args, "--all")
+    assert code == 0, err
+    assert "more in" not in everything
+    size = int(everything.split("corr · corr (")[1].split(" players)")[0])
+    assert size > 20
+    listed = [line for line in everything.splitlines()[2:] if line.strip()]
+    assert len(listed) == size
+
+    code, default, _ = invoke("rate", *args)
+    assert [line for line in default.splitlines()[2:22]] == listed[:20]
+    assert (
+        default.splitlines()[22]
+        == f"… {size - 20:,} more in corr: --all prints it, --out writes it"
+    )
+    code, three, _ = invoke("rate", *args, "--top", "3", "--out", tmp_path / "all.json")
+    assert [line.split() for line in three.splitlines()[2:5]] == [
+        line.split() for line in listed[:3]
+    ]
+    assert (
+        three.splitlines()[5]
+        == f"… {size - 3:,} more in corr: the whole list is in {tmp_path / 'all.json'}"
+    )
+    assert len(json.loads((tmp_path / "all.json").read_text(encoding="utf-8"))) == size
+
+
+def test_rate_prints_plain_text_when_stdout_is_not_a_terminal(tmp_path: Path) -> None:
+    """Piped or redirected, the lists are aligned plain text: a title line, a header
+    and one line per entry, without rich's box drawing."""
+    games, players = write_inputs(tmp_path)
+    code, out, err = invoke("rate", games, "--system", "arena", "--players", players)
+    assert code == 0, err
+    assert not set("┃│┏━┡╇") & set(out)
+    lines = out.splitlines()
+    at = lines.index("arena · blitz (3 players)")
+    assert lines[at + 1].split() == ["#", "player", "rating", "state", "games"]
+    assert lines[at + 2].split() == ["1", "Bob", "(bob)", "2321", "rated", "41"]

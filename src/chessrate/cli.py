@@ -208,9 +208,7 @@ def _print_rated(rated: RatedFile, top: int | None, out: Path | None) -> None:
         else:
             click.echo(_plain_table(title, rows))
         if len(rows) < size:
-            where = (
-                f"the whole list is in {out}" if out else "--all prints it, --out FILE writes it"
-            )
+            where = f"the whole list is in {out}" if out else "--all prints it, --out writes it"
             click.echo(f"… {size - len(rows):,} more in {label}: {where}")
     for annulment in rated.annulments:
         moved = ", ".join(

@@ -36,6 +36,7 @@ from .params import (
     C_MARGIN,
     C_UNRATED,
     HALF_POINT,
+    ONE_POINT,
     S_FLOOR,
     S_K,
     S_K_GAMES,
@@ -93,9 +94,9 @@ def arena_kernel(
             ra = rating[a, p]
             rb = rating[b, p]
             d = ra - rb if ra >= rb else rb - ra
-            high = pd_high[min(round_div(d, 100), last)]  # Table B reads a whole D
-            pda = high if ra >= rb else 100 - high
-            pdb = high if rb >= ra else 100 - high
+            high = pd_high[min(round_div(d, ONE_POINT), last)]  # Table B reads a whole D
+            pda = high if ra >= rb else ONE_POINT - high
+            pdb = high if rb >= ra else ONE_POINT - high
             ka = _arena_k(games[a, p], p, params)  # A8
             kb = _arena_k(games[b, p], p, params)
             na = ra + (sa * HALF_POINT - pda) * ka
@@ -128,7 +129,7 @@ def arena_kernel(
             elif halves > n:  # a bonus per half point over 50 %
                 rf = ra + (halves - n) * params[A_BONUS]
             else:  # Table A on p = s/n, read in hundredths
-                rf = ra + dp[round_div(HALF_POINT * halves, n)] * 100
+                rf = ra + dp[round_div(HALF_POINT * halves, n)] * ONE_POINT
             q_count[x, p] = 0
             q_sum[x, p] = 0
             q_halves[x, p] = 0
@@ -229,7 +230,7 @@ def _site_change(
     never below the floor; w is ``pool``'s weight (1 for a type rating)."""
     d = own - opponent
     last = table.shape[0] - 1
-    expected = table[min(d, last)] if d >= 0 else 100 - table[min(-d, last)]
+    expected = table[min(d, last)] if d >= 0 else ONE_POINT - table[min(-d, last)]
     k = params[S_K_NEW] if games < params[S_K_GAMES] else params[S_K]
     numerator = params[S_WEIGHTS + 2 * pool]
     denominator = params[S_WEIGHTS + 2 * pool + 1]

@@ -24,6 +24,8 @@ from ..systems.site import GameType, SiteRules
 
 I64 = npt.NDArray[np.int64]
 
+ONE_POINT = 100
+"""1.00 (a rating point, a whole score, an expected score of 1) in hundredths."""
 HALF_POINT = 50
 """A half point of score in hundredths of a point (scores are counted in halves)."""
 

@@ -641,13 +641,6 @@ STATE_NAMES = (
 _STATE_NAMES = np.array(STATE_NAMES, object)
 
 
-def shown_array(values: I64) -> I64:
-    """:func:`chessrate.numbers.display` for an array: hundredths to the displayed
-    integer, half away from zero."""
-    magnitude = (2 * np.abs(values) + 100) // 200
-    return np.where(values < 0, -magnitude, magnitude).astype(np.int64)
-
-
 @dataclass(frozen=True, slots=True)
 class PoolList:
     """One pool's rating list as arrays, in list order: ``player`` indexes
