@@ -7,7 +7,14 @@ from decimal import Decimal
 import pytest
 
 from chessrate import display, round_half_away
-from chessrate.numbers import format_rating, parse_rating
+from chessrate.numbers import (
+    display_hundredths,
+    format_hundredths,
+    format_rating,
+    from_hundredths,
+    parse_rating,
+    to_hundredths,
+)
 
 D = Decimal
 
@@ -91,3 +98,28 @@ def test_format_rating_writes_exactly_two_decimals() -> None:
     assert format_rating(D("1800.2")) == "1800.20"
     assert format_rating(D("1800")) == "1800.00"
     assert format_rating(None) is None
+
+
+def test_hundredths_converters_are_exact() -> None:
+    """numbers.to_hundredths / from_hundredths: the ledger's and the compiled replay's
+    one conversion; a third decimal is refused, never rounded."""
+    for text in ("0.00", "0.01", "-0.01", "1800.25", "-12.30", "99999999.99"):
+        value = D(text)
+        assert from_hundredths(to_hundredths(value)) == value
+        assert str(from_hundredths(to_hundredths(value))) == text
+    assert to_hundredths(D("1800")) == 180000
+    with pytest.raises(ValueError, match="more than two decimals"):
+        to_hundredths(D("1800.255"))
+
+
+def test_display_hundredths_is_display_for_every_value_around_the_halves() -> None:
+    """The array form of display (the compiled lists) rounds exactly as display: half
+    away from zero, on both sides of zero and of every .50."""
+    values = [*range(-30_000, 30_001), 1_234_550, -1_234_550, 1_234_549, 10**12 + 50]
+    shown = display_hundredths(values).tolist()
+    assert shown == [display(from_hundredths(v)) for v in values]
+
+
+def test_format_hundredths_is_format_rating() -> None:
+    for value in (*range(-1_000, 1_001), 180_025, -180_025, 10**12 + 7):
+        assert format_hundredths(value) == format_rating(from_hundredths(value))

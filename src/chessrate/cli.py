@@ -183,7 +183,7 @@ def rate(
         )
     files: dict[Path, str] = {}
     if out is not None:
-        files[out] = rating_list_text(rated.entries(), out)
+        files[out] = rated.list_text(out)
     if history is not None:
         files[history] = history_text(rated.ratings, history, rated.annulments)
     write_all(files)

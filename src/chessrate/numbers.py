@@ -8,7 +8,7 @@ decimals. Every rounding in every system goes through :func:`round_half_away`
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 Rating: TypeAlias = Decimal
 """A rating with two decimals, e.g. ``Decimal("1800.20")``."""
@@ -37,6 +37,25 @@ def round_half_away(value: Decimal | int | float, places: int = 2) -> Decimal:
 def display(rating: Decimal) -> int:
     """A displayed rating: the stored rating rounded to an integer (arena A11)."""
     return int(round_half_away(rating, 0))
+
+
+def display_hundredths(values: Any) -> Any:
+    """:func:`display` for many ratings at once, given as integer hundredths (a numpy
+    array): the same rounding, half away from zero, as a numpy array of integers. For
+    the compiled replay's lists; ``tests/test_numbers.py`` holds it to :func:`display`."""
+    import numpy as np
+
+    hundredths = np.asarray(values, dtype=np.int64)
+    magnitude = (2 * np.abs(hundredths) + 100) // 200
+    return np.where(hundredths < 0, -magnitude, magnitude)
+
+
+def format_hundredths(value: int) -> str:
+    """:func:`format_rating` of a rating given as integer hundredths (exact, no Decimal):
+    ``180025`` -> ``"1800.25"``, ``-5`` -> ``"-0.05"``."""
+    sign = "-" if value < 0 else ""
+    whole, cents = divmod(abs(value), 100)
+    return f"{sign}{whole}.{cents:02d}"
 
 
 def parse_rating(text: str) -> Decimal:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .engine import Annulment, Engine
 from .errors import InvalidInput, InvalidRecord
 from .io.games import read_annulments, read_games, read_players
+from .io.lists import ListColumns, list_columns_text
 from .io.tabular import detect_format
 from .records import GameRecord, Outcome, Player
 from .systems import get_system
@@ -256,9 +257,19 @@ class RatedFile:
         return {pool: self.top(pool) for pool in self.system.pools}
 
     def entries(self) -> Iterator[ListEntry]:
-        """Every list entry, pool after pool (what ``--out`` writes)."""
+        """Every list entry, pool after pool."""
         for pool in self.system.pools:
             yield from self.top(pool)
+
+    def list_columns(self) -> list[ListColumns]:
+        """Every pool's list as columns, pool after pool (what :meth:`list_text`
+        writes)."""
+        return [ListColumns.of(self.top(pool)) for pool in self.system.pools]
+
+    def list_text(self, path: Path) -> str:
+        """The whole rating list in ``path``'s format (.json or .csv), as ``--out``
+        writes it (:func:`chessrate.io.lists.rating_list_text`)."""
+        return list_columns_text(self.list_columns(), path)
 
     def entries_of(self, player_id: str) -> dict[str, tuple[int | None, ListEntry]]:
         """The player's entry in each pool where he is listed, with his rank there
@@ -356,6 +367,9 @@ class _CompiledFile(RatedFile):
     def top(self, pool: str, count: int | None = None) -> list[ListEntry]:
         arrays = self.state.pool_arrays(pool)
         return self.state.entries(arrays if count is None else arrays.head(count))
+
+    def list_columns(self) -> list[ListColumns]:
+        return [self.state.columns(self.state.pool_arrays(pool)) for pool in self.system.pools]
 
     def entries_of(self, player_id: str) -> dict[str, tuple[int | None, ListEntry]]:
         found = {}

@@ -33,7 +33,8 @@ import numpy.typing as npt
 
 from ..engine import Annulment, Engine
 from ..errors import InvalidRecord
-from ..numbers import from_hundredths, to_hundredths
+from ..io.lists import ListColumns
+from ..numbers import display_hundredths, format_hundredths, from_hundredths, to_hundredths
 from ..records import GameRecord, Outcome, Player, Termination
 from ..systems import get_system
 from ..systems.arena import FOREIGN_TERMINATIONS as ARENA_FOREIGN
@@ -47,7 +48,7 @@ from ..systems.arena import (
 )
 from ..systems.base import Change, GameRating, ListEntry, RatingSystem
 from ..systems.corr import FOREIGN_TERMINATIONS as CORR_FOREIGN
-from ..systems.corr import CorrRules, CorrState, CorrStatus, display_corr
+from ..systems.corr import CorrRules, CorrStatus, corr_mark
 from ..systems.site import (
     BOT_NEVER_LOSES_BY,
     ENDINGS_WITH_A_LOSER,
@@ -55,7 +56,7 @@ from ..systems.site import (
     SiteRules,
     SiteState,
     SiteSystem,
-    display_site,
+    site_mark,
 )
 from ..systems.site import POOLS as SITE_POOLS
 from ..timecontrol import TimeControl
@@ -579,46 +580,66 @@ class CompiledReplay:
             state=state[order],
         )
 
-    def _display(self, state: int, rating: int, games: int) -> str:
-        """The reference display of a list entry's state (``display_arena``,
-        ``display_corr``, ``display_site`` with this system's rules)."""
-        rules: Any = self.system.rules  # type: ignore[attr-defined]
-        value = from_hundredths(rating)
-        if self.system_id == "arena":
-            if state == _QUALIFYING:
-                return display_arena(ArenaState(ArenaStatus.QUALIFYING), rules)
-            return display_arena(ArenaState(ArenaStatus.RATED, value, games), rules)
+    def _mark(self, state: int, games: int) -> str:
+        """What the reference display puts after the displayed rating for this state
+        (``site_mark``: S6's ``?``; ``corr_mark``: C7's ``P (n)``; arena: nothing)."""
+        if self.system_id == "site":
+            return site_mark(games, self.system.rules)  # type: ignore[attr-defined]
         if self.system_id == "corr":
             status = CorrStatus.PROVISIONAL if state == _PROVISIONAL else CorrStatus.ESTABLISHED
-            return display_corr(CorrState(status, value, games))
-        return display_site(SiteState(value, games), rules)
+            return corr_mark(status, games)
+        return ""
+
+    def displays(self, arrays: PoolList) -> npt.NDArray[np.object_]:
+        """Each entry's display text, as the system's display function writes it: the
+        rating rounded by :func:`chessrate.numbers.display_hundredths` (the array form
+        of ``numbers.display``), then the system's mark (``site_mark``, ``corr_mark``)
+        decided once per distinct (state, games); arena's qualifying players show
+        ``display_arena``'s training rating."""
+        shown, inverse = np.unique(display_hundredths(arrays.rating), return_inverse=True)
+        numbers = np.array([str(value) for value in shown.tolist()], object)
+        codes, first = kernels.factorize(arrays.state, arrays.games, arrays.state, arrays.state)
+        marks = np.array(
+            [self._mark(int(arrays.state[r]), int(arrays.games[r])) for r in first.tolist()],
+            object,
+        )
+        texts: npt.NDArray[np.object_] = numbers[inverse.reshape(-1)] + marks[codes]
+        if not bool(arrays.has_rating.all()):
+            rules: Any = self.system.rules  # type: ignore[attr-defined]
+            texts[~arrays.has_rating] = display_arena(ArenaState(ArenaStatus.QUALIFYING), rules)
+        return texts
+
+    def columns(self, arrays: PoolList) -> ListColumns:
+        """A pool's list (or a slice of it) as the columns the list files write."""
+        values, inverse = np.unique(arrays.rating, return_inverse=True)
+        texts = np.array([format_hundredths(v) for v in values.tolist()] + [None], object)
+        rated = np.where(arrays.has_rating, inverse.reshape(-1), values.shape[0])
+        n = len(arrays)
+        return ListColumns(
+            player=self._names_array()[arrays.player].tolist(),
+            pool=[arrays.pool] * n,
+            rating=texts[rated].tolist(),
+            display=self.displays(arrays).tolist(),
+            state=_STATE_NAMES[arrays.state].tolist(),
+            games=arrays.games.tolist(),
+        )
 
     def entries(self, arrays: PoolList) -> list[ListEntry]:
-        """``ListEntry`` objects for a pool's arrays: the display text is the reference
-        display function's, called once per distinct (state, rating, games); a Decimal
-        per distinct rating; the columns are gathered by numpy."""
+        """``ListEntry`` objects for a pool's arrays (a Decimal per distinct rating, the
+        display texts of :meth:`displays`; the columns gathered by numpy)."""
         n = len(arrays)
         if n == 0:
             return []
-        keys, first = kernels.factorize(arrays.state, arrays.rating, arrays.games, arrays.state)
-        texts = np.array(
-            [
-                self._display(int(arrays.state[row]), int(arrays.rating[row]),
-                              int(arrays.games[row]))
-                for row in first.tolist()
-            ],
-            object,
-        )  # fmt: skip
         values, inverse = np.unique(arrays.rating, return_inverse=True)
         decimals = np.array([from_hundredths(v) for v in values.tolist()] + [None], object)
-        inverse = np.where(arrays.has_rating, inverse.reshape(-1), values.shape[0])
+        rated = np.where(arrays.has_rating, inverse.reshape(-1), values.shape[0])
         return list(
             map(
                 ListEntry,
                 self._names_array()[arrays.player].tolist(),
                 itertools.repeat(arrays.pool, n),
-                decimals[inverse].tolist(),
-                texts[keys].tolist(),
+                decimals[rated].tolist(),
+                self.displays(arrays).tolist(),
                 _STATE_NAMES[arrays.state].tolist(),
                 arrays.games.tolist(),
             )

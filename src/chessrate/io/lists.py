@@ -6,30 +6,119 @@ import csv
 import io
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ..engine import Annulment
 from ..errors import InvalidInput
+from ..numbers import format_rating
 from ..systems.base import HISTORY_COLUMNS, Change, GameRating, ListEntry
 
 LIST_COLUMNS = ("player", "pool", "rating", "display", "state", "games")
 HISTORY_FILE_COLUMNS = ("game", "played_at", *HISTORY_COLUMNS[1:])
 
 
+@dataclass(frozen=True, slots=True)
+class ListColumns:
+    """A rating list (or a pool's part of it) as columns, one value per entry, in the
+    form the files write: ``rating`` as ``"1735.58"`` or None (a qualifying player)."""
+
+    player: Sequence[str]
+    pool: Sequence[str]
+    rating: Sequence[str | None]
+    display: Sequence[str]
+    state: Sequence[str]
+    games: Sequence[int]
+
+    @classmethod
+    def of(cls, entries: Iterable[ListEntry]) -> ListColumns:
+        rows = list(entries)
+        return cls(
+            [e.player for e in rows],
+            [e.pool for e in rows],
+            [format_rating(e.rating) for e in rows],
+            [e.display for e in rows],
+            [e.state for e in rows],
+            [e.games for e in rows],
+        )
+
+    def __len__(self) -> int:
+        return len(self.player)
+
+
 def rating_list_text(entries: Iterable[ListEntry], path: Path) -> str:
     """A rating list as ``path``'s format wants it (spec README "Pools and the
     rating list"): a JSON array of objects, or CSV with the same columns."""
-    rows = [entry.as_mapping() for entry in entries]
+    return list_columns_text([ListColumns.of(entries)], path)
+
+
+def list_columns_text(parts: Iterable[ListColumns], path: Path) -> str:
+    """:func:`rating_list_text` for a list given as columns, part after part (the
+    compiled replay writes a 150,000-entry list this way without an object per entry).
+    JSON: exactly ``json.dumps(rows, indent=2, ensure_ascii=False)``."""
     suffix = path.suffix.lower()
     if suffix == ".json":
-        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+        return _json_list(parts)
     if suffix == ".csv":
-        return _csv_text(LIST_COLUMNS, rows)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(LIST_COLUMNS)
+        for part in parts:
+            ratings = ("" if r is None else r for r in part.rating)
+            writer.writerows(
+                zip(
+                    part.player,
+                    part.pool,
+                    ratings,
+                    part.display,
+                    part.state,
+                    part.games,
+                    strict=True,
+                )
+            )
+        return buffer.getvalue()
     raise InvalidInput(f"{path}: a rating list is written as .json or .csv")
+
+
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
+
+
+def _json_string(text: str) -> str:
+    """``json.dumps(text, ensure_ascii=False)``, quick for text without escapes."""
+    if _NEEDS_ESCAPE.search(text) is None:
+        return f'"{text}"'
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _json_list(parts: Iterable[ListColumns]) -> str:
+    objects = []
+    cached: dict[str, str] = {}
+
+    def known(text: str) -> str:  # pools, displays and states repeat: escape each once
+        found = cached.get(text)
+        if found is None:
+            found = cached[text] = _json_string(text)
+        return found
+
+    for part in parts:
+        for player, pool, rating, shown, state, games in zip(
+            part.player, part.pool, part.rating, part.display, part.state, part.games,
+            strict=True,
+        ):  # fmt: skip
+            rating_json = "null" if rating is None else known(rating)
+            objects.append(
+                f'  {{\n    "player": {_json_string(player)},\n    "pool": {known(pool)},'
+                f'\n    "rating": {rating_json},\n    "display": {known(shown)},'
+                f'\n    "state": {known(state)},\n    "games": {games}\n  }}'
+            )
+    if not objects:
+        return "[]\n"
+    return "[\n" + ",\n".join(objects) + "\n]\n"
 
 
 def history_rows(

@@ -259,9 +259,13 @@ def display_corr(state: CorrState) -> str:
     """C7: ``Unrated``; ``1450P (7)`` while provisional; an integer once established."""
     if state.rating is None:
         return "Unrated"
-    if state.status is CorrStatus.PROVISIONAL:
-        return f"{display(state.rating)}P ({state.games})"
-    return str(display(state.rating))
+    return f"{display(state.rating)}{corr_mark(state.status, state.games)}"
+
+
+def corr_mark(status: CorrStatus, games: int) -> str:
+    """C7: what follows a displayed rating: ``P (7)`` while provisional (7 games so
+    far), nothing once established."""
+    return f"P ({games})" if status is CorrStatus.PROVISIONAL else ""
 
 
 def _word(score: Decimal) -> str:

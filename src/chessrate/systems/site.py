@@ -415,10 +415,14 @@ class SiteSystem:
 
 
 def display_site(state: SiteState, rules: SiteRules | None = None) -> str:
-    """S6: ``1500?`` while the rating has fewer than 10 rated games."""
-    limit = (rules or SiteRules()).provisional_games
-    shown = str(display(state.rating))
-    return f"{shown}?" if state.games < limit else shown
+    """S6: the rating rounded to an integer, ``1500?`` while it has fewer than 10 rated
+    games."""
+    return f"{display(state.rating)}{site_mark(state.games, rules)}"
+
+
+def site_mark(games: int, rules: SiteRules | None = None) -> str:
+    """S6: what follows the displayed rating: ``?`` under 10 rated games, else nothing."""
+    return "?" if games < (rules or SiteRules()).provisional_games else ""
 
 
 def _score_text(score: Decimal) -> str:
