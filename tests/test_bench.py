@@ -79,3 +79,15 @@ def test_run_quick_prints_its_tables(tmp_path: Path) -> None:
     ):
         assert row in text, row
     assert "DIFFERS" not in text
+
+
+def test_rate_cli_benchmark_runs_and_measures_the_printing(tmp_path: Path) -> None:
+    """bench/rate_cli.py on a tiny stream: every row is there, the stages included."""
+    done = run(
+        str(BENCH / "rate_cli.py"), "--games", "3000", "--players", "300", "--repeat", "1",
+        "--data", str(tmp_path / "stream"), cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    for row in ("hand-written: csv module", "stdout to a file", "on a terminal",
+                "stage: printing", "stage: players file", "stage: the whole command"):  # fmt: skip
+        assert row in done.stdout, row
