@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,7 +27,7 @@ from rich.table import Table
 
 from . import __version__
 from .engine import Annulment, Engine
-from .errors import ChessrateError, InvalidInput, InvalidRecord
+from .errors import ChessrateError, InvalidInput, InvalidRecord, LedgerUnavailable
 from .io.fide import new_list, read_events, read_start_list, report_json, report_text
 from .io.games import (
     annulments_text,
@@ -63,37 +62,26 @@ pyarrow are loaded (measured: bench/RESULTS.md)."""
 
 
 def reports_errors(command: F) -> F:
-    """Map chessrate's input errors to ``error: ...`` on stderr and exit code 2."""
+    """Map chessrate's domain errors (:mod:`chessrate.errors`) to ``error: ...`` on
+    stderr and exit code 2; anything else is a bug (a traceback)."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
         except ChessrateError as error:
-            click.echo(f"error: {error}", err=True)
-            raise SystemExit(2) from None
-        except Exception as error:
-            message = _database_error(error)
-            if message is None:
-                raise
-            click.echo(f"error: {message}", err=True)
+            click.echo(f"error: {_error_message(error)}", err=True)
             raise SystemExit(2) from None
 
     return wrapper  # type: ignore[return-value]
 
 
-def _database_error(error: Exception) -> str | None:
-    """A database that cannot be reached or a ``--db`` URL that cannot be used (user
-    input, like a bad file) as a message; None for anything else (a bug: traceback)."""
-    exc = sys.modules.get("sqlalchemy.exc")  # only the ledger commands load SQLAlchemy
-    if exc is None:
-        return None
-    if isinstance(error, exc.ArgumentError | exc.NoSuchModuleError):
-        return f"--db: not a usable database URL ({error})"
-    if isinstance(error, exc.OperationalError):
-        reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
-        return f"database: {reason}"
-    return None
+def _error_message(error: ChessrateError) -> str:
+    """What ``error: ...`` says: the error's message; a database URL the ledger cannot
+    use is the ``--db`` option's (or CHESSRATE_DATABASE_URL's) fault."""
+    if isinstance(error, LedgerUnavailable) and error.url:
+        return f"--db: {error}"
+    return str(error)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -462,26 +450,17 @@ def _now() -> datetime:
 
 def _shown(url: str) -> str:
     """The URL as printed: without its password."""
-    from sqlalchemy.engine import make_url
+    from .ledger.store import display_url
 
-    return make_url(url).render_as_string(hide_password=True)
-
-
-def _sqlite_file(url: str) -> Path | None:
-    """The file of a SQLite URL (None for other databases and in-memory ones)."""
-    if not url.startswith("sqlite"):
-        return None
-    from sqlalchemy.engine import make_url
-
-    database = make_url(url).database
-    return Path(database) if database and database != ":memory:" else None
+    return display_url(url)
 
 
 def _ledger_system(url: str) -> str | None:
     """The system of the ledger at ``url``; None when there is no ledger yet."""
     from .ledger import Ledger
+    from .ledger.store import sqlite_path
 
-    path = _sqlite_file(url)
+    path = sqlite_path(url)
     if path is not None and not path.exists():
         return None
     ledger = Ledger(url)
@@ -496,9 +475,10 @@ def _ledger_system(url: str) -> str | None:
 def _open_ledger(db: str | None) -> Ledger:
     """The existing ledger of ``--db``; refused when there is none (no file is made)."""
     from .ledger import Ledger, database_url
+    from .ledger.store import sqlite_path
 
     url = database_url(db)
-    path = _sqlite_file(url)
+    path = sqlite_path(url)
     if path is not None and not path.exists():
         raise InvalidInput(f"{path}: no ledger here (create it with chessrate init --system ...)")
     ledger = Ledger(url)

@@ -19,11 +19,11 @@ from typing import Any
 from sqlalchemy import select
 
 from .engine import Engine
-from .errors import InvalidRecord
+from .errors import InvalidRecord, NotFound
 from .io.fide import event_from_tournament, parse_start_list
 from .io.games import AnnulmentRequest
 from .io.trf import parse_trf
-from .ledger import AnnulmentView, Ledger, NotFound
+from .ledger import AnnulmentView, Ledger
 from .ledger.schema import fide_files, fide_periods, fide_results, ratings
 from .records import GameRecord, Player
 from .systems.fide import FideRules, FideSystem

@@ -74,6 +74,19 @@ def test_healthz_is_503_when_the_database_holds_no_ledger(tmp_path: Path) -> Non
         ledger.dispose()
 
 
+def test_a_database_that_does_not_answer_is_503_everywhere(tmp_path: Path) -> None:
+    ledger = Ledger(f"postgresql+psycopg://nobody@/x?host={tmp_path}&port=1")
+    try:
+        client = TestClient(create_app(ledger))  # no lifespan: no start check
+        for path in ("/healthz", "/api/v1/players/ana", "/api/v1/leaderboards"):
+            answer = client.get(path)
+            assert answer.status_code == 503, path
+            assert answer.json()["status"] == "unavailable"
+            assert answer.json()["detail"].startswith("database: ")
+    finally:
+        ledger.dispose()
+
+
 class Lookups:
     def __init__(self, roles: dict[str, str]) -> None:
         self.roles = roles

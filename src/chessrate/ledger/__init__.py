@@ -3,11 +3,9 @@ SQLite (default) or PostgreSQL. See :class:`chessrate.ledger.store.Ledger`."""
 
 from .store import (
     AnnulmentView,
-    Conflict,
     GameView,
     HistoryItem,
     Ledger,
-    NotFound,
     PlayerView,
     RatingView,
     database_url,
@@ -15,11 +13,9 @@ from .store import (
 
 __all__ = [
     "AnnulmentView",
-    "Conflict",
     "GameView",
     "HistoryItem",
     "Ledger",
-    "NotFound",
     "PlayerView",
     "RatingView",
     "database_url",

@@ -11,13 +11,13 @@ from typing import Any
 
 from sqlalchemy import func, insert, select, update
 
-from ..errors import InvalidInput
+from ..errors import Conflict, InvalidInput, NotFound
 from ..io.fide import event_from_tournament, parse_start_list
 from ..io.trf import parse_trf
 from ..systems.fide import FideRules, FideSystem
 from . import codec
 from .schema import fide_files, fide_periods, fide_results, players, ratings
-from .store import Conflict, Ledger, NotFound, as_utc
+from .store import Ledger, as_utc
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +160,7 @@ class Periods:
             conn.execute(insert(ratings).values(player_id=player_id, pool="fide", **values))
 
     def get(self, period_id: int) -> PeriodView:
-        with self.ledger.reader.connect() as conn:
+        with self.ledger.reading() as conn:
             row = conn.execute(select(fide_periods).where(fide_periods.c.id == period_id)).first()
             if row is None:
                 raise NotFound(f"period {period_id}: no such period")
@@ -175,7 +175,7 @@ class Periods:
         )  # fmt: skip
 
     def all(self) -> list[PeriodView]:
-        with self.ledger.reader.connect() as conn:
+        with self.ledger.reading() as conn:
             ids = conn.execute(select(fide_periods.c.id).order_by(fide_periods.c.id)).scalars()
             wanted = list(ids)
         return [self.get(i) for i in wanted]
@@ -184,7 +184,7 @@ class Periods:
         period = self.get(period_id)
         if period.closed_at is None:
             raise Conflict(f"period {period_id}: not closed yet")
-        with self.ledger.reader.connect() as conn:
+        with self.ledger.reading() as conn:
             rows = conn.execute(
                 select(fide_results).where(fide_results.c.period_id == period_id)
                 .order_by(fide_results.c.position)
@@ -195,7 +195,7 @@ class Periods:
         ]
 
     def report(self, period_id: int, player_id: str) -> dict[str, Any]:
-        with self.ledger.reader.connect() as conn:
+        with self.ledger.reading() as conn:
             text = conn.execute(
                 select(fide_results.c.report).where(
                     fide_results.c.period_id == period_id, fide_results.c.player_id == player_id

@@ -38,10 +38,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
 
 from ..engine import Engine as ReplayEngine
-from ..errors import ChessrateError, InvalidInput, InvalidRecord
+from ..errors import Conflict, InvalidInput, InvalidRecord, LedgerUnavailable, NotFound
 from ..records import GameRecord, Outcome, Player, Result
 from ..systems import get_system
 from ..systems.base import Change, GameRating, PoolKey, RatingSystem
@@ -53,14 +54,6 @@ ROLES = ("writer", "moderator")
 LEDGER_SYSTEMS = ("arena", "corr", "site", "fide")
 
 
-class NotFound(ChessrateError):
-    """No such player, game or period (HTTP 404)."""
-
-
-class Conflict(ChessrateError):
-    """A game id already used for different content, a player that exists (HTTP 409)."""
-
-
 def database_url(given: str | None = None) -> str:
     """``--db`` or ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``. A plain path
     means a SQLite file."""
@@ -70,6 +63,42 @@ def database_url(given: str | None = None) -> str:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     return url
+
+
+@contextmanager
+def url_errors() -> Iterator[None]:
+    """A URL SQLAlchemy cannot use (``ArgumentError``, ``NoSuchModuleError``) as
+    :class:`LedgerUnavailable` (``url`` True)."""
+    try:
+        yield
+    except (ArgumentError, NoSuchModuleError) as error:
+        raise LedgerUnavailable(f"not a usable database URL ({error})", url=True) from error
+
+
+@contextmanager
+def connection_errors() -> Iterator[None]:
+    """A database that does not answer (SQLAlchemy's ``OperationalError``: cannot
+    connect, locked past the timeout, gone) as :class:`LedgerUnavailable`."""
+    try:
+        yield
+    except OperationalError as error:
+        reason = (str(error.orig).strip() if error.orig else "") or str(error)
+        raise LedgerUnavailable(f"database: {reason.splitlines()[0]}") from error
+
+
+def display_url(url: str) -> str:
+    """The URL as printed: without its password."""
+    with url_errors():
+        return make_url(url).render_as_string(hide_password=True)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for other databases and in-memory ones)."""
+    if not url.startswith("sqlite"):
+        return None
+    with url_errors():
+        database = make_url(url).database
+    return Path(database) if database and database != ":memory:" else None
 
 
 def _cents(value: Decimal | None) -> int | None:
@@ -172,9 +201,12 @@ class Ledger:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = _make_engine(url)
-        # Reads never take SQLite's write lock (WAL lets them run beside a writer).
-        self.reader = _make_engine(url, write=False) if url.startswith("sqlite") else self.engine
+        with url_errors():
+            self.engine = _make_engine(url)
+            # Reads never take SQLite's write lock (WAL lets them run beside a writer).
+            self.reader = (
+                _make_engine(url, write=False) if url.startswith("sqlite") else self.engine
+            )
         self.postgres = self.engine.dialect.name == "postgresql"
         upsert = (postgresql_insert if self.postgres else sqlite_insert)(ratings)
         columns = ("rating_cents", "display", "state_name", "games", "listed", "state", "seq")
@@ -197,7 +229,7 @@ class Ledger:
             )
         ledger = cls(url)
         ledger.migrate()
-        with ledger.engine.begin() as conn:
+        with ledger.transaction() as conn:
             existing = conn.execute(
                 select(settings.c.value).where(settings.c.key == "system")
             ).scalar()
@@ -217,26 +249,39 @@ class Ledger:
         """Bring the schema to the latest migration (Alembic)."""
         config = Config()
         config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-        with self.engine.begin() as conn:
+        with self.transaction() as conn:
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
 
     @property
     def system_id(self) -> str:
+        """The ledger's rating system (read once; InvalidInput when the database holds
+        no ledger)."""
         if self._system_id is None:
-            with self.reader.connect() as conn:
-                try:
-                    value = conn.execute(
-                        select(settings.c.value).where(settings.c.key == "system")
-                    ).scalar()
-                except Exception as error:  # no tables yet
-                    raise InvalidInput(
-                        f"{self.url}: not a chessrate ledger (run chessrate init): {error}"
-                    ) from None
-            if value is None:
-                raise InvalidInput(f"{self.url}: not a chessrate ledger (run chessrate init)")
-            self._system_id = str(value)
+            self._system_id = self._stored_system_id()
         return self._system_id
+
+    def _stored_system_id(self) -> str:
+        with self.reading() as conn:
+            try:
+                value = conn.execute(
+                    select(settings.c.value).where(settings.c.key == "system")
+                ).scalar()
+            except Exception as error:  # no tables yet
+                raise InvalidInput(
+                    f"{self.url}: not a chessrate ledger (run chessrate init): {error}"
+                ) from None
+        if value is None:
+            raise InvalidInput(f"{self.url}: not a chessrate ledger (run chessrate init)")
+        return str(value)
+
+    def ping(self) -> str:
+        """Ask the database now (nothing cached): the ledger's system id when the
+        database answers and holds a ledger, else :class:`LedgerUnavailable`."""
+        try:
+            return self._stored_system_id()
+        except InvalidInput as error:
+            raise LedgerUnavailable(str(error)) from None
 
     @property
     def system(self) -> RatingSystem[Any]:
@@ -248,8 +293,16 @@ class Ledger:
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        """One write transaction (SQLite: the database write lock from its start)."""
-        with self.engine.begin() as conn:
+        """One write transaction (SQLite: the database write lock from its start).
+        A database that does not answer raises :class:`LedgerUnavailable`."""
+        with connection_errors(), self.engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A read connection; on SQLite it never takes the write lock. A database that
+        does not answer raises :class:`LedgerUnavailable`."""
+        with connection_errors(), self.reader.connect() as conn:
             yield conn
 
     def dispose(self) -> None:
@@ -354,7 +407,7 @@ class Ledger:
         return {row.id: codec.player_from_json(row.attributes) for row in conn.execute(query)}
 
     def get_player(self, player_id: str) -> PlayerView:
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             row = conn.execute(
                 select(players.c.attributes).where(players.c.id == player_id)
             ).first()
@@ -378,7 +431,7 @@ class Ledger:
             .order_by(players.c.id)
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             return [codec.player_from_json(row.attributes) for row in conn.execute(query)]
 
     def _pools(self) -> tuple[str, ...]:
@@ -495,7 +548,7 @@ class Ledger:
         }
 
     def get_game(self, game_id: str) -> GameView:
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             return self._game_view(conn, game_id)
 
     def _game_view(self, conn: Connection, game_id: str) -> GameView:
@@ -526,7 +579,7 @@ class Ledger:
             .where(changes.c.player_id == player_id, changes.c.pool == pool)
             .order_by(changes.c.seq, changes.c.id)
         )
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             if conn.execute(select(players.c.id).where(players.c.id == player_id)).first() is None:
                 raise NotFound(f"player {player_id}: no such player")
             rows = conn.execute(query).all()
@@ -561,7 +614,7 @@ class Ledger:
             .offset(offset)
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             rows = conn.execute(query).all()
             total = conn.execute(
                 select(func.count()).select_from(ratings).where(where)
@@ -577,7 +630,7 @@ class Ledger:
     def preview(self, record: GameRecord) -> dict[str, GameRating[Any]]:
         """What a win, a draw or a loss (for White) of this game would do now; stores
         nothing."""
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             people = self.load_players(conn, (record.white, record.black), lock=False)
             for side, player_id in (("white", record.white), ("black", record.black)):
                 if player_id not in people:
@@ -635,7 +688,7 @@ class Ledger:
         return AnnulmentView(game_id, seq, now, by, reason, reversed_changes)
 
     def annulments(self) -> list[AnnulmentView]:
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             rows = conn.execute(select(annulments).order_by(annulments.c.seq)).all()
             details = conn.execute(
                 select(changes.c.seq, changes.c.detail)
@@ -667,14 +720,14 @@ class Ledger:
 
     def token_label(self, token: str) -> str | None:
         """The label a token was created with (who it belongs to), or None."""
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             label = conn.execute(
                 select(tokens.c.label).where(tokens.c.hash == _hash(token))
             ).scalar()
         return None if label is None else str(label)
 
     def token_role(self, token: str) -> str | None:
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             role = conn.execute(select(tokens.c.role).where(tokens.c.hash == _hash(token))).scalar()
         return None if role is None else str(role)
 
@@ -682,7 +735,7 @@ class Ledger:
 
     def events(self) -> Iterator[tuple[int, str, str, str, datetime]]:
         """(seq, kind, ref, payload, at) of every event in commit order."""
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             for row in conn.execute(select(events).order_by(events.c.seq)):
                 yield row.seq, row.kind, row.ref, row.payload, as_utc(row.at)
 
@@ -711,7 +764,7 @@ class Ledger:
             elif kind == "annulment":
                 data = json.loads(payload)
                 replay.annul(ref, data["reason"], at, data["by"])
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             stored_rows = {(r.player_id, r.pool): r for r in conn.execute(select(ratings))}
         for (player_id, pool), state in replay.states.items():
             row = stored_rows.pop((player_id, pool), None)
@@ -736,7 +789,7 @@ class Ledger:
         ]
 
     def players(self) -> list[Player]:
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             return [
                 codec.player_from_json(r.attributes)
                 for r in conn.execute(select(players.c.attributes).order_by(players.c.id))
@@ -744,12 +797,12 @@ class Ledger:
 
     def export_games(self) -> Iterator[GameRecord]:
         """Every game record in commit order."""
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             for row in conn.execute(select(games.c.id, games.c.record).order_by(games.c.seq)):
                 yield GameRecord.from_mapping(json.loads(row.record), f"game {row.id}")
 
     def counts(self) -> dict[str, int]:
-        with self.reader.connect() as conn:
+        with self.reading() as conn:
             return {
                 "players": conn.execute(select(func.count()).select_from(players)).scalar_one(),
                 "games": conn.execute(select(func.count()).select_from(games)).scalar_one(),

@@ -4,7 +4,7 @@ Routes call these functions and nothing else; these functions validate input thr
 the records' own validation (``GameRecord.from_mapping``, ``Player.from_mapping``) and
 leave every rating computation to the ledger and the rating systems. Errors are
 raised as the domain's exceptions (:class:`~chessrate.errors.InvalidRecord`,
-:class:`~chessrate.ledger.NotFound`, …) and mapped to HTTP in one place
+:class:`~chessrate.errors.NotFound`, …) and mapped to HTTP in one place
 (:mod:`chessrate.service.errors`).
 """
 
@@ -16,11 +16,9 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import text
-
-from ..errors import InvalidInput, InvalidRecord
+from ..errors import InvalidInput, InvalidRecord, NotFound
 from ..io.trf import parse_trf
-from ..ledger import AnnulmentView, GameView, Ledger, NotFound, PlayerView, RatingView
+from ..ledger import AnnulmentView, GameView, Ledger, PlayerView, RatingView
 from ..ledger.codec import change_to_mapping
 from ..ledger.live import LiveGames, LiveView, OtbRegistration
 from ..ledger.periods import PeriodEntry, Periods, PeriodView
@@ -447,10 +445,9 @@ def period_report(ledger: Ledger, period_id: int, player_id: str) -> schemas.Fid
 
 
 def health(ledger: Ledger) -> schemas.HealthPublic:
-    """The database answers and holds a ledger (raises otherwise)."""
-    with ledger.reader.connect() as conn:
-        conn.execute(text("SELECT 1"))
-    return schemas.HealthPublic(status="ok", system=ledger.system_id)
+    """The database answers and holds a ledger (:class:`~chessrate.errors.LedgerUnavailable`
+    otherwise: 503)."""
+    return schemas.HealthPublic(status="ok", system=ledger.ping())
 
 
 # -- live games (site S7-S9) ------------------------------------------------------------

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
-from ..ledger import Ledger, NotFound
+from ..ledger import Ledger
 from ..service import services
 from ..service.deps import LedgerDep
 from .charts import Point, rating_chart
@@ -144,4 +144,4 @@ def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) 
     return _page(request, ledger, "report.html", period_id=period_id, report=public)
 
 
-__all__ = ["NotFound", "router"]
+__all__ = ["router"]
