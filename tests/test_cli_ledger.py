@@ -17,6 +17,7 @@ from chessrate.cli import main
 from chessrate.ledger import Ledger, RatingView
 from chessrate.ledger import store as ledger_store
 from chessrate.ledger.schema import ratings
+from chessrate.systems import REGISTRY
 from tests.ledger.helpers import copy_of_site_sample
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -93,7 +94,7 @@ def test_every_ledger_command_has_help(command: list[str]) -> None:
 
 
 def test_the_cli_lists_match_the_ledger() -> None:
-    assert cli.LEDGER_SYSTEMS == ledger_store.LEDGER_SYSTEMS
+    assert tuple(REGISTRY) == cli.LEDGER_SYSTEMS
     assert cli.ROLES == ledger_store.ROLES
 
 

@@ -40,7 +40,7 @@ from .io.games import (
 from .io.lists import history_text, rating_list_text, write_all
 from .io.tabular import FORMATS, detect_format
 from .records import GameRecord, Outcome, Player
-from .systems import SYSTEM_IDS, get_system
+from .systems import LEDGER_SYSTEMS, SYSTEM_IDS, get_system
 from .systems.base import ListEntry
 from .systems.fide import FideRules, FideSystem
 
@@ -430,7 +430,6 @@ def fide_rate(
 # The ledger commands import the ledger (SQLAlchemy, Alembic) only when they run, so that
 # ``chessrate rate`` starts as fast as before.
 
-LEDGER_SYSTEMS = ("arena", "corr", "site", "fide")
 ROLES = ("writer", "moderator")
 
 
@@ -619,7 +618,7 @@ def verify(db: str | None) -> None:
 
     ledger = _open_ledger(db)
     try:
-        if ledger.system_id == "fide":
+        if ledger.info.rates_periods:
             problems, periods = verify_periods(ledger)
             summary = f"{periods} closed periods"
         else:

@@ -14,7 +14,7 @@ from sqlalchemy import func, insert, select, update
 from ..errors import Conflict, InvalidInput, NotFound
 from ..io.fide import event_from_tournament, parse_start_list
 from ..io.trf import parse_trf
-from ..systems.fide import FideRules, FideSystem
+from ..systems.fide import POOL, FideRules, FideSystem
 from . import codec
 from .schema import fide_files, fide_periods, fide_results, players, ratings
 from .store import Ledger, as_utc
@@ -55,7 +55,7 @@ class Periods:
     """The rating periods of a ``fide`` ledger."""
 
     def __init__(self, ledger: Ledger) -> None:
-        if ledger.system_id != "fide":
+        if not ledger.info.rates_periods:
             raise InvalidInput(f"rating periods belong to a fide ledger, not {ledger.system_id}")
         self.ledger = ledger
 
@@ -153,11 +153,11 @@ class Periods:
         }
         done = conn.execute(
             update(ratings)
-            .where(ratings.c.player_id == player_id, ratings.c.pool == "fide")
+            .where(ratings.c.player_id == player_id, ratings.c.pool == POOL)
             .values(**values)
         )
         if done.rowcount == 0:
-            conn.execute(insert(ratings).values(player_id=player_id, pool="fide", **values))
+            conn.execute(insert(ratings).values(player_id=player_id, pool=POOL, **values))
 
     def get(self, period_id: int) -> PeriodView:
         with self.ledger.reading() as conn:

@@ -44,14 +44,13 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, Ope
 from ..engine import Engine as ReplayEngine
 from ..errors import Conflict, InvalidInput, InvalidRecord, LedgerUnavailable, NotFound
 from ..records import GameRecord, Outcome, Player, Result
-from ..systems import get_system
+from ..systems import REGISTRY, SystemInfo, get_system, system_info
 from ..systems.base import Change, GameRating, PoolKey, RatingSystem
 from . import codec
 from .schema import annulments, changes, events, games, players, ratings, settings, tokens
 
 DEFAULT_DATABASE = "chessrate.db"
 ROLES = ("writer", "moderator")
-LEDGER_SYSTEMS = ("arena", "corr", "site", "fide")
 
 
 def database_url(given: str | None = None) -> str:
@@ -223,9 +222,9 @@ class Ledger:
     @classmethod
     def create(cls, url: str, system_id: str, now: datetime | None = None) -> Ledger:
         """Create (migrate) the schema and fix the ledger's rating system."""
-        if system_id not in LEDGER_SYSTEMS:
+        if system_id not in REGISTRY:
             raise InvalidInput(
-                f"unknown rating system {system_id!r} (known: {', '.join(LEDGER_SYSTEMS)})"
+                f"unknown rating system {system_id!r} (known: {', '.join(REGISTRY)})"
             )
         ledger = cls(url)
         ledger.migrate()
@@ -284,10 +283,22 @@ class Ledger:
             raise LedgerUnavailable(str(error)) from None
 
     @property
+    def info(self) -> SystemInfo:
+        """The registry's entry of the ledger's system (its kind, its pools)."""
+        return system_info(self.system_id)
+
+    @property
+    def pools(self) -> tuple[str, ...]:
+        """The pools of the ledger's system, in the system's order."""
+        return self.info.pools
+
+    @property
     def system(self) -> RatingSystem[Any]:
+        """The system that rates the ledger's games (InvalidInput for a system that
+        rates periods)."""
         if self._system is None:
-            if self.system_id == "fide":
-                raise InvalidInput("a fide ledger rates periods, not single games")
+            if not self.info.rates_games:
+                raise InvalidInput(f"a {self.system_id} ledger rates periods, not single games")
             self._system = get_system(self.system_id)
         return self._system
 
@@ -415,7 +426,7 @@ class Ledger:
                 raise NotFound(f"player {player_id}: no such player")
             rows = conn.execute(select(ratings).where(ratings.c.player_id == player_id)).all()
         player = codec.player_from_json(row.attributes)
-        order = {pool: n for n, pool in enumerate(self._pools())}
+        order = {pool: n for n, pool in enumerate(self.pools)}
         views = sorted((self._rating_view(r) for r in rows), key=lambda v: order.get(v.pool, 99))
         return PlayerView(player, tuple(views))
 
@@ -433,9 +444,6 @@ class Ledger:
         )
         with self.reading() as conn:
             return [codec.player_from_json(row.attributes) for row in conn.execute(query)]
-
-    def _pools(self) -> tuple[str, ...]:
-        return ("fide",) if self.system_id == "fide" else self.system.pools
 
     # -- games --------------------------------------------------------------------------
 
@@ -597,10 +605,8 @@ class Ledger:
         self, pool: str, offset: int = 0, limit: int = 50
     ) -> tuple[list[RatingView], int]:
         """A pool's rating list, best first, paged; and the number of listed players."""
-        if pool not in self._pools():
-            raise NotFound(
-                f"pool {pool}: not a pool of {self.system_id} ({', '.join(self._pools())})"
-            )
+        if pool not in self.pools:
+            raise NotFound(f"pool {pool}: not a pool of {self.system_id} ({', '.join(self.pools)})")
         where = (ratings.c.pool == pool) & ratings.c.listed
         query = (
             select(ratings)

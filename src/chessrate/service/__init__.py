@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from ..ledger import Ledger
 from ..ledger import database_url as ledger_url
 from ..ledger.live import LiveGames
+from ..systems import system_info
 from ..web import mount_web
 from .deps import Clock, TokenCache, utc_now
 from .errors import install_error_handlers
@@ -68,7 +69,7 @@ def create_app(
         # ledger (InvalidInput: "run chessrate init").
         system_id = the_ledger.system_id
         sweeper = None
-        if interval > 0 and system_id == "site":
+        if interval > 0 and system_info(system_id).live_games:
             sweeper = asyncio.create_task(_sweep_forever(LiveGames(the_ledger), clock, interval))
         try:
             yield

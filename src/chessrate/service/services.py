@@ -39,7 +39,7 @@ BATCH = "batch"
 
 def pools_of(ledger: Ledger) -> tuple[str, ...]:
     """The pools of the ledger's rating system, in the system's order."""
-    return ("fide",) if ledger.system_id == "fide" else ledger.system.pools
+    return ledger.pools
 
 
 def _check_pool(ledger: Ledger, pool: str) -> None:
@@ -88,7 +88,7 @@ def player_public(ledger: Ledger, view: PlayerView) -> schemas.PlayerPublic:
     when that puts the player on the list."""
     stored = {row.pool: row for row in view.ratings}
     ratings: list[schemas.RatingPublic] = []
-    if ledger.system_id == "fide":
+    if ledger.info.rates_periods:  # only the lists the periods published
         ratings = [rating_public(row, row.listed) for row in view.ratings]
     else:
         system = ledger.system
@@ -134,11 +134,11 @@ def search_players(ledger: Ledger, q: str, limit: int) -> schemas.PlayersPublic:
 # -- games ------------------------------------------------------------------------------
 
 
-def _refuse_fide(ledger: Ledger) -> None:
-    if ledger.system_id == "fide":
+def _refuse_periods(ledger: Ledger) -> None:
+    if ledger.info.rates_periods:
         raise InvalidInput(
-            "a fide ledger rates tournaments per rating period, not single games: "
-            "upload TRF files to a period (POST /api/v1/fide/periods/{id}/files)"
+            f"a {ledger.system_id} ledger rates tournaments per rating period, not single "
+            "games: upload TRF files to a period (POST /api/v1/fide/periods/{id}/files)"
         )
 
 
@@ -184,7 +184,7 @@ def submit_game(
 ) -> tuple[schemas.GamePublic, bool]:
     """Rate and store one game; ``created`` is False when the same game was stored
     before (the stored answer is returned, nothing changes)."""
-    _refuse_fide(ledger)
+    _refuse_periods(ledger)
     record = GameRecord.from_mapping(body, _where(body))
     view, created = ledger.submit_game(record, now)
     return game_public(view), created
@@ -215,7 +215,7 @@ def parse_batch(content: str) -> list[tuple[int, GameRecord]]:
 def submit_batch(ledger: Ledger, content: bytes, now: datetime) -> schemas.BatchPublic:
     """Rate and store a batch (JSON Lines, UTF-8) in one transaction: every game or
     none."""
-    _refuse_fide(ledger)
+    _refuse_periods(ledger)
     try:
         decoded = content.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -293,7 +293,7 @@ PREVIEW = "preview"
 
 def preview(ledger: Ledger, fields: Mapping[str, Any], now: datetime) -> schemas.PreviewPublic:
     """What a win, a draw or a loss (for White) would do now; stores nothing."""
-    _refuse_fide(ledger)
+    _refuse_periods(ledger)
     data = {k: v for k, v in fields.items() if v is not None}
     if "result" in data:
         raise InvalidRecord(PREVIEW, "result", "a preview shows every result: leave it out")
@@ -356,7 +356,7 @@ def annulments(ledger: Ledger) -> schemas.AnnulmentsPublic:
 
 def periods_of(ledger: Ledger) -> Periods:
     """The ledger's rating periods; a ledger of another system has none (404)."""
-    if ledger.system_id != "fide":
+    if not ledger.info.rates_periods:
         raise NotFound(
             f"rating periods belong to a fide ledger; this ledger rates by {ledger.system_id}"
         )

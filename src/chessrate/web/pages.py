@@ -29,6 +29,7 @@ def _page(
 ) -> HTMLResponse:
     context.update(
         system=ledger.system_id,
+        info=ledger.info,
         pools=services.pools_of(ledger),
         pool_name=lambda pool: POOL_NAMES.get(pool, pool),
         signed=_signed,
@@ -41,7 +42,7 @@ def home(request: Request, ledger: LedgerDep) -> HTMLResponse:
     boards = [
         services.leaderboard(ledger, pool, 0, LEADERS_ON_HOME) for pool in services.pools_of(ledger)
     ]
-    periods = services.list_periods(ledger).periods if ledger.system_id == "fide" else []
+    periods = services.list_periods(ledger).periods if ledger.info.rates_periods else []
     return _page(request, ledger, "home.html", boards=boards, periods=periods)
 
 
