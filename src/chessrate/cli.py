@@ -449,7 +449,7 @@ def _now() -> datetime:
 
 def _shown(url: str) -> str:
     """The URL as printed: without its password."""
-    from .ledger.store import display_url
+    from .ledger.connection import display_url
 
     return display_url(url)
 
@@ -457,7 +457,7 @@ def _shown(url: str) -> str:
 def _ledger_system(url: str) -> str | None:
     """The system of the ledger at ``url``; None when there is no ledger yet."""
     from .ledger import Ledger
-    from .ledger.store import sqlite_path
+    from .ledger.connection import sqlite_path
 
     path = sqlite_path(url)
     if path is not None and not path.exists():
@@ -474,7 +474,7 @@ def _ledger_system(url: str) -> str | None:
 def _open_ledger(db: str | None) -> Ledger:
     """The existing ledger of ``--db``; refused when there is none (no file is made)."""
     from .ledger import Ledger, database_url
-    from .ledger.store import sqlite_path
+    from .ledger.connection import sqlite_path
 
     url = database_url(db)
     path = sqlite_path(url)

@@ -42,8 +42,10 @@ from ..systems.site_live import (
 )
 from ..timecontrol import parse_time_control
 from . import codec
+from .connection import as_utc
 from .schema import games, live_games
-from .store import GameView, Ledger, as_utc
+from .store import Ledger
+from .views import GameView
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from ..ledger.store import DEFAULT_DATABASE
+from ..ledger.connection import DEFAULT_DATABASE
 
 API_V1 = "/api/v1"
 
