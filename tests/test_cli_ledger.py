@@ -483,7 +483,7 @@ def test_serve_creates_loads_the_sample_and_runs_uvicorn(
                           "--workers", "2")  # fmt: skip
     assert code == 0, err
     assert calls == [(
-        ("chessrate.service:create_app_from_env",),
+        ("chessrate.server:create_app_from_env",),
         {"factory": True, "host": "127.0.0.1", "port": 8123, "workers": 2},
     )]  # fmt: skip
     assert os.environ["CHESSRATE_DATABASE_URL"] == database_url(ledger_url)

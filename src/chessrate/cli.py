@@ -568,7 +568,7 @@ def serve(db: str | None, host: str, port: int, workers: int, system_id: str, sa
         err=True,
     )
     uvicorn.run(
-        "chessrate.service:create_app_from_env",
+        "chessrate.server:create_app_from_env",
         factory=True,
         host=host,
         port=port,

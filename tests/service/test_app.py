@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from chessrate.application.deps import TokenCache
 from chessrate.errors import InvalidInput
 from chessrate.ledger import Ledger
-from chessrate.service import Settings, create_app, create_app_from_env
-from chessrate.service.deps import TokenCache
+from chessrate.server import Settings, create_app, create_app_from_env
 
 from .conftest import NOW, TestClient
 

@@ -12,9 +12,9 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
+from ..application import services
+from ..application.deps import LedgerDep
 from ..ledger import Ledger
-from ..service import services
-from ..service.deps import LedgerDep
 from .charts import Point, rating_chart
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")

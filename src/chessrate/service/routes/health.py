@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from .. import schemas, services
-from ..deps import LedgerDep
+from ...application import schemas, services
+from ...application.deps import LedgerDep
 
 router = APIRouter(tags=["health"])
 

@@ -1,5 +1,5 @@
-"""The service's configuration (pydantic-settings): environment variables prefixed
-``CHESSRATE_``."""
+"""The server's configuration (pydantic-settings): environment variables prefixed
+``CHESSRATE_``; and the API's URL prefix."""
 
 from __future__ import annotations
 

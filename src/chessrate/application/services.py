@@ -1,11 +1,11 @@
 """The service layer: requests → records → ledger calls → public shapes.
 
-Routes call these functions and nothing else; these functions validate input through
-the records' own validation (``GameRecord.from_mapping``, ``Player.from_mapping``) and
-leave every rating computation to the ledger and the rating systems. Errors are
-raised as the domain's exceptions (:class:`~chessrate.errors.InvalidRecord`,
-:class:`~chessrate.errors.NotFound`, …) and mapped to HTTP in one place
-(:mod:`chessrate.service.errors`).
+The API's routes and the pages call these functions and nothing else; these functions
+validate input through the records' own validation (``GameRecord.from_mapping``,
+``Player.from_mapping``) and leave every rating computation to the ledger and the
+rating systems. Errors are raised as the domain's exceptions
+(:class:`~chessrate.errors.InvalidRecord`, :class:`~chessrate.errors.NotFound`, …)
+and mapped to HTTP in one place (:mod:`chessrate.service.errors`).
 """
 
 from __future__ import annotations
