@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from chessrate import display, round_half_away
-from chessrate.numbers import format_rating, from_hundredths, parse_rating, to_hundredths
+from chessrate.numbers import format_rating, parse_rating
 
 D = Decimal
 
@@ -91,30 +91,3 @@ def test_format_rating_writes_exactly_two_decimals() -> None:
     assert format_rating(D("1800.2")) == "1800.20"
     assert format_rating(D("1800")) == "1800.00"
     assert format_rating(None) is None
-
-
-@pytest.mark.parametrize(
-    ("value", "hundredths"),
-    [
-        (D("1800.25"), 180025),
-        (D("1800.2"), 180020),
-        (D("1800"), 180000),
-        (D("1800.00"), 180000),
-        (D("-7.2"), -720),
-        (D("-0.05"), -5),
-        (D("0"), 0),
-        (D("1E+3"), 100000),
-        (D("12.500"), 1250),
-    ],
-)
-def test_hundredths_convert_exactly_both_ways(value: Decimal, hundredths: int) -> None:
-    assert to_hundredths(value) == hundredths
-    assert from_hundredths(hundredths) == value
-    back = from_hundredths(to_hundredths(value))
-    assert back.as_tuple().exponent == -2  # always shown with two decimals
-
-
-@pytest.mark.parametrize("value", [D("1800.125"), D("0.001"), D("NaN"), D("Infinity")])
-def test_to_hundredths_refuses_what_it_cannot_convert_exactly(value: Decimal) -> None:
-    with pytest.raises(ValueError, match=r"decimals|no hundredths"):
-        to_hundredths(value)

@@ -3,8 +3,6 @@
 Every rating and rating change is a :class:`decimal.Decimal` with (at most) two
 decimals. Every rounding in every system goes through :func:`round_half_away`
 (spec README, "Rounding": half away from zero, 2215.5 -> 2216, -2.345 -> -2.35).
-Stored and compiled ratings are integer hundredths: :func:`to_hundredths` and
-:func:`from_hundredths` are the one conversion, exact both ways.
 """
 
 from __future__ import annotations
@@ -58,29 +56,22 @@ def parse_rating(text: str) -> Decimal:
     return round_half_away(value, 2)
 
 
-def format_rating(rating: Decimal | None) -> str | None:
-    """A rating as written in files: a string with exactly two decimals."""
-    return None if rating is None else f"{round_half_away(rating, 2):.2f}"
-
-
 def to_hundredths(value: Decimal) -> int:
-    """A rating as integer hundredths, exactly: ``Decimal("1800.25")`` -> ``180025``,
-    ``Decimal("-7.2")`` -> ``-720``.
-
-    Nothing is rounded: a value with a non-zero third decimal (or a NaN or an
-    infinity) raises ``ValueError``, since it has no exact hundredths.
-    """
-    if not value.is_finite():
-        raise ValueError(f"{value} has no hundredths")
+    """A rating (at most two decimals) as an exact integer number of hundredths:
+    ``Decimal("1800.25")`` -> 180025. Raises ``ValueError`` for a value with more
+    than two decimals (nothing is rounded here)."""
     scaled = value.scaleb(2)
-    whole = scaled.to_integral_value()
-    if scaled != whole:
-        raise ValueError(f"{value} has more than two decimals: not a whole number of hundredths")
-    return int(whole)
+    whole = int(scaled)
+    if whole != scaled:
+        raise ValueError(f"{value} has more than two decimals")
+    return whole
 
 
 def from_hundredths(value: int) -> Decimal:
-    """Integer hundredths as the rating with two decimals, exactly: ``180025`` ->
-    ``Decimal("1800.25")``, ``180000`` -> ``Decimal("1800.00")``. Accepts any integral
-    type (NumPy's included)."""
+    """Integer hundredths as the two-decimal rating: 180025 -> ``Decimal("1800.25")``."""
     return Decimal(int(value)).scaleb(-2)
+
+
+def format_rating(rating: Decimal | None) -> str | None:
+    """A rating as written in files: a string with exactly two decimals."""
+    return None if rating is None else f"{round_half_away(rating, 2):.2f}"
