@@ -3,7 +3,7 @@ system, in SQLite (default) or PostgreSQL.
 
 :class:`Ledger` is the one public class; its methods come by concern from
 ``connection`` (URL, engines, migrations, system, transactions), ``queries``
-(reads), ``rating`` (writes that rate: players, games, annulments, previews),
+(reads), ``writes`` (writes that rate: players, games, annulments; previews),
 ``tokens`` and ``verify``. The rating periods (``periods``) and live games
 (``live``) are built on a ledger.
 """

@@ -12,11 +12,11 @@ from sqlalchemy import select
 
 from ..engine import Engine as ReplayEngine
 from ..records import GameRecord, Player
-from .rating import LedgerRating
 from .schema import ratings
+from .writes import LedgerWrites
 
 
-class LedgerVerify(LedgerRating):
+class LedgerVerify(LedgerWrites):
     """The replay check (the :class:`~chessrate.ledger.Ledger`'s share)."""
 
     def verify(self) -> list[str]:

@@ -33,7 +33,7 @@ from .schema import annulments, changes, events, games, players, ratings
 from .views import AnnulmentView, GameView, PlayerView
 
 
-class LedgerRating(LedgerQueries):
+class LedgerWrites(LedgerQueries):
     """Writes that rate (the :class:`~chessrate.ledger.Ledger`'s share), and the preview
     that rates without storing."""
 
