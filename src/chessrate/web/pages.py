@@ -1,5 +1,7 @@
-"""The pages' routes. Each page asks the service layer (the same functions as the
-API), so what a page shows is what the API answers."""
+"""The pages' routes. Each page asks :mod:`chessrate.application.services` (the same
+functions as the API's routes), so what a page shows is what the API answers; what
+the navigation offers follows the ledger's system (``ledger.info``: periods, live
+games)."""
 
 from __future__ import annotations
 
