@@ -86,6 +86,8 @@ def as_utc(moment: datetime) -> datetime:
 
 
 def make_engine(url: str, write: bool = True) -> Engine:
+    """An engine for ``url``. SQLite: WAL, foreign keys, a 30 s busy timeout, and (for
+    ``write``) the write lock taken at ``BEGIN IMMEDIATE``; PostgreSQL: a pool."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
 
