@@ -14,9 +14,10 @@ from sqlalchemy import update
 
 from chessrate import cli
 from chessrate.cli import main
-from chessrate.ledger import Ledger, RatingView
-from chessrate.ledger import store as ledger_store
+from chessrate.ledger import Ledger, RatingView, database_url
 from chessrate.ledger.schema import ratings
+from chessrate.ledger.tokens import ROLES
+from chessrate.systems import REGISTRY
 from tests.ledger.helpers import copy_of_site_sample
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -93,8 +94,8 @@ def test_every_ledger_command_has_help(command: list[str]) -> None:
 
 
 def test_the_cli_lists_match_the_ledger() -> None:
-    assert cli.LEDGER_SYSTEMS == ledger_store.LEDGER_SYSTEMS
-    assert cli.ROLES == ledger_store.ROLES
+    assert tuple(REGISTRY) == cli.LEDGER_SYSTEMS
+    assert cli.ROLES == ROLES
 
 
 # -- init ---------------------------------------------------------------------------------
@@ -103,7 +104,7 @@ def test_the_cli_lists_match_the_ledger() -> None:
 def test_init_creates_reports_and_keeps_one_system(ledger_url: str) -> None:
     code, out, err = invoke("init", "--system", "arena", "--db", ledger_url)
     assert (code, err) == (0, "")
-    shown = cli._shown(ledger_store.database_url(ledger_url))
+    shown = cli._shown(database_url(ledger_url))
     assert out == f"created a ledger at {shown} (system arena)\n"
     code, out, _ = invoke("init", "--system", "arena", "--db", ledger_url)
     assert code == 0
@@ -482,10 +483,10 @@ def test_serve_creates_loads_the_sample_and_runs_uvicorn(
                           "--workers", "2")  # fmt: skip
     assert code == 0, err
     assert calls == [(
-        ("chessrate.service:create_app_from_env",),
+        ("chessrate.server:create_app_from_env",),
         {"factory": True, "host": "127.0.0.1", "port": 8123, "workers": 2},
     )]  # fmt: skip
-    assert os.environ["CHESSRATE_DATABASE_URL"] == ledger_store.database_url(ledger_url)
+    assert os.environ["CHESSRATE_DATABASE_URL"] == database_url(ledger_url)
     assert "(system site)" in err
     assert "serving " in err
     assert "loaded the site sample: 43 players, 485 games, 3 annulments" in err

@@ -153,3 +153,25 @@ def test_verify_of_a_fide_ledger_re_rates_its_periods(
     result = runner.invoke(main, ["verify", "--db", ledger_url])
     assert result.exit_code == 1
     assert result.stdout.startswith("period 1 9000002: stored (rating, games, position)")
+
+
+def test_verify_of_a_fide_ledger_compares_the_current_ratings_to_the_hundredth(
+    ledger_url: str,
+) -> None:
+    ledger = Ledger.create(ledger_url, "fide", NOW)
+    try:
+        load_sample(ledger, NOW)
+        assert verify_periods(ledger) == ([], 1)
+        entry = next(e for e in Periods(ledger).new_list(1) if e.player == "9000002")
+        with ledger.engine.begin() as conn:
+            conn.exec_driver_sql("UPDATE ratings SET rating_cents = rating_cents + 1 "
+                                 "WHERE player_id = '9000002'")  # fmt: skip
+        assert verify_periods(ledger) == (
+            [
+                f"9000002 fide: stored {entry.new_rating}.01 ({entry.games} games), "
+                f"period 1 published {entry.new_rating} ({entry.games} games)"
+            ],
+            1,
+        )
+    finally:
+        ledger.dispose()

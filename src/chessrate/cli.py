@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -25,7 +24,7 @@ from rich.progress import (
 from rich.table import Table
 
 from . import __version__
-from .errors import ChessrateError, InvalidInput
+from .errors import ChessrateError, InvalidInput, LedgerUnavailable
 from .io.fide import new_list, read_events, read_start_list, report_json, report_text
 from .io.games import (
     annulments_text,
@@ -39,7 +38,7 @@ from .io.lists import history_text, rating_list_text, write_all
 from .io.tabular import FORMATS
 from .rating import ENGINES, RatedFile, rate_file
 from .records import Outcome
-from .systems import SYSTEM_IDS
+from .systems import LEDGER_SYSTEMS, SYSTEM_IDS
 from .systems.fide import FideRules, FideSystem
 
 if TYPE_CHECKING:
@@ -58,37 +57,26 @@ TOP = 20
 
 
 def reports_errors(command: F) -> F:
-    """Map chessrate's input errors to ``error: ...`` on stderr and exit code 2."""
+    """Map chessrate's domain errors (:mod:`chessrate.errors`) to ``error: ...`` on
+    stderr and exit code 2; anything else is a bug (a traceback)."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
         except ChessrateError as error:
-            click.echo(f"error: {error}", err=True)
-            raise SystemExit(2) from None
-        except Exception as error:
-            message = _database_error(error)
-            if message is None:
-                raise
-            click.echo(f"error: {message}", err=True)
+            click.echo(f"error: {_error_message(error)}", err=True)
             raise SystemExit(2) from None
 
     return wrapper  # type: ignore[return-value]
 
 
-def _database_error(error: Exception) -> str | None:
-    """A database that cannot be reached or a ``--db`` URL that cannot be used (user
-    input, like a bad file) as a message; None for anything else (a bug: traceback)."""
-    exc = sys.modules.get("sqlalchemy.exc")  # only the ledger commands load SQLAlchemy
-    if exc is None:
-        return None
-    if isinstance(error, exc.ArgumentError | exc.NoSuchModuleError):
-        return f"--db: not a usable database URL ({error})"
-    if isinstance(error, exc.OperationalError):
-        reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
-        return f"database: {reason}"
-    return None
+def _error_message(error: ChessrateError) -> str:
+    """What ``error: ...`` says: the error's message; a database URL the ledger cannot
+    use is the ``--db`` option's (or CHESSRATE_DATABASE_URL's) fault."""
+    if isinstance(error, LedgerUnavailable) and error.url:
+        return f"--db: {error}"
+    return str(error)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -394,7 +382,6 @@ def fide_rate(
 # The ledger commands import the ledger (SQLAlchemy, Alembic) only when they run, so that
 # ``chessrate rate`` starts as fast as before.
 
-LEDGER_SYSTEMS = ("arena", "corr", "site", "fide")
 ROLES = ("writer", "moderator")
 
 
@@ -414,26 +401,17 @@ def _now() -> datetime:
 
 def _shown(url: str) -> str:
     """The URL as printed: without its password."""
-    from sqlalchemy.engine import make_url
+    from .ledger.connection import display_url
 
-    return make_url(url).render_as_string(hide_password=True)
-
-
-def _sqlite_file(url: str) -> Path | None:
-    """The file of a SQLite URL (None for other databases and in-memory ones)."""
-    if not url.startswith("sqlite"):
-        return None
-    from sqlalchemy.engine import make_url
-
-    database = make_url(url).database
-    return Path(database) if database and database != ":memory:" else None
+    return display_url(url)
 
 
 def _ledger_system(url: str) -> str | None:
     """The system of the ledger at ``url``; None when there is no ledger yet."""
     from .ledger import Ledger
+    from .ledger.connection import sqlite_path
 
-    path = _sqlite_file(url)
+    path = sqlite_path(url)
     if path is not None and not path.exists():
         return None
     ledger = Ledger(url)
@@ -448,9 +426,10 @@ def _ledger_system(url: str) -> str | None:
 def _open_ledger(db: str | None) -> Ledger:
     """The existing ledger of ``--db``; refused when there is none (no file is made)."""
     from .ledger import Ledger, database_url
+    from .ledger.connection import sqlite_path
 
     url = database_url(db)
-    path = _sqlite_file(url)
+    path = sqlite_path(url)
     if path is not None and not path.exists():
         raise InvalidInput(f"{path}: no ledger here (create it with chessrate init --system ...)")
     ledger = Ledger(url)
@@ -541,7 +520,7 @@ def serve(db: str | None, host: str, port: int, workers: int, system_id: str, sa
         err=True,
     )
     uvicorn.run(
-        "chessrate.service:create_app_from_env",
+        "chessrate.server:create_app_from_env",
         factory=True,
         host=host,
         port=port,
@@ -591,7 +570,7 @@ def verify(db: str | None) -> None:
 
     ledger = _open_ledger(db)
     try:
-        if ledger.system_id == "fide":
+        if ledger.info.rates_periods:
             problems, periods = verify_periods(ledger)
             summary = f"{periods} closed periods"
         else:

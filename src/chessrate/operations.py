@@ -4,7 +4,8 @@ all, exporting a ledger as files that import back to the same ratings, and check
 
 Thin over :class:`~chessrate.ledger.Ledger`: the ratings are computed by the ledger
 (the same system functions as the batch engine); this module only orders the steps
-and checks the input first, so that bad input never half-applies.
+and checks the input first, so that bad input never half-applies. It asks the
+ledger's methods and runs no database query of its own.
 """
 
 from __future__ import annotations
@@ -13,20 +14,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
-
 from .engine import Engine
-from .errors import InvalidRecord
-from .io.fide import event_from_tournament, parse_start_list
+from .errors import InvalidRecord, NotFound
 from .io.games import AnnulmentRequest
-from .io.trf import parse_trf
-from .ledger import AnnulmentView, Ledger, NotFound
-from .ledger.schema import fide_files, fide_periods, fide_results, ratings
+from .ledger import AnnulmentView, Ledger
+from .ledger.periods import Periods
 from .records import GameRecord, Player
-from .systems.fide import FideRules, FideSystem
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,67 +199,8 @@ def export_records(ledger: Ledger) -> LedgerExport:
 
 
 def verify_periods(ledger: Ledger) -> tuple[list[str], int]:
-    """A ``fide`` ledger: re-rate every closed period from its stored starting list and
-    tournament files, compare each player's new rating, games and position with the
-    stored results, and every current ``fide`` rating with the results of the period
-    that published it. Returns the differences and the number of closed periods."""
-    problems: list[str] = []
-    expected: dict[tuple[int, str], tuple[int | None, int]] = {}
-    with ledger.reader.connect() as conn:
-        periods = conn.execute(
-            select(fide_periods)
-            .where(fide_periods.c.closed_at.is_not(None))
-            .order_by(fide_periods.c.id)
-        ).all()
-        for period in periods:
-            files = conn.execute(
-                select(fide_files)
-                .where(fide_files.c.period_id == period.id)
-                .order_by(fide_files.c.id)
-            ).all()
-            start = parse_start_list(period.start_list, f"{period.name}: start list")
-            events = [
-                event_from_tournament(parse_trf(f.content, f.name), f.round_robin) for f in files
-            ]
-            rules = FideRules(bonus_per_half_point=Decimal(period.bonus), floor=period.floor)
-            result = FideSystem(rules).rate_period(start, events)
-            stored = {
-                row.player_id: row
-                for row in conn.execute(
-                    select(fide_results).where(fide_results.c.period_id == period.id)
-                )
-            }
-            for position, report in enumerate(result.reports, start=1):
-                key = (period.id, report.player)
-                expected[key] = (report.new_rating, report.new_games)
-                row = stored.pop(report.player, None)
-                if row is None:
-                    problems.append(f"period {period.id} {report.player}: missing from results")
-                    continue
-                found = (row.new_rating, row.games, row.position)
-                wanted = (report.new_rating, report.new_games, position)
-                if found != wanted:
-                    problems.append(
-                        f"period {period.id} {report.player}: stored (rating, games, position) "
-                        f"{found}, re-rated {wanted}"
-                    )
-            problems += [f"period {period.id} {p}: not in the re-rating" for p in stored]
-        board = conn.execute(select(ratings).where(ratings.c.pool == "fide")).all()
-    published: set[str] = set()
-    for row in board:
-        published.add(row.player_id)
-        want = expected.get((row.seq, row.player_id))
-        if want is None:
-            problems.append(f"{row.player_id} fide: not published by period {row.seq}")
-            continue
-        rating, games = want
-        found_rating = None if row.rating_cents is None else Decimal(row.rating_cents) / 100
-        if found_rating != rating or row.games != games:
-            problems.append(
-                f"{row.player_id} fide: stored {found_rating} ({row.games} games), "
-                f"period {row.seq} published {rating} ({games} games)"
-            )
-    for _, player_id in expected.keys() - {(r.seq, r.player_id) for r in board}:
-        if player_id not in published:
-            problems.append(f"{player_id} fide: rated in a period but has no current rating")
-    return problems, len(periods)
+    """A ledger that rates periods (``fide``): re-rate every closed period from its
+    stored starting list and tournament files and compare the stored results and
+    current ratings (:meth:`~chessrate.ledger.periods.Periods.verify`). Returns the
+    differences and the number of closed periods."""
+    return Periods(ledger).verify()

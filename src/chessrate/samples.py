@@ -59,8 +59,8 @@ def sample_text(name: str) -> str:
 
 
 def is_empty(ledger: Ledger) -> bool:
-    """No games yet (a ``fide`` ledger: no periods yet)."""
-    if ledger.system_id == "fide":
+    """No games yet (a ledger that rates periods, as ``fide``: no periods yet)."""
+    if ledger.info.rates_periods:
         return not Periods(ledger).all()
     return ledger.counts()["games"] == 0
 
@@ -74,8 +74,8 @@ def load_sample(ledger: Ledger, now: datetime) -> str:
     and closed (bonus 15, as in the seed's worked examples).
     """
     system_id = ledger.system_id
-    if system_id == "fide":
-        trf_name, list_name = SAMPLE_FILES["fide"]
+    if ledger.info.rates_periods:
+        trf_name, list_name = SAMPLE_FILES[system_id]
         periods = Periods(ledger)
         period = periods.create(
             FIDE_SAMPLE_PERIOD, sample_text(list_name), now, bonus=FIDE_SAMPLE_BONUS
@@ -83,7 +83,9 @@ def load_sample(ledger: Ledger, now: datetime) -> str:
         periods.add_file(period.id, trf_name, sample_text(trf_name))
         closed = periods.close(period.id, now)
         listed = len(periods.new_list(closed.id))
-        return f"loaded the fide sample: period {closed.id} ({closed.name}), {listed} players"
+        return (
+            f"loaded the {system_id} sample: period {closed.id} ({closed.name}), {listed} players"
+        )
     names = SAMPLE_FILES[system_id]
     games = in_rating_order(parse_games(sample_text(names[0]), names[0], "jsonl"))
     players = parse_players(sample_text(names[1]), names[1], "csv")

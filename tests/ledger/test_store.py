@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -13,9 +14,9 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect, select, text, update
 
 from chessrate.engine import Engine
-from chessrate.errors import InvalidInput, InvalidRecord
+from chessrate.errors import Conflict, InvalidInput, InvalidRecord, LedgerUnavailable, NotFound
 from chessrate.io.games import read_annulments, read_games, read_players
-from chessrate.ledger import Conflict, Ledger, NotFound
+from chessrate.ledger import Ledger
 from chessrate.ledger.schema import metadata, ratings, tokens
 from chessrate.records import Player
 from chessrate.samples import CHECKOUT_FOLDER, load_sample
@@ -60,6 +61,31 @@ def test_an_unknown_system_is_refused(ledger_url: str) -> None:
 def test_a_database_without_a_ledger_says_run_init(ledger_url: str) -> None:
     with pytest.raises(InvalidInput, match="not a chessrate ledger"):
         _ = Ledger(ledger_url).system_id
+
+
+def test_a_database_that_does_not_answer_is_unavailable(tmp_path: Path) -> None:
+    ledger = Ledger(f"postgresql+psycopg://nobody@/x?host={tmp_path}&port=1")
+    try:
+        with pytest.raises(LedgerUnavailable, match=r"^database: ") as caught:
+            _ = ledger.system_id
+        assert not caught.value.url
+        with pytest.raises(LedgerUnavailable, match=r"^database: "):
+            ledger.ping()
+    finally:
+        ledger.dispose()
+
+
+def test_a_url_sqlalchemy_cannot_use_is_unavailable(tmp_path: Path) -> None:
+    for url in ("nosuchdialect://x", "::not a url::"):
+        with pytest.raises(LedgerUnavailable, match="not a usable database URL") as caught:
+            Ledger(url)
+        assert caught.value.url
+
+
+def test_ping_reads_the_system_now_and_says_when_there_is_no_ledger(ledger_url: str) -> None:
+    with pytest.raises(LedgerUnavailable, match="not a chessrate ledger"):
+        Ledger(ledger_url).ping()
+    assert ledger_with(ledger_url, "corr").ping() == "corr"
 
 
 def test_a_fide_ledger_rates_periods_not_games(ledger_url: str) -> None:

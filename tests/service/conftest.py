@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from chessrate.ledger import Ledger
-from chessrate.service import create_app
+from chessrate.server import create_app
 
 with warnings.catch_warnings():
     # Starlette's TestClient suggests httpx2 over httpx (a UserWarning): httpx is

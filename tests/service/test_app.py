@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from chessrate.application.deps import TokenCache
 from chessrate.errors import InvalidInput
 from chessrate.ledger import Ledger
-from chessrate.service import Settings, create_app, create_app_from_env
-from chessrate.service.deps import TokenCache
+from chessrate.server import Settings, create_app, create_app_from_env
 
 from .conftest import NOW, TestClient
 
@@ -70,6 +70,19 @@ def test_healthz_is_503_when_the_database_holds_no_ledger(tmp_path: Path) -> Non
         assert answer.status_code == 503
         assert answer.json()["status"] == "unavailable"
         assert "not a chessrate ledger" in answer.json()["detail"]
+    finally:
+        ledger.dispose()
+
+
+def test_a_database_that_does_not_answer_is_503_everywhere(tmp_path: Path) -> None:
+    ledger = Ledger(f"postgresql+psycopg://nobody@/x?host={tmp_path}&port=1")
+    try:
+        client = TestClient(create_app(ledger))  # no lifespan: no start check
+        for path in ("/healthz", "/api/v1/players/ana", "/api/v1/leaderboards"):
+            answer = client.get(path)
+            assert answer.status_code == 503, path
+            assert answer.json()["status"] == "unavailable"
+            assert answer.json()["detail"].startswith("database: ")
     finally:
         ledger.dispose()
 

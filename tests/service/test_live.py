@@ -11,7 +11,7 @@ import pytest
 
 from chessrate.ledger import Ledger
 from chessrate.records import Player
-from chessrate.service import create_app
+from chessrate.server import create_app
 from tests.service.conftest import API, NOW, Api, FakeClock, TestClient
 
 BULLET, BLITZ, RAPID, CLASSICAL = "60+0", "180+2", "600+0", "1800+0"

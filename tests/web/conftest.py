@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from chessrate.ledger import Ledger
 from chessrate.samples import load_sample
-from chessrate.service import create_app
+from chessrate.server import create_app
 from tests.support.server import free_port
 
 CHROMIUM = os.environ.get("CHESSRATE_CHROMIUM", "/usr/bin/chromium")

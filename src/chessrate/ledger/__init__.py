@@ -1,25 +1,16 @@
 """The rating ledger: players, games, changes, current ratings and annulments in
-SQLite (default) or PostgreSQL. See :class:`chessrate.ledger.store.Ledger`."""
+SQLite (default) or PostgreSQL. See :class:`chessrate.ledger.store.Ledger`; the
+domain errors it raises live in :mod:`chessrate.errors`."""
 
-from .store import (
-    AnnulmentView,
-    Conflict,
-    GameView,
-    HistoryItem,
-    Ledger,
-    NotFound,
-    PlayerView,
-    RatingView,
-    database_url,
-)
+from .connection import database_url
+from .store import Ledger
+from .views import AnnulmentView, GameView, HistoryItem, PlayerView, RatingView
 
 __all__ = [
     "AnnulmentView",
-    "Conflict",
     "GameView",
     "HistoryItem",
     "Ledger",
-    "NotFound",
     "PlayerView",
     "RatingView",
     "database_url",

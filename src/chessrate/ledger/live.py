@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
-from ..errors import InvalidInput, InvalidRecord
+from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..records import GameRecord, Player, Result, Termination, Venue
 from ..systems.site import SiteSystem
 from ..systems.site_live import (
@@ -42,8 +42,10 @@ from ..systems.site_live import (
 )
 from ..timecontrol import parse_time_control
 from . import codec
+from .connection import as_utc
 from .schema import games, live_games
-from .store import Conflict, GameView, Ledger, NotFound, as_utc
+from .store import Ledger
+from .views import GameView
 
 log = logging.getLogger(__name__)
 
@@ -325,10 +327,10 @@ class LiveGames:
         """End every open game whose deadline has passed at ``now`` (S7-S9), each in
         its own transaction. Safe beside other sweepers: a game is ended once."""
         report = SweepReport()
-        if self.ledger.system_id != "site":
+        if not self.ledger.info.live_games:
             return report
         while limit is None or len(report.ended) < limit:
-            with self.ledger.reader.connect() as conn:
+            with self.ledger.reading() as conn:
                 ids = conn.execute(
                     select(live_games.c.id)
                     .where(live_games.c.status == LiveStatus.OPEN.value)
@@ -384,7 +386,7 @@ class LiveGames:
     # -- reading ----------------------------------------------------------------------
 
     def get(self, game_id: str) -> LiveView:
-        with self.ledger.reader.connect() as conn:
+        with self.ledger.reading() as conn:
             row = self._row(conn, game_id, lock=False)
             if row is None:
                 raise NotFound(f"live game {game_id}: no such live game")
@@ -403,7 +405,7 @@ class LiveGames:
         if player is not None:
             query = query.where((live_games.c.white == player) | (live_games.c.black == player))
         query = query.order_by(live_games.c.opened_at.desc(), live_games.c.id).limit(limit)
-        with self.ledger.reader.connect() as conn:
+        with self.ledger.reading() as conn:
             return [self._view(conn, row) for row in conn.execute(query).all()]
 
     # -- internals --------------------------------------------------------------------

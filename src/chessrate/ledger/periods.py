@@ -1,23 +1,27 @@
 """A ``fide`` ledger's rating periods: upload the starting list and the TRF files,
-close the period (rate it), read the new list and each player's report."""
+close the period (rate it), read the new list and each player's report, and verify
+every closed period by rating it again from what is stored."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 
-from ..errors import InvalidInput
+from ..errors import Conflict, InvalidInput, NotFound
 from ..io.fide import event_from_tournament, parse_start_list
 from ..io.trf import parse_trf
-from ..systems.fide import FideRules, FideSystem
+from ..numbers import from_hundredths, to_hundredths
+from ..systems.fide import POOL, FideRules, FideSystem, PeriodResult
 from . import codec
+from .connection import as_utc
 from .schema import fide_files, fide_periods, fide_results, players, ratings
-from .store import Conflict, Ledger, NotFound, as_utc
+from .store import Ledger
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +59,7 @@ class Periods:
     """The rating periods of a ``fide`` ledger."""
 
     def __init__(self, ledger: Ledger) -> None:
-        if ledger.system_id != "fide":
+        if not ledger.info.rates_periods:
             raise InvalidInput(f"rating periods belong to a fide ledger, not {ledger.system_id}")
         self.ledger = ledger
 
@@ -104,18 +108,10 @@ class Periods:
         become the new list."""
         with self.ledger.transaction() as conn:
             row = self._open(conn, period_id)
-            files = conn.execute(
-                select(fide_files).where(fide_files.c.period_id == period_id)
-                .order_by(fide_files.c.id)
-            ).all()  # fmt: skip
+            files = _files(conn, period_id)
             if not files:
                 raise InvalidInput(f"period {period_id}: no tournament files to rate")
-            start = parse_start_list(row.start_list, f"{row.name}: start list")
-            events = [
-                event_from_tournament(parse_trf(f.content, f.name), f.round_robin) for f in files
-            ]
-            system = FideSystem(FideRules(bonus_per_half_point=Decimal(row.bonus), floor=row.floor))
-            result = system.rate_period(start, events)
+            result = _rate(row, files)
             for position, report in enumerate(result.reports, start=1):
                 conn.execute(
                     insert(fide_results).values(
@@ -143,7 +139,7 @@ class Periods:
                                        created_at=now, updated_at=now)
             )  # fmt: skip
         values = {
-            "rating_cents": None if rating is None else rating * 100,
+            "rating_cents": None if rating is None else to_hundredths(Decimal(rating)),
             "display": "" if rating is None else str(rating),
             "state_name": "unrated" if rating is None else "rated",
             "games": games,
@@ -153,14 +149,14 @@ class Periods:
         }
         done = conn.execute(
             update(ratings)
-            .where(ratings.c.player_id == player_id, ratings.c.pool == "fide")
+            .where(ratings.c.player_id == player_id, ratings.c.pool == POOL)
             .values(**values)
         )
         if done.rowcount == 0:
-            conn.execute(insert(ratings).values(player_id=player_id, pool="fide", **values))
+            conn.execute(insert(ratings).values(player_id=player_id, pool=POOL, **values))
 
     def get(self, period_id: int) -> PeriodView:
-        with self.ledger.reader.connect() as conn:
+        with self.ledger.reading() as conn:
             row = conn.execute(select(fide_periods).where(fide_periods.c.id == period_id)).first()
             if row is None:
                 raise NotFound(f"period {period_id}: no such period")
@@ -175,7 +171,7 @@ class Periods:
         )  # fmt: skip
 
     def all(self) -> list[PeriodView]:
-        with self.ledger.reader.connect() as conn:
+        with self.ledger.reading() as conn:
             ids = conn.execute(select(fide_periods.c.id).order_by(fide_periods.c.id)).scalars()
             wanted = list(ids)
         return [self.get(i) for i in wanted]
@@ -184,7 +180,7 @@ class Periods:
         period = self.get(period_id)
         if period.closed_at is None:
             raise Conflict(f"period {period_id}: not closed yet")
-        with self.ledger.reader.connect() as conn:
+        with self.ledger.reading() as conn:
             rows = conn.execute(
                 select(fide_results).where(fide_results.c.period_id == period_id)
                 .order_by(fide_results.c.position)
@@ -195,7 +191,7 @@ class Periods:
         ]
 
     def report(self, period_id: int, player_id: str) -> dict[str, Any]:
-        with self.ledger.reader.connect() as conn:
+        with self.ledger.reading() as conn:
             text = conn.execute(
                 select(fide_results.c.report).where(
                     fide_results.c.period_id == period_id, fide_results.c.player_id == player_id
@@ -210,3 +206,75 @@ class Periods:
                 raise NotFound(f"period {period_id}: {what} period ({player_id})")
         data: dict[str, Any] = json.loads(text)
         return data
+
+    # -- verify -------------------------------------------------------------------------
+
+    def verify(self) -> tuple[list[str], int]:
+        """Re-rate every closed period from its stored starting list and tournament
+        files, compare each player's new rating, games and position with the stored
+        results, and every current ``fide`` rating with the results of the period that
+        published it. Returns the differences and the number of closed periods."""
+        problems: list[str] = []
+        expected: dict[tuple[int, str], tuple[int | None, int]] = {}
+        with self.ledger.reading() as conn:
+            closed = conn.execute(
+                select(fide_periods)
+                .where(fide_periods.c.closed_at.is_not(None))
+                .order_by(fide_periods.c.id)
+            ).all()
+            for period in closed:
+                result = _rate(period, _files(conn, period.id))
+                stored = {
+                    row.player_id: row
+                    for row in conn.execute(
+                        select(fide_results).where(fide_results.c.period_id == period.id)
+                    )
+                }
+                for position, report in enumerate(result.reports, start=1):
+                    expected[(period.id, report.player)] = (report.new_rating, report.new_games)
+                    row = stored.pop(report.player, None)
+                    if row is None:
+                        problems.append(f"period {period.id} {report.player}: missing from results")
+                        continue
+                    found = (row.new_rating, row.games, row.position)
+                    wanted = (report.new_rating, report.new_games, position)
+                    if found != wanted:
+                        problems.append(
+                            f"period {period.id} {report.player}: stored (rating, games, "
+                            f"position) {found}, re-rated {wanted}"
+                        )
+                problems += [f"period {period.id} {p}: not in the re-rating" for p in stored]
+            board = conn.execute(select(ratings).where(ratings.c.pool == POOL)).all()
+        published: set[str] = set()
+        for row in board:
+            published.add(row.player_id)
+            want = expected.get((row.seq, row.player_id))
+            if want is None:
+                problems.append(f"{row.player_id} {POOL}: not published by period {row.seq}")
+                continue
+            rating, games = want
+            found_rating = None if row.rating_cents is None else from_hundredths(row.rating_cents)
+            if found_rating != rating or row.games != games:
+                problems.append(
+                    f"{row.player_id} {POOL}: stored {found_rating} ({row.games} games), "
+                    f"period {row.seq} published {rating} ({games} games)"
+                )
+        for _, player_id in expected.keys() - {(r.seq, r.player_id) for r in board}:
+            if player_id not in published:
+                problems.append(f"{player_id} {POOL}: rated in a period but has no current rating")
+        return problems, len(closed)
+
+
+def _files(conn: Connection, period_id: int) -> Sequence[Any]:
+    """A period's stored tournament files, in upload order."""
+    return conn.execute(
+        select(fide_files).where(fide_files.c.period_id == period_id).order_by(fide_files.c.id)
+    ).all()
+
+
+def _rate(period: Any, files: Sequence[Any]) -> PeriodResult:
+    """Rate a stored period: its starting list and files, with its bonus and floor."""
+    start = parse_start_list(period.start_list, f"{period.name}: start list")
+    events = [event_from_tournament(parse_trf(f.content, f.name), f.round_robin) for f in files]
+    rules = FideRules(bonus_per_half_point=Decimal(period.bonus), floor=period.floor)
+    return FideSystem(rules).rate_period(start, events)

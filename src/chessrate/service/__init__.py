@@ -1,36 +1,20 @@
-"""The HTTP service: a FastAPI app over a rating ledger, versioned under ``/api/v1``.
+"""The HTTP API, versioned under ``/api/v1`` (``/healthz`` at the root): one router per
+resource (:mod:`.routes`), each route calling :mod:`chessrate.application.services`,
+and the mapping of the domain's errors to HTTP (:mod:`.errors`).
 
-``create_app(ledger)`` builds the app around a ledger (tests pass their own, and a
-clock); ``create_app_from_env()`` reads :class:`~chessrate.service.settings.Settings`
-(``CHESSRATE_DATABASE_URL``) for ``uvicorn --factory
-chessrate.service:create_app_from_env``. Routes → :mod:`~chessrate.service.services`
-→ the ledger and the rating systems; errors are mapped in
-:mod:`~chessrate.service.errors`.
+:func:`mount_api` puts them on an app; :mod:`chessrate.server` builds the app and
+mounts the API and the pages. This package never imports :mod:`chessrate.web`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-
 from fastapi import FastAPI
-from starlette.concurrency import run_in_threadpool
 
-from ..ledger import Ledger
-from ..ledger import database_url as ledger_url
-from ..ledger.live import LiveGames
-from ..web import mount_web
-from .deps import Clock, TokenCache, utc_now
+from ..application.settings import API_V1
 from .errors import install_error_handlers
 from .routes import api_router, health
-from .settings import API_V1, Settings
 
-log = logging.getLogger(__name__)
-
-__all__ = ["API_V1", "Clock", "Settings", "create_app", "create_app_from_env"]
+__all__ = ["API_V1", "DESCRIPTION", "mount_api"]
 
 DESCRIPTION = """\
 Exact chess ratings (arena, corr, site, fide) over a durable ledger.
@@ -40,78 +24,12 @@ Reads are public. Writes need `Authorization: Bearer <token>` of role `writer` o
 an explanation are exact decimal strings (`"1516.00"`). Invalid input answers 422
 naming the field and the reason; nothing is stored.
 """
+"""The API's description in its OpenAPI document (``/docs``)."""
 
 
-def create_app(
-    ledger: Ledger | None = None,
-    *,
-    database_url: str | None = None,
-    clock: Clock = utc_now,
-    settings: Settings | None = None,
-    sweep_every: float | None = None,
-) -> FastAPI:
-    """The service around ``ledger``, or around the ledger at ``database_url`` (else
-    ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``), which the app then opens and
-    disposes of itself. ``clock`` gives the time of submissions, annulments and live
-    games' moves and deadlines. On a site ledger a background task sweeps the live
-    games' deadlines every ``sweep_every`` seconds (default: the settings'; 0: never)."""
-    settings = settings or Settings()
-    interval = settings.sweep_seconds if sweep_every is None else sweep_every
-    owned = ledger is None
-    if ledger is None:
-        ledger = Ledger(ledger_url(database_url or settings.database_url))
-    the_ledger = ledger
-
-    @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        # Fail at start-up, not on the first request, when the database holds no
-        # ledger (InvalidInput: "run chessrate init").
-        system_id = the_ledger.system_id
-        sweeper = None
-        if interval > 0 and system_id == "site":
-            sweeper = asyncio.create_task(_sweep_forever(LiveGames(the_ledger), clock, interval))
-        try:
-            yield
-        finally:
-            if sweeper is not None:
-                sweeper.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await sweeper
-            if owned:
-                the_ledger.dispose()
-
-    app = FastAPI(
-        title="chessrate",
-        summary="Exact chess rating engine and service",
-        description=DESCRIPTION,
-        version="0.1.0",
-        lifespan=lifespan,
-    )
-    app.state.ledger = the_ledger
-    app.state.clock = clock
-    app.state.tokens = TokenCache(the_ledger.token_role, ttl=settings.token_cache_seconds)
+def mount_api(app: FastAPI) -> None:
+    """Serve the API at ``/api/v1`` and ``/healthz``, and map the domain's errors to HTTP
+    for the whole app (the pages' errors answer as the API's do)."""
     install_error_handlers(app)
     app.include_router(api_router, prefix=API_V1)
     app.include_router(health.router)
-
-    mount_web(app)
-    return app
-
-
-async def _sweep_forever(live: LiveGames, clock: Clock, interval: float) -> None:
-    """The worker's sweeper: every ``interval`` seconds, end the live games whose
-    deadline has passed. Several workers' sweepers end each game once."""
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            report = await run_in_threadpool(live.sweep, clock())
-        except Exception:  # a database hiccup must not stop the sweeper
-            log.exception("sweep failed; trying again in %s s", interval)
-            continue
-        for view in report.ended:
-            log.info("sweep: live game %s ended: %s", view.game.id, view.ending)
-
-
-def create_app_from_env() -> FastAPI:
-    """The app configured from the environment (``uvicorn --factory``)."""
-    return create_app(settings=Settings())

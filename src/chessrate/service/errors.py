@@ -8,7 +8,11 @@ RequestValidationError      422    the same shape (malformed JSON, wrong types)
 InvalidInput, other errors  422    the same shape, ``field`` null
 NotFound                    404    ``{"detail": "game g9: no such game"}``
 Conflict                    409    ``{"detail": "game g1: id: already used …"}``
+LedgerUnavailable           503    ``{"status": "unavailable", "detail": "database: …"}``
 =========================== ====== ==================================================
+
+The domain errors live in :mod:`chessrate.errors`; the handlers are installed on the
+whole app, so a page's error answers as the API's does.
 """
 
 from __future__ import annotations
@@ -21,8 +25,14 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from ..errors import ChessrateError, InvalidInput, InvalidRecord
-from ..ledger import Conflict, NotFound
+from ..errors import (
+    ChessrateError,
+    Conflict,
+    InvalidInput,
+    InvalidRecord,
+    LedgerUnavailable,
+    NotFound,
+)
 
 UNPROCESSABLE = status.HTTP_422_UNPROCESSABLE_CONTENT
 
@@ -85,6 +95,15 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Conflict)
     async def conflict(request: Request, error: Conflict) -> JSONResponse:
         return JSONResponse(status_code=status.HTTP_409_CONFLICT, content={"detail": str(error)})
+
+    @app.exception_handler(LedgerUnavailable)
+    async def unavailable(request: Request, error: LedgerUnavailable) -> JSONResponse:
+        # The database does not answer or holds no ledger: the service is unavailable,
+        # not the request invalid (/healthz answers so too).
+        return JSONResponse(
+            status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
+            content={"status": "unavailable", "detail": str(error).splitlines()[0]},
+        )
 
     @app.exception_handler(ChessrateError)
     async def invalid_input(request: Request, error: ChessrateError) -> JSONResponse:

@@ -1,5 +1,7 @@
-"""The pages' routes. Each page asks the service layer (the same functions as the
-API), so what a page shows is what the API answers."""
+"""The pages' routes. Each page asks :mod:`chessrate.application.services` (the same
+functions as the API's routes), so what a page shows is what the API answers; what
+the navigation offers follows the ledger's system (``ledger.info``: periods, live
+games)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,9 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
-from ..ledger import Ledger, NotFound
-from ..service import services
-from ..service.deps import LedgerDep
+from ..application import services
+from ..application.deps import LedgerDep
+from ..ledger import Ledger
 from .charts import Point, rating_chart
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -29,6 +31,7 @@ def _page(
 ) -> HTMLResponse:
     context.update(
         system=ledger.system_id,
+        info=ledger.info,
         pools=services.pools_of(ledger),
         pool_name=lambda pool: POOL_NAMES.get(pool, pool),
         signed=_signed,
@@ -41,7 +44,7 @@ def home(request: Request, ledger: LedgerDep) -> HTMLResponse:
     boards = [
         services.leaderboard(ledger, pool, 0, LEADERS_ON_HOME) for pool in services.pools_of(ledger)
     ]
-    periods = services.list_periods(ledger).periods if ledger.system_id == "fide" else []
+    periods = services.list_periods(ledger).periods if ledger.info.rates_periods else []
     return _page(request, ledger, "home.html", boards=boards, periods=periods)
 
 
@@ -144,4 +147,4 @@ def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) 
     return _page(request, ledger, "report.html", period_id=period_id, report=public)
 
 
-__all__ = ["NotFound", "router"]
+__all__ = ["router"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from .. import schemas, services
-from ..deps import LedgerDep, Moderator, Now
+from ...application import schemas, services
+from ...application.deps import LedgerDep, Moderator, Now
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 
 router = APIRouter(tags=["annulments"])

@@ -8,8 +8,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from .. import schemas, services
-from ..deps import LedgerDep, Now, Writer
+from ...application import schemas, services
+from ...application.deps import LedgerDep, Now, Writer
 from .body import TEXT_TYPES, text_body, text_request_body
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 

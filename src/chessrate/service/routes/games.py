@@ -7,9 +7,9 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Depends, Response, status
 
-from .. import schemas, services
-from ..deps import LedgerDep, Now, Writer
-from ..settings import API_V1
+from ...application import schemas, services
+from ...application.deps import LedgerDep, Now, Writer
+from ...application.settings import API_V1
 from .body import JSON_LINES_TYPES, json_lines_body, text_request_body
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 

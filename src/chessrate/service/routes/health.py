@@ -1,14 +1,12 @@
-"""``/healthz``: the database answers and holds a ledger."""
+"""``/healthz``: the database answers and holds a ledger (else 503, mapped with the other
+errors in :mod:`chessrate.service.errors`)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
-from fastapi.responses import JSONResponse
-from sqlalchemy.exc import SQLAlchemyError
+from fastapi import APIRouter
 
-from ...errors import ChessrateError
-from .. import schemas, services
-from ..deps import LedgerDep
+from ...application import schemas, services
+from ...application.deps import LedgerDep
 
 router = APIRouter(tags=["health"])
 
@@ -18,12 +16,7 @@ router = APIRouter(tags=["health"])
     response_model=schemas.HealthPublic,
     responses={503: {"description": "the database does not answer or holds no ledger"}},
 )
-def healthz(ledger: LedgerDep) -> schemas.HealthPublic | JSONResponse:
-    """``{"status": "ok", "system": "site"}`` when the database answers."""
-    try:
-        return services.health(ledger)
-    except (SQLAlchemyError, ChessrateError) as error:
-        return JSONResponse(
-            status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
-            content={"status": "unavailable", "detail": str(error).splitlines()[0]},
-        )
+def healthz(ledger: LedgerDep) -> schemas.HealthPublic:
+    """``{"status": "ok", "system": "site"}`` when the database answers;
+    ``{"status": "unavailable", "detail": "…"}`` (503) when it does not."""
+    return services.health(ledger)

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from .. import schemas, services
-from ..deps import LedgerDep
+from ...application import schemas, services
+from ...application.deps import LedgerDep
 from .responses import NOT_FOUND
 
 router = APIRouter(prefix="/leaderboards", tags=["leaderboards"])

@@ -7,9 +7,9 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Query, Response, status
 
-from .. import schemas, services
-from ..deps import LedgerDep, Now, Writer
-from ..settings import API_V1
+from ...application import schemas, services
+from ...application.deps import LedgerDep, Now, Writer
+from ...application.settings import API_V1
 from .responses import INVALID, NOT_FOUND, WRITE
 
 router = APIRouter(prefix="/players", tags=["players"])

@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query
 
-from .. import schemas, services
-from ..deps import LedgerDep, Now
+from ...application import schemas, services
+from ...application.deps import LedgerDep, Now
 from .responses import INVALID
 
 router = APIRouter(prefix="/preview", tags=["preview"])

@@ -1,7 +1,8 @@
 """Typed dependencies: the ledger, the clock, the caller's role (bearer tokens).
 
-The app keeps its ledger, clock and token cache on ``app.state``; routes receive them
-through the ``Annotated`` aliases below (``LedgerDep``, ``Now``, ``Writer``, …).
+The app keeps its ledger, clock and token cache on ``app.state`` (set by
+:func:`chessrate.server.create_app`); routes and pages receive them through the
+``Annotated`` aliases below (``LedgerDep``, ``Now``, ``Writer``, …).
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""The service's configuration (pydantic-settings): environment variables prefixed
-``CHESSRATE_``."""
+"""The server's configuration (pydantic-settings): environment variables prefixed
+``CHESSRATE_``; and the API's URL prefix."""
 
 from __future__ import annotations
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from ..ledger.store import DEFAULT_DATABASE
+from ..ledger.connection import DEFAULT_DATABASE
 
 API_V1 = "/api/v1"
 

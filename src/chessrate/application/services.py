@@ -1,11 +1,11 @@
 """The service layer: requests → records → ledger calls → public shapes.
 
-Routes call these functions and nothing else; these functions validate input through
-the records' own validation (``GameRecord.from_mapping``, ``Player.from_mapping``) and
-leave every rating computation to the ledger and the rating systems. Errors are
-raised as the domain's exceptions (:class:`~chessrate.errors.InvalidRecord`,
-:class:`~chessrate.ledger.NotFound`, …) and mapped to HTTP in one place
-(:mod:`chessrate.service.errors`).
+The API's routes and the pages call these functions and nothing else; these functions
+validate input through the records' own validation (``GameRecord.from_mapping``,
+``Player.from_mapping``) and leave every rating computation to the ledger and the
+rating systems. Errors are raised as the domain's exceptions
+(:class:`~chessrate.errors.InvalidRecord`, :class:`~chessrate.errors.NotFound`, …)
+and mapped to HTTP in one place (:mod:`chessrate.service.errors`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,9 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import text
-
-from ..errors import InvalidInput, InvalidRecord
+from ..errors import InvalidInput, InvalidRecord, NotFound
 from ..io.trf import parse_trf
-from ..ledger import AnnulmentView, GameView, Ledger, NotFound, PlayerView, RatingView
+from ..ledger import AnnulmentView, GameView, Ledger, PlayerView, RatingView
 from ..ledger.codec import change_to_mapping
 from ..ledger.live import LiveGames, LiveView, OtbRegistration
 from ..ledger.periods import PeriodEntry, Periods, PeriodView
@@ -41,7 +39,7 @@ BATCH = "batch"
 
 def pools_of(ledger: Ledger) -> tuple[str, ...]:
     """The pools of the ledger's rating system, in the system's order."""
-    return ("fide",) if ledger.system_id == "fide" else ledger.system.pools
+    return ledger.pools
 
 
 def _check_pool(ledger: Ledger, pool: str) -> None:
@@ -90,7 +88,7 @@ def player_public(ledger: Ledger, view: PlayerView) -> schemas.PlayerPublic:
     when that puts the player on the list."""
     stored = {row.pool: row for row in view.ratings}
     ratings: list[schemas.RatingPublic] = []
-    if ledger.system_id == "fide":
+    if ledger.info.rates_periods:  # only the lists the periods published
         ratings = [rating_public(row, row.listed) for row in view.ratings]
     else:
         system = ledger.system
@@ -136,11 +134,11 @@ def search_players(ledger: Ledger, q: str, limit: int) -> schemas.PlayersPublic:
 # -- games ------------------------------------------------------------------------------
 
 
-def _refuse_fide(ledger: Ledger) -> None:
-    if ledger.system_id == "fide":
+def _refuse_periods(ledger: Ledger) -> None:
+    if ledger.info.rates_periods:
         raise InvalidInput(
-            "a fide ledger rates tournaments per rating period, not single games: "
-            "upload TRF files to a period (POST /api/v1/fide/periods/{id}/files)"
+            f"a {ledger.system_id} ledger rates tournaments per rating period, not single "
+            "games: upload TRF files to a period (POST /api/v1/fide/periods/{id}/files)"
         )
 
 
@@ -186,7 +184,7 @@ def submit_game(
 ) -> tuple[schemas.GamePublic, bool]:
     """Rate and store one game; ``created`` is False when the same game was stored
     before (the stored answer is returned, nothing changes)."""
-    _refuse_fide(ledger)
+    _refuse_periods(ledger)
     record = GameRecord.from_mapping(body, _where(body))
     view, created = ledger.submit_game(record, now)
     return game_public(view), created
@@ -217,7 +215,7 @@ def parse_batch(content: str) -> list[tuple[int, GameRecord]]:
 def submit_batch(ledger: Ledger, content: bytes, now: datetime) -> schemas.BatchPublic:
     """Rate and store a batch (JSON Lines, UTF-8) in one transaction: every game or
     none."""
-    _refuse_fide(ledger)
+    _refuse_periods(ledger)
     try:
         decoded = content.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -295,7 +293,7 @@ PREVIEW = "preview"
 
 def preview(ledger: Ledger, fields: Mapping[str, Any], now: datetime) -> schemas.PreviewPublic:
     """What a win, a draw or a loss (for White) would do now; stores nothing."""
-    _refuse_fide(ledger)
+    _refuse_periods(ledger)
     data = {k: v for k, v in fields.items() if v is not None}
     if "result" in data:
         raise InvalidRecord(PREVIEW, "result", "a preview shows every result: leave it out")
@@ -358,7 +356,7 @@ def annulments(ledger: Ledger) -> schemas.AnnulmentsPublic:
 
 def periods_of(ledger: Ledger) -> Periods:
     """The ledger's rating periods; a ledger of another system has none (404)."""
-    if ledger.system_id != "fide":
+    if not ledger.info.rates_periods:
         raise NotFound(
             f"rating periods belong to a fide ledger; this ledger rates by {ledger.system_id}"
         )
@@ -447,10 +445,9 @@ def period_report(ledger: Ledger, period_id: int, player_id: str) -> schemas.Fid
 
 
 def health(ledger: Ledger) -> schemas.HealthPublic:
-    """The database answers and holds a ledger (raises otherwise)."""
-    with ledger.reader.connect() as conn:
-        conn.execute(text("SELECT 1"))
-    return schemas.HealthPublic(status="ok", system=ledger.system_id)
+    """The database answers and holds a ledger (:class:`~chessrate.errors.LedgerUnavailable`
+    otherwise: 503)."""
+    return schemas.HealthPublic(status="ok", system=ledger.ping())
 
 
 # -- live games (site S7-S9) ------------------------------------------------------------

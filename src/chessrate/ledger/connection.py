@@ -1,0 +1,231 @@
+"""The ledger's database: its URL, its engines, its schema (Alembic migrations), its
+rating system, and its transactions.
+
+``database_url`` turns ``--db`` / ``CHESSRATE_DATABASE_URL`` / a plain path into a
+SQLAlchemy URL. :class:`LedgerConnection` opens a ledger: SQLite takes its write lock
+at ``BEGIN IMMEDIATE`` (reads never take it: WAL), PostgreSQL uses a connection pool.
+Every connection goes through :meth:`~LedgerConnection.transaction` or
+:meth:`~LedgerConnection.reading`, which turn a database that does not answer into
+:class:`~chessrate.errors.LedgerUnavailable`, as the constructor does for a URL
+SQLAlchemy cannot use.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Self
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, insert, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+
+from ..errors import InvalidInput, LedgerUnavailable
+from ..systems import REGISTRY, SystemInfo, get_system, system_info
+from ..systems.base import RatingSystem
+from .schema import settings
+
+DEFAULT_DATABASE = "chessrate.db"
+
+
+def database_url(given: str | None = None) -> str:
+    """``--db`` or ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``. A plain path
+    means a SQLite file."""
+    url = given or os.environ.get("CHESSRATE_DATABASE_URL") or DEFAULT_DATABASE
+    if "://" not in url:
+        url = f"sqlite:///{Path(url).resolve()}"
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return url
+
+
+@contextmanager
+def url_errors() -> Iterator[None]:
+    """A URL SQLAlchemy cannot use (``ArgumentError``, ``NoSuchModuleError``) as
+    :class:`LedgerUnavailable` (``url`` True)."""
+    try:
+        yield
+    except (ArgumentError, NoSuchModuleError) as error:
+        raise LedgerUnavailable(f"not a usable database URL ({error})", url=True) from error
+
+
+@contextmanager
+def connection_errors() -> Iterator[None]:
+    """A database that does not answer (SQLAlchemy's ``OperationalError``: cannot
+    connect, locked past the timeout, gone) as :class:`LedgerUnavailable`."""
+    try:
+        yield
+    except OperationalError as error:
+        reason = (str(error.orig).strip() if error.orig else "") or str(error)
+        raise LedgerUnavailable(f"database: {reason.splitlines()[0]}") from error
+
+
+def display_url(url: str) -> str:
+    """The URL as printed: without its password."""
+    with url_errors():
+        return make_url(url).render_as_string(hide_password=True)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for other databases and in-memory ones)."""
+    if not url.startswith("sqlite"):
+        return None
+    with url_errors():
+        database = make_url(url).database
+    return Path(database) if database and database != ":memory:" else None
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite returns naive datetimes: they are UTC. Aware ones are converted to UTC."""
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def make_engine(url: str, write: bool = True) -> Engine:
+    """An engine for ``url``. SQLite: WAL, foreign keys, a 30 s busy timeout, and (for
+    ``write``) the write lock taken at ``BEGIN IMMEDIATE``; PostgreSQL: a pool."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # WAL with synchronous=NORMAL: a commit is atomic and consistent; only the
+            # last commits before a power cut (not a crash of the process) can be lost.
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        if not write:
+            return engine
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection: Connection) -> None:
+            # Take the write lock at the start: the read-compute-write of a game is
+            # then serialized, and no transaction fails on a lock upgrade.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
+
+
+class LedgerConnection:
+    """One rating system's ledger in one database: engines, schema, system, transactions."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        with url_errors():
+            self.engine = make_engine(url)
+            # Reads never take SQLite's write lock (WAL lets them run beside a writer).
+            self.reader = make_engine(url, write=False) if url.startswith("sqlite") else self.engine
+        self.postgres = self.engine.dialect.name == "postgresql"
+        self._system_id: str | None = None
+        self._system: RatingSystem[Any] | None = None
+
+    @classmethod
+    def create(cls, url: str, system_id: str, now: datetime | None = None) -> Self:
+        """Create (migrate) the schema and fix the ledger's rating system."""
+        if system_id not in REGISTRY:
+            raise InvalidInput(
+                f"unknown rating system {system_id!r} (known: {', '.join(REGISTRY)})"
+            )
+        ledger = cls(url)
+        ledger.migrate()
+        with ledger.transaction() as conn:
+            existing = conn.execute(
+                select(settings.c.value).where(settings.c.key == "system")
+            ).scalar()
+            if existing is not None and existing != system_id:
+                raise InvalidInput(
+                    f"this ledger already rates by {existing!r}; one system per ledger"
+                )
+            if existing is None:
+                moment = (now or datetime.now(UTC)).isoformat()
+                conn.execute(
+                    insert(settings),
+                    [{"key": "system", "value": system_id}, {"key": "created_at", "value": moment}],
+                )
+        return ledger
+
+    def migrate(self) -> None:
+        """Bring the schema to the latest migration (Alembic)."""
+        config = Config()
+        config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        with self.transaction() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    @property
+    def system_id(self) -> str:
+        """The ledger's rating system (read once; InvalidInput when the database holds
+        no ledger)."""
+        if self._system_id is None:
+            self._system_id = self._stored_system_id()
+        return self._system_id
+
+    def _stored_system_id(self) -> str:
+        with self.reading() as conn:
+            try:
+                value = conn.execute(
+                    select(settings.c.value).where(settings.c.key == "system")
+                ).scalar()
+            except Exception as error:  # no tables yet
+                raise InvalidInput(
+                    f"{self.url}: not a chessrate ledger (run chessrate init): {error}"
+                ) from None
+        if value is None:
+            raise InvalidInput(f"{self.url}: not a chessrate ledger (run chessrate init)")
+        return str(value)
+
+    def ping(self) -> str:
+        """Ask the database now (nothing cached): the ledger's system id when the
+        database answers and holds a ledger, else :class:`LedgerUnavailable`."""
+        try:
+            return self._stored_system_id()
+        except InvalidInput as error:
+            raise LedgerUnavailable(str(error)) from None
+
+    @property
+    def info(self) -> SystemInfo:
+        """The registry's entry of the ledger's system (its kind, its pools)."""
+        return system_info(self.system_id)
+
+    @property
+    def pools(self) -> tuple[str, ...]:
+        """The pools of the ledger's system, in the system's order."""
+        return self.info.pools
+
+    @property
+    def system(self) -> RatingSystem[Any]:
+        """The system that rates the ledger's games (InvalidInput for a system that
+        rates periods)."""
+        if self._system is None:
+            if not self.info.rates_games:
+                raise InvalidInput(f"a {self.system_id} ledger rates periods, not single games")
+            self._system = get_system(self.system_id)
+        return self._system
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One write transaction (SQLite: the database write lock from its start).
+        A database that does not answer raises :class:`LedgerUnavailable`."""
+        with connection_errors(), self.engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A read connection; on SQLite it never takes the write lock. A database that
+        does not answer raises :class:`LedgerUnavailable`."""
+        with connection_errors(), self.reader.connect() as conn:
+            yield conn
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+        self.reader.dispose()

@@ -1,0 +1,364 @@
+"""The ledger's writes: players, games and annulments, rated as they are stored.
+
+Writes follow lila's order: check eligibility, compute purely (the same system
+functions as the batch engine), store the per-game diff, update the players'
+ratings, all in one transaction. Concurrent writers are serialized per player:
+PostgreSQL locks the players' rows (``SELECT ... FOR UPDATE``, in id order, so
+no deadlock); SQLite takes its database write lock at ``BEGIN IMMEDIATE``. A
+game's ``seq`` is drawn inside that lock, so games that share a player are
+committed in ``seq`` order, and ``verify`` replays them in that order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+
+from ..errors import Conflict, InvalidRecord, NotFound
+from ..numbers import to_hundredths
+from ..records import GameRecord, Outcome, Player, Result
+from ..systems.base import Change, GameRating, PoolKey, RatingSystem
+from . import codec
+from .queries import LedgerQueries
+from .schema import annulments, changes, events, games, players, ratings
+from .views import AnnulmentView, GameView, PlayerView
+
+
+class LedgerWrites(LedgerQueries):
+    """Writes that rate (the :class:`~chessrate.ledger.Ledger`'s share), and the preview
+    that rates without storing."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        upsert = (postgresql_insert if self.postgres else sqlite_insert)(ratings)
+        columns = ("rating_cents", "display", "state_name", "games", "listed", "state", "seq")
+        # One cached statement, run with many rows (insertmanyvalues makes it one trip).
+        self._upsert_rating = upsert.on_conflict_do_update(
+            index_elements=[ratings.c.player_id, ratings.c.pool],
+            set_={name: upsert.excluded[name] for name in columns},
+        )
+
+    # -- players ------------------------------------------------------------------------
+
+    def create_player(self, player: Player, now: datetime) -> PlayerView:
+        """Register a player; refused (409) if the id exists."""
+        with self.transaction() as conn:
+            self._create_player(conn, player, now)
+        return self.get_player(player.id)
+
+    def _create_player(self, conn: Connection, player: Player, now: datetime) -> None:
+        self.system.check_player(player)
+        if conn.execute(select(players.c.id).where(players.c.id == player.id)).first():
+            raise Conflict(f"player {player.id}: id: already exists")
+        self._store_player(conn, player, now, new=True)
+
+    def update_player(
+        self, player_id: str, fields: Mapping[str, object], now: datetime
+    ) -> PlayerView:
+        """Change some attributes (name, membership, bot and its rating, imports)."""
+        with self.transaction() as conn:
+            self._update_player(conn, player_id, fields, now)
+        return self.get_player(player_id)
+
+    def _update_player(
+        self, conn: Connection, player_id: str, fields: Mapping[str, object], now: datetime
+    ) -> None:
+        current = self._locked_players(conn, [player_id]).get(player_id)
+        if current is None:
+            raise NotFound(f"player {player_id}: no such player")
+        data = {**current.to_mapping(), **fields, "id": player_id}
+        data = {k: v for k, v in data.items() if v is not None}
+        player = Player.from_mapping(data, f"player {player_id}")
+        self.system.check_player(player)
+        self._store_player(conn, player, now, new=False)
+
+    def import_all(
+        self,
+        new_players: Sequence[Player],
+        updates: Sequence[tuple[str, Mapping[str, object]]],
+        records: Sequence[GameRecord],
+        annulments_wanted: Sequence[tuple[str, str]],
+        by: str | None,
+        now: datetime,
+    ) -> tuple[list[tuple[GameView, bool]], list[AnnulmentView]]:
+        """Players created and updated, games rated in the given order, annulments
+        (game id, reason) applied: all in ONE transaction, all or nothing."""
+        with self.transaction() as conn:
+            for player in new_players:
+                self._create_player(conn, player, now)
+            for player_id, fields in updates:
+                self._update_player(conn, player_id, fields, now)
+            if records:
+                self._locked_players(conn, {p for r in records for p in (r.white, r.black)})
+            stored = [self._submit(conn, record, now) for record in records]
+            annulled = [
+                self._annul(conn, game_id, reason, by, now) for game_id, reason in annulments_wanted
+            ]
+        return stored, annulled
+
+    def _store_player(self, conn: Connection, player: Player, now: datetime, new: bool) -> None:
+        attributes = codec.dumps(player.to_mapping())
+        values = {"name": player.name, "attributes": attributes, "bot": player.bot,
+                  "updated_at": now}  # fmt: skip
+        if new:
+            conn.execute(insert(players).values(id=player.id, created_at=now, **values))
+        else:
+            conn.execute(update(players).where(players.c.id == player.id).values(**values))
+        seq = self._event(conn, "player", player.id, attributes, now)
+        # An imported rating is on the lists at once, before the player's first game;
+        # until a game moves it, it follows the player's current import.
+        moved = set(
+            conn.execute(
+                select(changes.c.pool).where(changes.c.player_id == player.id).distinct()
+            ).scalars()
+        )
+        conn.execute(
+            delete(ratings).where(ratings.c.player_id == player.id, ratings.c.pool.not_in(moved))
+        )
+        seeded = {
+            (player.id, pool): self.system.initial_state(player, pool)
+            for pool in player.imported
+            if pool not in moved
+        }
+        self._store_states(conn, seq, seeded, {player.id: player})
+
+    def _locked_players(self, conn: Connection, ids: Iterable[str]) -> dict[str, Player]:
+        """Load players, locking their rows (PostgreSQL) in id order."""
+        return self.load_players(conn, ids, lock=True)
+
+    # -- games --------------------------------------------------------------------------
+
+    def submit_game(self, record: GameRecord, now: datetime) -> tuple[GameView, bool]:
+        """Rate and store one game. The same id with the same content returns the stored
+        answer (``created`` False); with different content it is refused (409)."""
+        try:
+            with self.transaction() as conn:
+                return self._submit(conn, record, now)
+        except IntegrityError:
+            # The same id was committed by another worker in the meantime.
+            with self.transaction() as conn:
+                return self._submit(conn, record, now)
+
+    def submit_games(
+        self, records: Sequence[GameRecord], now: datetime
+    ) -> list[tuple[GameView, bool]]:
+        """Rate and store a batch in one transaction: all or nothing."""
+        with self.transaction() as conn:
+            self._locked_players(conn, {p for r in records for p in (r.white, r.black)})
+            return [self._submit(conn, record, now) for record in records]
+
+    def submit_in(
+        self, conn: Connection, record: GameRecord, now: datetime
+    ) -> tuple[GameView, bool]:
+        """Rate and store one game inside the caller's transaction (live games end so)."""
+        return self._submit(conn, record, now)
+
+    def _submit(self, conn: Connection, record: GameRecord, now: datetime) -> tuple[GameView, bool]:
+        locked = self._locked_players(conn, (record.white, record.black))
+        existing = conn.execute(select(games.c.record).where(games.c.id == record.id)).first()
+        if existing is not None:
+            stored = GameRecord.from_mapping(json.loads(existing.record), f"game {record.id}")
+            if replace(stored, source="") == replace(record, source=""):
+                return self._game_view(conn, record.id), False
+            raise Conflict(f"game {record.id}: id: already used for a different game")
+        for side, player_id in (("white", record.white), ("black", record.black)):
+            if player_id not in locked:
+                raise InvalidRecord(record.where, side, f"unknown player {player_id!r}")
+        states = _StateCache(conn, self.system_id, self.system, locked)
+        states.prefetch((record.white, record.black))
+        rating = self.system.rate(record, locked.__getitem__, states)
+        text = codec.dumps(record.to_mapping())
+        seq = self._event(conn, "game", record.id, text, now)
+        conn.execute(
+            insert(games).values(
+                id=record.id, seq=seq, record=text,
+                played_at=record.played_at, white=record.white, black=record.black,
+                outcome=rating.outcome.value, reason=rating.reason, annulled=False,
+                submitted_at=now,
+            )
+        )  # fmt: skip
+        self._store_changes(conn, seq, rating.changes)
+        self._store_states(conn, seq, rating.states, locked)
+        view = GameView(
+            record.id, seq, replace(record, source=""), rating.outcome.value, rating.reason,
+            False, rating.changes, now,
+        )  # fmt: skip
+        return view, True
+
+    def _event(self, conn: Connection, kind: str, ref: str, payload: str, now: datetime) -> int:
+        result = conn.execute(
+            insert(events).values(kind=kind, ref=ref, payload=payload, at=now)
+            .returning(events.c.seq)
+        )  # fmt: skip
+        return int(result.scalar_one())
+
+    def _store_changes(self, conn: Connection, seq: int, items: Sequence[Change]) -> None:
+        if not items:
+            return
+        conn.execute(
+            insert(changes),
+            [
+                {"seq": seq, "game_id": c.game_id, "player_id": c.player, "pool": c.pool,
+                 "rule": c.rule, "after_cents": _hundredths(c.after),
+                 "detail": codec.dumps(codec.change_to_mapping(c))}
+                for c in items
+            ],
+        )  # fmt: skip
+
+    def _store_states(
+        self,
+        conn: Connection,
+        seq: int,
+        states: Mapping[PoolKey, Any],
+        people: Mapping[str, Player],
+    ) -> None:
+        """Upsert the players' current ratings, one statement for all of them."""
+        if not states:
+            return
+        rows = [
+            {"player_id": player_id, "pool": pool, "seq": seq,
+             **self._rating_row(people[player_id], pool, state)}
+            for (player_id, pool), state in states.items()
+        ]  # fmt: skip
+        conn.execute(self._upsert_rating, rows)
+
+    def _rating_row(self, player: Player, pool: str, state: Any) -> dict[str, Any]:
+        """The stored form of a current rating: what lists and pages show, and the
+        system's state for the next game."""
+        entry = self.system.list_entry(player, pool, state)
+        rating = entry.rating if entry else getattr(state, "rating", None)
+        return {
+            "rating_cents": _hundredths(rating),
+            "display": entry.display if entry else "",
+            "state_name": entry.state if entry else _state_name(state),
+            "games": entry.games if entry else 0,
+            "listed": entry is not None,
+            "state": codec.state_to_json(state),
+        }
+
+    def preview(self, record: GameRecord) -> dict[str, GameRating[Any]]:
+        """What a win, a draw or a loss (for White) of this game would do now; stores
+        nothing."""
+        with self.reading() as conn:
+            people = self.load_players(conn, (record.white, record.black), lock=False)
+            for side, player_id in (("white", record.white), ("black", record.black)):
+                if player_id not in people:
+                    raise InvalidRecord(record.where, side, f"unknown player {player_id!r}")
+            states = _StateCache(conn, self.system_id, self.system, people)
+            return {
+                result.value: self.system.rate(
+                    replace(record, result=result), people.__getitem__, states
+                )
+                for result in (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
+            }
+
+    # -- annulments ---------------------------------------------------------------------
+
+    def annul(self, game_id: str, reason: str, by: str | None, now: datetime) -> AnnulmentView:
+        """site S10: reverse a rated game's changes, take it out of the games counts,
+        keep the annulment (who, when, why)."""
+        with self.transaction() as conn:
+            return self._annul(conn, game_id, reason, by, now)
+
+    def _annul(
+        self, conn: Connection, game_id: str, reason: str, by: str | None, now: datetime
+    ) -> AnnulmentView:
+        row = conn.execute(select(games).where(games.c.id == game_id)).first()
+        if row is None:
+            raise NotFound(f"game {game_id}: no such game")
+        people = self._locked_players(conn, (row.white, row.black))
+        row = conn.execute(select(games).where(games.c.id == game_id)).one()
+        if row.annulled:
+            raise Conflict(f"game {game_id}: id: already annulled")
+        if row.outcome != Outcome.RATED.value:
+            raise InvalidRecord(
+                f"game {game_id}", "id", f"the game is {row.outcome}: no rating to annul"
+            )
+        record = GameRecord.from_mapping(json.loads(row.record), f"game {game_id}")
+        original = tuple(
+            codec.change_from_mapping(json.loads(r.detail))
+            for r in conn.execute(
+                select(changes.c.detail)
+                .where(changes.c.game_id == game_id, changes.c.seq == row.seq)
+                .order_by(changes.c.id)
+            )
+        )
+        rating: GameRating[Any] = GameRating(record, Outcome.RATED, row.reason, original)
+        states = _StateCache(conn, self.system_id, self.system, people)
+        reversed_changes, new_states = self.system.annul(rating, states)
+        payload = codec.dumps({"reason": reason, "by": by})
+        seq = self._event(conn, "annulment", game_id, payload, now)
+        conn.execute(
+            insert(annulments).values(game_id=game_id, seq=seq, at=now, by=by, reason=reason)
+        )
+        conn.execute(update(games).where(games.c.id == game_id).values(annulled=True))
+        self._store_changes(conn, seq, reversed_changes)
+        self._store_states(conn, seq, new_states, people)
+        return AnnulmentView(game_id, seq, now, by, reason, reversed_changes)
+
+
+def _hundredths(rating: Decimal | None) -> int | None:
+    return None if rating is None else to_hundredths(rating)
+
+
+class _StateCache:
+    """The system's state lookup over the ledger, inside one transaction."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        system_id: str,
+        system: RatingSystem[Any],
+        people: Mapping[str, Player],
+    ) -> None:
+        self.conn = conn
+        self.system_id = system_id
+        self.system = system
+        self.people = people
+        self.cache: dict[PoolKey, Any] = {}
+
+    def prefetch(self, player_ids: Iterable[str]) -> None:
+        """Load every stored state of these players in one query."""
+        wanted = sorted(set(player_ids))
+        rows = self.conn.execute(
+            select(ratings.c.player_id, ratings.c.pool, ratings.c.state).where(
+                ratings.c.player_id.in_(wanted)
+            )
+        )
+        for row in rows:
+            self.cache[(row.player_id, row.pool)] = codec.state_from_json(self.system_id, row.state)
+        for player_id in wanted:
+            for pool in self.system.pools:
+                if (player_id, pool) not in self.cache:
+                    player = self.people.get(player_id) or Player(player_id)
+                    self.cache[(player_id, pool)] = self.system.initial_state(player, pool)
+
+    def __call__(self, player_id: str, pool: str) -> Any:
+        key = (player_id, pool)
+        if key not in self.cache:
+            text = self.conn.execute(
+                select(ratings.c.state).where(
+                    ratings.c.player_id == player_id, ratings.c.pool == pool
+                )
+            ).scalar()
+            player = self.people.get(player_id) or Player(player_id)
+            self.cache[key] = (
+                self.system.initial_state(player, pool)
+                if text is None
+                else codec.state_from_json(self.system_id, text)
+            )
+        return self.cache[key]
+
+
+def _state_name(state: object) -> str:
+    status = getattr(state, "status", None)
+    return str(getattr(status, "value", "rated"))

@@ -1,0 +1,113 @@
+"""The composition root: the ONE module that builds the FastAPI app, with the HTTP API
+(:mod:`chessrate.service`) and the web pages (:mod:`chessrate.web`) mounted on it.
+
+``create_app(ledger)`` builds the app around a ledger (tests pass their own, and a
+clock); ``create_app_from_env()`` reads
+:class:`~chessrate.application.settings.Settings` (``CHESSRATE_DATABASE_URL``) for
+``uvicorn --factory chessrate.server:create_app_from_env`` (what ``chessrate serve``
+runs). The app's lifespan checks that the database holds a ledger, runs the live
+games' sweeper on a ledger that plays live games, and disposes of a ledger it opened.
+
+Why a module of its own: the API and the pages are two front ends over one
+application layer (:mod:`chessrate.application`). Neither should know the other, so
+the place that knows both (and the app's life: its ledger, clock, token cache and
+sweeper) sits above both. Only :mod:`chessrate.cli` imports it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
+
+from . import __version__
+from .application.deps import Clock, TokenCache, utc_now
+from .application.settings import API_V1, Settings
+from .ledger import Ledger
+from .ledger import database_url as ledger_url
+from .ledger.live import LiveGames
+from .service import DESCRIPTION, mount_api
+from .systems import system_info
+from .web import mount_web
+
+log = logging.getLogger(__name__)
+
+__all__ = ["API_V1", "Clock", "Settings", "create_app", "create_app_from_env"]
+
+
+def create_app(
+    ledger: Ledger | None = None,
+    *,
+    database_url: str | None = None,
+    clock: Clock = utc_now,
+    settings: Settings | None = None,
+    sweep_every: float | None = None,
+) -> FastAPI:
+    """The service around ``ledger``, or around the ledger at ``database_url`` (else
+    ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``), which the app then opens and
+    disposes of itself. ``clock`` gives the time of submissions, annulments and live
+    games' moves and deadlines. On a ledger that plays live games a background task
+    sweeps their deadlines every ``sweep_every`` seconds (default: the settings'; 0:
+    never)."""
+    settings = settings or Settings()
+    interval = settings.sweep_seconds if sweep_every is None else sweep_every
+    owned = ledger is None
+    if ledger is None:
+        ledger = Ledger(ledger_url(database_url or settings.database_url))
+    the_ledger = ledger
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Fail at start-up, not on the first request, when the database holds no
+        # ledger (InvalidInput: "run chessrate init").
+        system_id = the_ledger.system_id
+        sweeper = None
+        if interval > 0 and system_info(system_id).live_games:
+            sweeper = asyncio.create_task(_sweep_forever(LiveGames(the_ledger), clock, interval))
+        try:
+            yield
+        finally:
+            if sweeper is not None:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sweeper
+            if owned:
+                the_ledger.dispose()
+
+    app = FastAPI(
+        title="chessrate",
+        summary="Exact chess rating engine and service",
+        description=DESCRIPTION,
+        version=__version__,
+        lifespan=lifespan,
+    )
+    app.state.ledger = the_ledger
+    app.state.clock = clock
+    app.state.tokens = TokenCache(the_ledger.token_role, ttl=settings.token_cache_seconds)
+    mount_api(app)
+    mount_web(app)
+    return app
+
+
+async def _sweep_forever(live: LiveGames, clock: Clock, interval: float) -> None:
+    """The worker's sweeper: every ``interval`` seconds, end the live games whose
+    deadline has passed. Several workers' sweepers end each game once."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            report = await run_in_threadpool(live.sweep, clock())
+        except Exception:  # a database hiccup must not stop the sweeper
+            log.exception("sweep failed; trying again in %s s", interval)
+            continue
+        for view in report.ended:
+            log.info("sweep: live game %s ended: %s", view.game.id, view.ending)
+
+
+def create_app_from_env() -> FastAPI:
+    """The app configured from the environment (``uvicorn --factory``)."""
+    return create_app(settings=Settings())
