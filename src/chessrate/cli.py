@@ -209,7 +209,7 @@ def _rate_compiled(
     on_invalid = skipped.append if skip_invalid else None
     roster = Roster(system_id, read_players(players_path) if players_path is not None else ())
     if detect_format(games, fmt) == "pgn":  # by distinct values, a progress bar while read
-        from .io.pgnbatch import read_pgn_batch
+        from .fast.pgn import read_pgn_batch
 
         with _reading_progress(games) as advance:
             batch = read_pgn_batch(games, on_invalid, progress=advance)
