@@ -3,10 +3,12 @@
 :func:`game_from_tags` builds a :class:`~chessrate.records.GameRecord` from one game's
 tags by calling the functions below, in a fixed order, and nothing else; the columnar
 reader (:mod:`chessrate.fast.pgn`) calls the same functions once per distinct value
-(or distinct combination of values). A *value* function reads one tag's value, an
-absent tag reading as ``""``; a *game* function reads several tags of one game. Each
-returns the field, or raises :class:`RefusedTag` (the tag to blame, the reason) for a
-value no record may hold. Only the tags in ``RECORD_TAGS`` are read.
+(or distinct combination of values). A *value* function reads the value of one tag
+(or two: a player's name and FIDE id), an absent tag reading as ``""``; a *game*
+function reads a game's tags or fields. Each returns the field, or raises
+:class:`RefusedTag` (the tag to blame, the reason) for a value no record may hold
+(:func:`day_start` and :func:`clock_seconds` raise a plain ``ValueError`` for a date or
+time off the calendar, which :func:`played_at` names). Only ``RECORD_TAGS`` are read.
 """
 
 from __future__ import annotations
