@@ -768,9 +768,9 @@ def chessrate_pgn_rows(name: str, path: Path, tags: int, size: float) -> list[Ro
     """chessrate's PGN paths on one file, best of 3 each (the numba kernels are compiled
     or loaded from their cache before): the kernel alone (every tag of every game
     located), the record's tags as columns, and whole GameRecords."""
+    from chessrate.fast.pgn import read_pgn_columns
     from chessrate.io.pgn import read_pgn_games
-    from chessrate.io.pgncolumns import read_pgn_columns
-    from chessrate.io.pgnscan import Workspace, scan_buffer
+    from chessrate.io.pgn.scan_numba import Workspace, scan_buffer
 
     data = path.read_bytes()
     workspace = Workspace()
@@ -784,10 +784,10 @@ def chessrate_pgn_rows(name: str, path: Path, tags: int, size: float) -> list[Ro
 
     bailed = " (gave the buffer back to Python)" if scanned.bailed else ""
     return [
-        Row("chessrate.io.pgnscan.scan_buffer (compiled kernel: every tag located)", name,
+        Row("chessrate.io.pgn.scan_numba.scan_buffer (compiled kernel: every tag located)", name,
             scanned.games, kernel, "headers", same(scanned.games) + bailed,
             f"{size:.1f} MiB in memory; best of 3"),
-        Row("chessrate.io.pgncolumns.read_pgn_columns (the record's tags as columns)", name,
+        Row("chessrate.fast.pgn.read_pgn_columns (the record's tags as columns)", name,
             len(columns), columns_seconds, "headers", same(len(columns)),
             "file read, decompressed, scanned, values decoded; best of 3"),
         Row("chessrate.io.pgn.read_pgn_games (GameRecords, validated)", name, len(records),

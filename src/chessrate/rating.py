@@ -191,7 +191,7 @@ def _rate_compiled(
 
     roster = Roster(system, players)
     if detect_format(path, fmt) == "pgn":
-        from .io.pgnbatch import read_pgn_batch
+        from .fast.pgn import read_pgn_batch
 
         reading = _stage(progress, "reading", path.stat().st_size)
         batch = read_pgn_batch(path, on_invalid, progress=reading)

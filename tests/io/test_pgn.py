@@ -127,12 +127,12 @@ def test_gzip_and_zstd_input(tmp_path: Path, name: str) -> None:
 
 def test_chunk_boundaries_do_not_change_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Small chunks split games, comments and blank-line decisions anywhere."""
-    from chessrate.io import pgn
+    from chessrate.io.pgn import source
 
     text = "".join((DATA / name).read_text(encoding="utf-8") + "\n\n" for name in FILES)
     expected = scan(text)
     for size in (7, 64, 333):
-        monkeypatch.setattr(pgn, "CHUNK_BYTES", size)
+        monkeypatch.setattr(source, "CHUNK_BYTES", size)
         assert scan(text) == expected
 
 

@@ -1,4 +1,4 @@
-"""chessrate.io.pgnbatch.read_pgn_batch against the reference path
+"""chessrate.fast.pgn.read_pgn_batch against the reference path
 ``encode(read_pgn_games(...))``: the same rows, id tables and errors, on every fixture
 and on random games whose tag values are drawn from valid and invalid ones."""
 
@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from chessrate.errors import InvalidRecord
 from chessrate.fast import GameBatch, encode
+from chessrate.fast.pgn import read_pgn_batch
 from chessrate.io.pgn import PlayerIds, read_pgn_games
-from chessrate.io.pgnbatch import read_pgn_batch
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "pgn"
 FILES = sorted(path.name for path in DATA.glob("*.pgn"))
@@ -81,7 +81,9 @@ VALUES = {
     "White": ["Ann", "Bob", " Cy ", "?", "", "a\tb", "Bob"],
     "Black": ["Bob", "Ann", "Dee", "?", " ", "Ann"],
     "Result": ["1-0", "0-1", "1/2-1/2", "*", "2-0", " 1-0 "],
-    "UTCDate": ["2024.03.01", "2024.02.30", "2024.??.??", "2024-03-02", "x", "0000.01.01"],
+    "UTCDate": [
+        "2024.03.01", "2024.02.30", "2024.??.??", "2024-03-02", "x", "0000.01.01", "2024.13.01",
+    ],
     "UTCTime": ["10:00:00", "9:05", "24:00:00", "??:??:??", "", "10:61:00", "x"],
     "Date": ["2024.01.05", "2023.12.31", "????.??.??"],
     "Time": ["18:30:00", "7:00:59"],
@@ -89,15 +91,18 @@ VALUES = {
     "Termination": [
         "Normal", "Time forfeit", "Abandoned", "Rules infraction", "Unterminated", "",
         "Ann won by resignation", "Bob won on time", "Game drawn by agreement",
-        "Game drawn by timeout vs insufficient material", "Game abandoned", "bogus",
+        "Game drawn by timeout vs insufficient material", "Game abandoned", "bogus", "resign",
     ],
     "Event": ["Rated Blitz game", "Casual Rapid game", " casual", "Open"],
-    "Site": ["https://lichess.org/abcdEFGH", "https://lichess.org/abcdEFGH1234", "Oslo", ""],
+    "Site": [
+        "https://lichess.org/abcdEFGH", "https://lichess.org/abcdEFGH1234", "Oslo", "",
+        "http://lichess.org/abcdefgh/", "https://lichess.org/abcdEFG/",
+    ],
     "Variant": ["Standard", "Chess960", "", "chess"],
     "FEN": ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "8/8/8/8/8/8/8/K6k w"],
     "GameId": ["g1", "g2", " ", "bad\x01id", "g1"],
     "Link": ["https://www.chess.com/game/live/1", "nowhere"],
-    "PlyCount": ["12", "0", " ", "x", "0999", "100001", "99999999999"],
+    "PlyCount": ["12", "0", " ", "x", "0999", "100001", "99999999999", "\u00b2", "\u0663"],
     "WhiteFideId": ["123", "0", ""],
     "BlackFideId": ["456", "123", "000"],
     "Round": ["1", "2.1"],

@@ -1,5 +1,5 @@
-"""The compiled PGN scanner (chessrate.io.pgnscan) and the columnar reader
-(chessrate.io.pgncolumns) against the pure-Python scanner: same games, same lines,
+"""The compiled PGN scanner (chessrate.io.pgn.scan_numba) and the columnar reader
+(chessrate.fast.pgn.columns) against the pure-Python scanner: same games, same lines,
 same tags, on every fixture, on random tag sections and on the quirks the kernel
 hands back to Python."""
 
@@ -14,18 +14,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chessrate.io import pgn
-from chessrate.io.pgn import _scan_headers, read_pgn_games, scan_headers
-from chessrate.io.pgncolumns import RECORD_TAGS, read_pgn_columns
-from chessrate.io.pgnscan import FALLBACK, PLAIN, scan_buffer
+from chessrate.fast.pgn import read_pgn_columns
+from chessrate.io.pgn import RECORD_TAGS, read_pgn_games, scan, scan_headers, source
+from chessrate.io.pgn.scan import FALLBACK, PLAIN
+from chessrate.io.pgn.scan_numba import scan_buffer
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "pgn"
 FILES = sorted(path.name for path in DATA.glob("*.pgn"))
 
 
 def both(data: bytes) -> tuple[list[tuple[int, dict[str, str]]], list[tuple[int, dict[str, str]]]]:
-    compiled = list(_scan_headers(io.BytesIO(data), compiled=True))
-    python = list(_scan_headers(io.BytesIO(data), compiled=False))
+    compiled = list(scan_headers(io.BytesIO(data), compiled=True))
+    python = list(scan_headers(io.BytesIO(data), compiled=False))
     return compiled, python
 
 
@@ -51,13 +51,13 @@ def test_compiled_scan_equals_python_scan_on_every_fixture(name: str) -> None:
 def test_compiled_scan_with_small_chunks_crlf_bom_and_gzip(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "".join((DATA / name).read_text(encoding="utf-8") + "\n\n" for name in FILES)
     data = text.encode()
-    expected = list(_scan_headers(io.BytesIO(data), compiled=False))
+    expected = list(scan_headers(io.BytesIO(data), compiled=False))
     variant = b"\xef\xbb\xbf" + data.replace(b"\n", b"\r\n").rstrip(b"\r\n")
     for size in (64, 333, 4096):
-        monkeypatch.setattr(pgn, "CHUNK_BYTES", size)
-        assert list(_scan_headers(io.BytesIO(data), compiled=True)) == expected
-        assert list(_scan_headers(io.BytesIO(variant), compiled=True)) == expected
-    assert list(_scan_headers(io.BytesIO(gzip.compress(data)), compiled=True)) == expected
+        monkeypatch.setattr(source, "CHUNK_BYTES", size)
+        assert list(scan_headers(io.BytesIO(data), compiled=True)) == expected
+        assert list(scan_headers(io.BytesIO(variant), compiled=True)) == expected
+    assert list(scan_headers(io.BytesIO(gzip.compress(data)), compiled=True)) == expected
     assert_columns(gzip.compress(variant), expected)
 
 
@@ -66,7 +66,7 @@ def test_latin1_chunk_goes_to_the_python_scanner(monkeypatch: pytest.MonkeyPatch
     games = [f'[White "w{i}"]\n[Black "b{i}"]\n\n1. e4 1-0\n\n'.encode() for i in range(40)]
     games[25] = '[White "Jürgen"]\n[Black "x"]\n\n1. e4 1-0\n\n'.encode("latin-1")
     data = b"".join(games)
-    monkeypatch.setattr(pgn, "CHUNK_BYTES", 100)
+    monkeypatch.setattr(source, "CHUNK_BYTES", 100)
     compiled, python = both(data)
     assert compiled == python
     assert compiled[25][1]["White"] == "Jürgen"
@@ -116,22 +116,22 @@ def test_header_only_games_and_bailing_out() -> None:
 def test_scan_headers_uses_the_compiled_scanner_on_big_input(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(pgn, "COMPILED_MIN_BYTES", 1000)
-    used: list[int] = []
-    original = pgn._scan_bytes
+    monkeypatch.setattr(scan, "COMPILED_MIN_BYTES", 1000)
+    used: list[str] = []
+    original = scan.choose_scanner
 
-    def counting(*args: object) -> object:
-        used.append(1)
-        return original(*args)  # type: ignore[arg-type]
+    def recording(*args: object) -> scan.Scanner:
+        chosen = original(*args)  # type: ignore[arg-type]
+        used.append(type(chosen).__name__)
+        return chosen
 
-    monkeypatch.setattr(pgn, "_scan_bytes", counting)
+    monkeypatch.setattr(scan, "choose_scanner", recording)
     path = tmp_path / "many.pgn"
     path.write_bytes((DATA / "lichess_cmrade.pgn").read_bytes() * 3)
     games = read_pgn_games(path)
-    assert used and len(games) == 3 * 46
-    used.clear()
-    assert list(_scan_headers(path, compiled=False)) == list(scan_headers(path))
-    assert used
+    assert used == ["CompiledScanner"] and len(games) == 3 * 46
+    assert list(scan_headers(path, compiled=False)) == list(scan_headers(path))
+    assert used == ["CompiledScanner", "PythonScanner", "CompiledScanner"]
 
 
 NAMES = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_+#=:-]{0,8}", fullmatch=True) | st.sampled_from(
@@ -189,15 +189,15 @@ def test_property_compiled_scan_equals_python_scan(text: str, crlf: bool, chunk:
     if crlf:
         text = text.replace("\n", "\r\n")
     data = text.encode("utf-8")
-    saved = pgn.CHUNK_BYTES
+    saved = source.CHUNK_BYTES
     try:
         if chunk:
-            pgn.CHUNK_BYTES = chunk
+            source.CHUNK_BYTES = chunk
         compiled, python = both(data)
         assert compiled == python
         assert_columns(data, python)
     finally:
-        pgn.CHUNK_BYTES = saved
+        source.CHUNK_BYTES = saved
 
 
 @pytest.mark.parametrize(
@@ -214,12 +214,12 @@ def test_memory_mapped_files_and_their_fallback(
     """A plain file of a megabyte or more is read through a memory map, in windows;
     one with a carriage return or a byte that is not UTF-8 after the first window is
     read again chunk by chunk, and progress still counts each byte once."""
-    monkeypatch.setattr(pgn, "MAPPED_WINDOW", 1 << 18)
+    monkeypatch.setattr(scan, "MAPPED_WINDOW", 1 << 18)
     text = "".join((DATA / name).read_text(encoding="utf-8") + "\n\n" for name in FILES)
     data = text.encode() * (1 + (3 << 20) // len(text)) + tail
     path = tmp_path / "big.pgn"
     path.write_bytes(data)
-    expected = list(_scan_headers(io.BytesIO(data), compiled=False))
+    expected = list(scan_headers(io.BytesIO(data), compiled=False))
     seen: list[int] = []
     columns = read_pgn_columns(path, progress=seen.append)
     assert sum(seen) == len(data)

@@ -50,6 +50,14 @@ _TC_KIND = {
 }
 _TC_CLOCK = {code: kind for kind, code in _TC_KIND.items()}
 
+
+def time_control_codes(control: TimeControl | None) -> tuple[int, int, int, int]:
+    """A time control as ``(tc_kind, tc_base, tc_increment, tc_days)`` of a batch row."""
+    if control is None:
+        return TC_NONE, 0, 0, 0
+    return _TC_KIND[control.kind], control.base, control.increment, control.days_per_move
+
+
 ONLINE, OTB = 0, 1
 NO_PLIES = -1
 """``plies`` code for an absent value."""
@@ -203,12 +211,9 @@ def encode(records: Iterable[GameRecord]) -> GameBatch:
         played_at[i] = microseconds(record.played_at)
         result[i] = result_code[record.result]
         rated[i] = record.rated
-        control = record.time_control
-        if control is not None:
-            tc_kind[i] = _TC_KIND[control.kind]
-            tc_base[i] = control.base
-            tc_increment[i] = control.increment
-            tc_days[i] = control.days_per_move
+        tc_kind[i], tc_base[i], tc_increment[i], tc_days[i] = time_control_codes(
+            record.time_control
+        )
         termination[i] = termination_code[record.termination]
         plies[i] = NO_PLIES if record.plies is None else record.plies
         venue[i] = OTB if record.venue is Venue.OTB else ONLINE

@@ -1,57 +1,27 @@
-"""Columnar PGN headers: every game's needed tags as small integer codes.
+"""PGN tags as columns: every game's wanted tags as small integer codes.
 
-:func:`read_pgn_columns` reads the tags a game record needs (``RECORD_TAGS``, or any
-others) from every game of a PGN file without making a Python object per game:
-
-* the compiled scanner (:mod:`chessrate.io.pgnscan`) finds every tag's name and
-  value spans in a chunk and, for the wanted names (:class:`~chessrate.io.pgnscan.
-  Wanted`: a table by name length and first byte, then the bytes), the name's index
-  and a 64-bit FNV-1a hash of the value, while the bytes are in the cache;
-* one more kernel (:func:`_intern_chunk`) takes each game's wanted tags (the last of
-  a repeated name wins, as ``dict`` does) and interns each value in a hash table
-  shared by the whole file: open addressing on the hash, **and a byte comparison
-  with the stored value on every hit**, so equal codes mean equal bytes whatever the
-  hash does (a collision only costs a probe; no probability argument is needed). A
-  value seen for the first time is copied to an arena and gets the next code of its
-  tag (codes in order of first appearance). A value with a backslash is interned
-  with its ``\\"`` and ``\\\\`` escapes undone, as the Python reader does;
-* a tag's distinct values are decoded to ``str`` once, when ``values[tag]`` is first
-  read (a column nobody reads, such as ``Site`` when ``GameId`` is given, costs no
-  string).
-
-A plain file of a megabyte or more is memory-mapped and scanned in windows of the
-map (no chunk copies; each window checked to be UTF-8 without carriage returns as it
-is scanned, else the file is read again chunk by chunk, see
-:func:`chessrate.io.pgn._mapped_pieces`); other input comes in chunks as for
-:func:`~chessrate.io.pgn.scan_headers`.
-
-A game the kernels leave to Python (a section the scanner marked, a chunk that is
-not UTF-8 or a buffer the scanner gave back) gets its tags from the Python scanner,
-and their UTF-8 bytes are interned in the same table. UTF-8 is one-to-one, so equal
-strings are equal bytes and the columns are exactly
-:func:`chessrate.io.pgn.scan_headers`'s tags, restricted to the wanted names.
+:func:`read_pgn_columns` gives the games of :func:`chessrate.io.pgn.scan_headers`,
+each game's value of every wanted tag as a code into that tag's table of distinct
+values, without a Python object per game: the compiled scanner hashes the wanted
+values while it finds them, and a kernel interns them in one table for the whole
+file (equal codes are equal bytes, whatever the hash does). Games the compiled
+scanner leaves to Python are interned from their tags. How: ``docs/internals.md``,
+"PGN reading".
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from .pgn import NotPlain, Progress, Source, _mapped_pieces, _Piece, _pieces, _section_dict
-from .pgnscan import FALLBACK, BufferScan, Wanted, value_hash
-
-RECORD_TAGS = (
-    "White", "Black", "Result", "UTCDate", "UTCTime", "Date", "Time", "TimeControl",
-    "Termination", "Event", "Site", "Round", "Variant", "FEN", "GameId", "Link",
-    "PlyCount", "WhiteFideId", "BlackFideId",
-)  # fmt: skip
-"""The tags :func:`chessrate.io.pgn.game_from_tags` reads."""
+from ...io.pgn.scan import FALLBACK, NotPlain, ScannedGames, scan_games, scan_mapped
+from ...io.pgn.scan_numba import Wanted, value_hash
+from ...io.pgn.source import Progress, ProgressOnce, Source, file_size, source_name
+from ...io.pgn.tags import RECORD_TAGS
 
 _EMPTY = np.uint64(0)
 """An empty slot of the table; else a slot is the value hash's high 32 bits and the
@@ -119,7 +89,8 @@ def _rehash(table: Any, entries: Any, arena: Any, count: int) -> None:
 
 @njit(cache=True)
 def _unescape(b: Any, v0: int, v1: int) -> Any:
-    """``b[v0:v1]`` with ``\\"`` and ``\\\\`` undone (``pgn._ESCAPE``, left to right)."""
+    """``b[v0:v1]`` with ``\\"`` and ``\\\\`` undone, left to right (as
+    :func:`chessrate.io.pgn.scan_python.unescape`)."""
     out = np.empty(v1 - v0, np.uint8)
     j = 0
     k = v0
@@ -345,50 +316,33 @@ def read_pgn_columns(
 ) -> PgnColumns:
     """The ``tags`` of every game of a PGN file (plain, ``.gz`` or ``.zst``) as
     :class:`PgnColumns`; the games and values of
-    :func:`chessrate.io.pgn.scan_headers`."""
+    :func:`chessrate.io.pgn.scan_headers`. A plain file of a megabyte or more is read
+    through a memory map (and read again piece by piece if it is not plain UTF-8)."""
     given = list(dict.fromkeys(tags))
-    name = str(source) if not hasattr(source, "read") else str(getattr(source, "name", "<pgn>"))
-    counted = _Counted(progress)
+    name = source_name(source)
+    counted = ProgressOnce(progress)
     wanted = Wanted(given)
-    expected = _expected_values(source)
-    mapped = _mapped_pieces(source, counted, wanted)
+    expected = file_size(source) // 256  # a game: some 500 bytes, a new value or two
+    mapped = scan_mapped(source, counted, wanted)
     if mapped is not None:
         try:
             return _columns(mapped, wanted, _Table(len(wanted.names), expected), given, name)
-        except NotPlain:  # a carriage return or not UTF-8: chunk by chunk from the start
+        except NotPlain:  # a carriage return or not UTF-8: piece by piece from the start
             counted.restart()
-    pieces = _pieces(source, counted, True, wanted)
+    pieces = scan_games(source, counted, compiled=True, wanted=wanted)
     return _columns(pieces, wanted, _Table(len(wanted.names), expected), given, name)
 
 
-class _Counted:
-    """A progress callback that counts, and can skip what a first try reported."""
-
-    def __init__(self, progress: Progress | None) -> None:
-        self.progress = progress
-        self.total = 0
-        self.skip = 0
-
-    def restart(self) -> None:
-        """Count again from 0, reporting only what goes past what was reported."""
-        self.skip, self.total = self.total, 0
-
-    def __call__(self, count: int) -> None:
-        self.total += count
-        if self.progress is not None and self.total > self.skip:
-            self.progress(min(count, self.total - self.skip))
-
-
 def _columns(
-    pieces: Iterable[_Piece], wanted: Wanted, table: _Table, given: list[str], name: str
+    pieces: Iterable[ScannedGames], wanted: Wanted, table: _Table, given: list[str], name: str
 ) -> PgnColumns:
     lines: list[Any] = []
     chunks: list[Any] = []
     for piece in pieces:
-        if isinstance(piece, list):
+        if piece.spans is None:
             rows, codes = _slow_rows(piece, wanted.names, table)
         else:
-            rows, codes = _fast_rows(*piece, wanted.names, table)
+            rows, codes = _fast_rows(piece, wanted.names, table)
         lines.append(rows)
         chunks.append(codes)
     if chunks:
@@ -405,19 +359,8 @@ def _columns(
     )
 
 
-def _expected_values(source: Source) -> int:
-    """About how many distinct values a file holds, for a start (a game takes some 500
-    bytes of which a value or two are new, as a game id or a start time)."""
-    try:
-        return os.stat(source).st_size // 256 if isinstance(source, str | Path) else 0
-    except OSError:
-        return 0
-
-
-def _slow_rows(
-    games: Iterable[tuple[int, dict[str, str]]], wanted: list[str], table: _Table
-) -> tuple[Any, Any]:
-    games = list(games)
+def _slow_rows(piece: ScannedGames, wanted: list[str], table: _Table) -> tuple[Any, Any]:
+    games = list(piece)
     codes = np.full((len(wanted), len(games)), -1, np.int32)
     _code_tags(codes, list(range(len(games))), [tags for _, tags in games], wanted, table)
     return np.array([line for line, _ in games], np.int64), codes
@@ -441,19 +384,10 @@ def _code_tags(
         codes[where_w, where_g] = table.codes(where_w, values)
 
 
-def _game_tags(buffer: bytes, scanned: BufferScan, game: int) -> dict[str, str]:
-    """One game's tags as :func:`chessrate.io.pgn._buffer_games` reads them."""
-    first = int(scanned.game_sec0[game])
-    tags = _section_dict(buffer, scanned, first)
-    for more in range(first + 1, int(scanned.game_sec1[game])):
-        tags.update(_section_dict(buffer, scanned, more))
-    return tags
-
-
-def _fast_rows(
-    buffer: Any, scanned: BufferScan, wanted: list[str], table: _Table
-) -> tuple[Any, Any]:
-    b = np.frombuffer(buffer, np.uint8)
+def _fast_rows(piece: ScannedGames, wanted: list[str], table: _Table) -> tuple[Any, Any]:
+    scanned = piece.spans
+    assert scanned is not None
+    b = np.frombuffer(piece.data, np.uint8)
     games = scanned.games
     codes = np.empty((len(wanted), games), np.int32)
     slow = np.zeros(games, np.bool_)
@@ -472,10 +406,9 @@ def _fast_rows(
             table.reserve(max(len(wanted), (games - done) // 4), size)
     slow_rows = np.flatnonzero(slow).tolist()
     if slow_rows:
-        data = buffer if isinstance(buffer, bytes) else bytes(buffer)  # a mapped window
-        games_tags = [_game_tags(data, scanned, g) for g in slow_rows]
+        games_tags = [piece.tags(g) for g in slow_rows]
         _code_tags(codes, slow_rows, games_tags, wanted, table)
     return scanned.game_line[:games].copy(), codes
 
 
-__all__ = ["RECORD_TAGS", "PgnColumns", "read_pgn_columns"]
+__all__ = ["PgnColumns", "read_pgn_columns"]

@@ -1,47 +1,25 @@
-"""The compiled PGN tag scanner: numba kernels over a byte buffer.
+"""The compiled PGN tag scanner: numba kernels over a UTF-8 byte buffer.
 
-:func:`scan_buffer` does on bytes what :func:`chessrate.io.pgn._scan_text` does on
-text, with the same contract (a buffer that starts at a game or at the file's start
-and ends after a line end; the games it completes; where to go on with the next
-chunk), so the two can be swapped chunk by chunk and give the same games:
-
-* **games** are ranges of **sections** (a tag section; header-only games followed
-  by one blank line merge with the next section, as in ``_scan_text``), and sections
-  are ranges of **tags**: byte spans of the name and the value of every line that is
-  a tag pair by python-chess's tag regex, in file order (a repeated name is kept
-  twice: the reader lets the last one win, like ``dict``);
-* a value holding a backslash is marked (its ``\\"``/``\\\\`` escapes are undone in
-  Python); a section whose bytes the kernel cannot read the way the regex would (a
-  carriage return left on a tag line, a byte that may be Unicode whitespace between a
-  tag name and its value) is marked too, and is read by the Python scanner;
-* a section that is exactly ``[Name "Value"]`` lines (one space, no quote or
-  backslash in the value, nothing after ``"]``) is marked *plain*: Python splits its
-  text in one C call, as the pure-Python fast path does;
-* where the way games are told apart depends on something the kernel does not read
-  (non-ASCII bytes in a short blank-looking line after a header-only game, a marked
-  section deciding a merge), the kernel gives up on the whole buffer
-  (``bailed``) and the caller scans that buffer with the Python scanner.
-
-UTF-8 never puts an ASCII byte inside a multi-byte character, so every structural
-byte (``[ ] " { } ; % \\ newline``) means the same in the bytes as in the text; the
-caller hands over only buffers that are valid UTF-8 (a chunk that is not goes to the
-Python scanner, which reads it as Latin-1).
-
-Why numba and not a regex or a C extension: the work is one pass of byte tests with
-a little state (inside a brace comment, at a line start, in a tag line); numba
-compiles that loop to machine code from Python source, is the project's chosen
-compiler, and caches the machine code on disk (``cache=True``) so only the first run
-after an install pays the compilation (a few seconds).
+:func:`scan_buffer` does on bytes what :func:`~chessrate.io.pgn.scan_python.scan_text`
+does on text, under the same contract (a buffer that starts at a game or at the
+input's start and ends after a line end unless final; the games it completes; where
+to go on), and returns the byte spans of every game, tag section and tag as
+:class:`~chessrate.io.pgn.scan.TagSpans`: the two scanners can be swapped buffer by
+buffer and give the same games. A section or a buffer it cannot read the way the
+Python scanner would is marked (``FALLBACK``) or given back (``bailed``). For the
+``wanted`` tags it also records the name's index and a hash of the value, for the
+columnar reader. The rules it follows are in ``docs/internals.md`` ("PGN reading").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numba import njit
+
+from .scan import FALLBACK, PLAIN, TagSpans
 
 # byte values
 _NL = 10
@@ -56,12 +34,6 @@ _LBRACE = 123
 _RBRACE = 125
 _SEMICOLON = 59
 _PERCENT = 37
-
-# section flags
-PLAIN = 1
-"""Only ``[Name "Value"]`` lines: the text splits on ``"]\\n[`` and `` "``."""
-FALLBACK = 2
-"""Read by the Python scanner: the kernel cannot tell what the regex would read."""
 
 BAILED = 1
 """``status`` of a buffer the kernel gave up on: scan it with the Python scanner."""
@@ -342,7 +314,7 @@ def _scan(
     by_shape: Any,
     max_name: int,
 ) -> tuple[int, int, int, int]:
-    """(games, offset, line, status); see ``_scan_text`` for the game rules."""
+    """(games, offset, line, status); see ``scan_python.scan_text`` for the game rules."""
     n = b.size
     ng = 0
     ns = 0
@@ -441,35 +413,6 @@ def _scan(
     return ng, n, line, 0
 
 
-@dataclass
-class BufferScan:
-    """What :func:`scan_buffer` found in one buffer (offsets into that buffer)."""
-
-    games: int
-    offset: int
-    """Where the first incomplete game starts (the buffer's size if none)."""
-    line: int
-    """The line number at ``offset``."""
-    bailed: bool
-    game_line: Any
-    game_sec0: Any
-    game_sec1: Any
-    sec_head0: Any
-    sec_head1: Any
-    sec_tag0: Any
-    sec_tag1: Any
-    sec_flag: Any
-    tag_name0: Any
-    tag_name1: Any
-    tag_value0: Any
-    tag_value1: Any
-    tag_escaped: Any
-    tag_wanted: Any
-    """The index of the tag's name among the wanted names (:class:`Wanted`), or -1."""
-    tag_hash: Any
-    """A wanted tag's :func:`value_hash`."""
-
-
 class Wanted:
     """Tag names whose index and value hash the scanner records (by name length and
     first byte, then the bytes), in the order of ``names``. The names are sorted by
@@ -522,7 +465,7 @@ def scan_buffer(
     final: bool,
     workspace: Workspace | None = None,
     wanted: Wanted | None = None,
-) -> BufferScan:
+) -> TagSpans:
     """Scan a buffer of UTF-8 PGN (``\\n`` line ends, ending with one unless final)
     whose first line is ``line``; see the module docstring. ``data``: bytes or a
     uint8 array. The ``wanted`` tags get their name's index and value hash."""
@@ -530,4 +473,4 @@ def scan_buffer(
     arrays = (workspace or Workspace()).get(b.size)
     args = [*arrays, *(wanted or _NOTHING).args()]
     games, offset, end_line, status = _scan(b, line, final, *args)
-    return BufferScan(games, offset, end_line, status == BAILED, *arrays)
+    return TagSpans(games, offset, end_line, status == BAILED, *arrays)
