@@ -204,7 +204,7 @@ def _rate_compiled(
     """``rate`` through the compiled replay (chessrate.fast): the same checks in the same
     order, the same errors, the same output as the reference engine."""
     from .fast import Roster, replay
-    from .io.columnar import read_batch
+    from .fast.columnar import read_batch
 
     on_invalid = skipped.append if skip_invalid else None
     roster = Roster(system_id, read_players(players_path) if players_path is not None else ())

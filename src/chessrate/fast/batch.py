@@ -4,7 +4,7 @@
 game record"), in input order, with the player ids and game ids interned: the
 arrays hold small integers, the id tables hold the strings once. A batch is built
 from reference records by :func:`encode`, or straight from a file by
-:mod:`chessrate.io.columnar`. :meth:`GameBatch.record` rebuilds any row as the
+:mod:`chessrate.fast.columnar`. :meth:`GameBatch.record` rebuilds any row as the
 reference :class:`~chessrate.records.GameRecord`, so a refused game is explained
 by the reference system itself.
 """

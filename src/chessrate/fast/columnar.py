@@ -2,7 +2,7 @@
 
 Building one ``GameRecord`` per row in Python costs more than rating the game in
 the compiled replay; this reader keeps the whole path columnar. CSV is scanned by
-numba kernels (:mod:`chessrate.io.csvscan`: one pass over the bytes, ids interned
+numba kernels (:mod:`chessrate.fast.csvscan`: one pass over the bytes, ids interned
 on the bytes, no Python object per row); JSON Lines by pyarrow's reader and
 compute functions (regular expressions, membership) on whole columns.
 
@@ -37,7 +37,11 @@ import pyarrow.compute as pc
 import pyarrow.json as pa_json
 
 from ..errors import InvalidInput, InvalidRecord
-from ..fast.batch import (
+from ..io.games import read_games
+from ..io.tabular import detect_format
+from ..records import DECISIVE_TERMINATIONS, GAME_FIELDS, GameRecord, Result, Venue
+from . import csvscan
+from .batch import (
     NO_PLIES,
     NOT_GIVEN,
     OTB,
@@ -50,10 +54,7 @@ from ..fast.batch import (
     GameBatch,
     encode,
 )
-from ..records import DECISIVE_TERMINATIONS, GAME_FIELDS, GameRecord, Result, Venue
-from . import csvscan
-from .games import read_games
-from .tabular import detect_format
+from .strings import ByteStrings, gather, intern, table_for
 
 OnInvalid = Callable[[InvalidRecord], None]
 Mask = npt.NDArray[np.bool_]
@@ -76,11 +77,14 @@ def read_batch(
     path: Path, fmt: str | None = None, on_invalid: OnInvalid | None = None
 ) -> GameBatch:
     """Every game record of a CSV or JSON Lines file as a :class:`GameBatch`, validated
-    as :func:`chessrate.io.games.read_games` validates it (same errors, same order). A
-    PGN file is read by :mod:`chessrate.io.pgn` and encoded."""
+    as :func:`chessrate.io.games.read_games` validates it (same errors, same order).
+    PGN is refused: the PGN batch reader (``read_pgn_batch``) reads it."""
     kind = detect_format(path, fmt)
     if kind == "pgn":
-        return encode(read_games(path, fmt, on_invalid))
+        raise InvalidInput(
+            f"{path}: read_batch reads CSV and JSON Lines; read PGN with the PGN batch "
+            "reader (read_pgn_batch)"
+        )
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -214,16 +218,16 @@ def _game_ids(
     rows: npt.NDArray[np.int64],
     starts: npt.NDArray[np.int64],
     ends: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int64], csvscan.ByteStrings]:
+) -> tuple[npt.NDArray[np.int64], ByteStrings]:
     """Game id codes: when no two ids hash alike (the usual case: ids are unique)
     every row has its own code and no hash table is built (the sort of the hashes
     proves it); else the ids are interned."""
     pool = np.empty(int((ends[rows] - starts[rows]).sum()), np.uint8)
     offsets = np.empty(rows.shape[0] + 1, np.int64)
-    hashes = csvscan.gather(buffer, rows, starts, ends, pool, offsets)
+    hashes = gather(buffer, rows, starts, ends, pool, offsets)
     ordered = np.sort(hashes)
     if not bool((ordered[1:] == ordered[:-1]).any()):
-        ids = csvscan.ByteStrings(pool, offsets, hashes=hashes)
+        ids = ByteStrings(pool, offsets, hashes=hashes)
         return np.arange(rows.shape[0], dtype=np.int64), ids
     return _interned(buffer, rows, [(starts, ends)], rows.shape[0])
 
@@ -233,19 +237,19 @@ def _interned(
     rows: npt.NDArray[np.int64],
     columns: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]],
     expected: int,
-) -> tuple[npt.NDArray[np.int64], csvscan.ByteStrings]:
+) -> tuple[npt.NDArray[np.int64], ByteStrings]:
     """The strings of ``rows`` in the (start, end) byte columns, one column after the
     other, as codes in order of first appearance, and the distinct strings."""
     lengths = [int((ends[rows] - starts[rows]).sum()) for starts, ends in columns]
     pool = np.empty(sum(lengths), np.uint8)
     offsets = np.zeros(len(columns) * rows.shape[0] + 1, np.int64)
-    table = csvscan.table_for(expected)
+    table = table_for(expected)
     codes, count = [], 0
     for starts, ends in columns:
-        part, count, table = csvscan.intern(buffer, rows, starts, ends, table, pool, offsets, count)
+        part, count, table = intern(buffer, rows, starts, ends, table, pool, offsets, count)
         codes.append(part)
     offsets = offsets[: count + 1].copy()
-    strings = csvscan.ByteStrings(pool[: int(offsets[-1])].copy(), offsets, table)
+    strings = ByteStrings(pool[: int(offsets[-1])].copy(), offsets, table)
     return np.concatenate(codes), strings
 
 
