@@ -208,6 +208,62 @@ class FieldReader:
             raise self.fail(name, f"unknown field (known fields: {', '.join(known)})")
 
 
+class GameFields(FieldReader):
+    """The fields of a game record, one method each: the one place that says how a
+    field is spelled, what it defaults to and why it is refused.
+    :meth:`GameRecord.from_mapping` reads a whole record with them; the columnar
+    readers (:mod:`chessrate.fast.columnar`) decide each distinct cell once with them
+    (``GameFields({name: cell}, where).method()``)."""
+
+    def time_control(self) -> TimeControl | None:
+        text = self.text("time_control")
+        if text is None:
+            return None
+        try:
+            return parse_time_control(text)
+        except ValueError as error:
+            raise self.fail("time_control", str(error)) from None
+
+    def result(self) -> Result:
+        text = self.text("result", required=True)
+        assert text is not None
+        try:
+            return Result(text.replace("½", "1/2"))
+        except ValueError:
+            raise self.fail("result", f"{text!r} is not one of 1-0, 0-1, 1/2-1/2, *") from None
+
+    def venue(self) -> Venue:
+        return self.choice("venue", Venue, Venue.ONLINE)
+
+    def confirmed(self) -> bool | None:
+        return self.boolean("confirmed")
+
+    def rated(self) -> bool:
+        rated = self.boolean("rated")
+        return True if rated is None else rated
+
+    def termination(self) -> Termination:
+        return self.choice("termination", Termination, Termination.NORMAL)
+
+    def played_at(self) -> datetime:
+        return self.timestamp("played_at")
+
+    def plies(self) -> int | None:
+        return self.integer("plies", maximum=MAX_PLIES)
+
+    def check_opponents(self, white: str, black: str) -> None:
+        if white == black:
+            raise self.fail("black", f"a player cannot play himself ({white!r})")
+
+    def check_confirmed(self, venue: Venue, confirmed: bool | None) -> None:
+        if confirmed is not None and venue is not Venue.OTB:
+            raise self.fail("confirmed", "only an otb game is confirmed")
+
+    def check_ending(self, result: Result, termination: Termination) -> None:
+        if result is Result.DRAW and termination in DECISIVE_TERMINATIONS:
+            raise self.fail("result", f"a game that ended by {termination.value} is not a draw")
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """One finished game, as submitted. ``source`` locates it (``FILE:LINE``)."""
@@ -242,46 +298,30 @@ class GameRecord:
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], where: str) -> GameRecord:
         """Validate one record; raises :class:`InvalidRecord` naming ``where`` and the field."""
-        fields = FieldReader(data, where)
+        fields = GameFields(data, where)
         fields.reject_unknown(GAME_FIELDS)
         game_id = fields.ident("id")
         white = fields.ident("white")
         black = fields.ident("black")
-        if white == black:
-            raise fields.fail("black", f"a player cannot play himself ({white!r})")
-        tc_text = fields.text("time_control")
-        time_control = None
-        if tc_text is not None:
-            try:
-                time_control = parse_time_control(tc_text)
-            except ValueError as error:
-                raise fields.fail("time_control", str(error)) from None
-        result_text = fields.text("result", required=True)
-        assert result_text is not None
-        try:
-            result = Result(result_text.replace("½", "1/2"))
-        except ValueError:
-            raise fields.fail(
-                "result", f"{result_text!r} is not one of 1-0, 0-1, 1/2-1/2, *"
-            ) from None
-        venue = fields.choice("venue", Venue, Venue.ONLINE)
-        confirmed = fields.boolean("confirmed")
-        if confirmed is not None and venue is not Venue.OTB:
-            raise fields.fail("confirmed", "only an otb game is confirmed")
-        rated = fields.boolean("rated")
-        termination = fields.choice("termination", Termination, Termination.NORMAL)
-        if result is Result.DRAW and termination in DECISIVE_TERMINATIONS:
-            raise fields.fail("result", f"a game that ended by {termination.value} is not a draw")
+        fields.check_opponents(white, black)
+        time_control = fields.time_control()
+        result = fields.result()
+        venue = fields.venue()
+        confirmed = fields.confirmed()
+        fields.check_confirmed(venue, confirmed)
+        rated = fields.rated()
+        termination = fields.termination()
+        fields.check_ending(result, termination)
         return cls(
             id=game_id,
-            played_at=fields.timestamp("played_at"),
+            played_at=fields.played_at(),
             white=white,
             black=black,
             result=result,
-            rated=True if rated is None else rated,
+            rated=rated,
             time_control=time_control,
             termination=termination,
-            plies=fields.integer("plies", maximum=MAX_PLIES),
+            plies=fields.plies(),
             venue=venue,
             confirmed=confirmed,
             source=where,
