@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chessrate import display, round_half_away
 from chessrate.numbers import format_rating, parse_rating
@@ -91,3 +93,26 @@ def test_format_rating_writes_exactly_two_decimals() -> None:
     assert format_rating(D("1800.2")) == "1800.20"
     assert format_rating(D("1800")) == "1800.00"
     assert format_rating(None) is None
+
+
+@given(
+    whole=st.integers(0, 10**9 - 1),
+    decimals=st.sampled_from(["", ".", ".5", ".05", ".50", ".505", ".00"]),
+    padding=st.sampled_from(["", " ", "\t"]),
+)
+def test_parse_rating_fast_path_is_the_general_rule(
+    whole: int, decimals: str, padding: str
+) -> None:
+    """parse_rating's shortcut for two-decimal text gives what its checks and rounding
+    give: the number with exactly two decimals."""
+    text = f"{padding}{whole}{decimals}{padding}"
+    try:
+        value = Decimal(text.strip())
+    except ArithmeticError:
+        return
+    if value.as_tuple().exponent < -2:  # type: ignore[operator]
+        with pytest.raises(ValueError, match="more than two decimals"):
+            parse_rating(text)
+        return
+    parsed = parse_rating(text)
+    assert parsed == value and str(parsed) == str(round_half_away(value, 2))
