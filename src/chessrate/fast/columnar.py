@@ -1,75 +1,55 @@
-"""Game files (CSV, JSON Lines) read column by column into a :class:`GameBatch`.
+"""Game files (CSV, JSON Lines) read column by column into a :class:`GameBatch`, with
+the records and errors :func:`chessrate.io.games.read_games` gives.
 
-Building one ``GameRecord`` per row in Python costs more than rating the game in
-the compiled replay; this reader keeps the whole path columnar. CSV is scanned by
-numba kernels (:mod:`chessrate.fast.csvscan`: one pass over the bytes, ids interned
-on the bytes, no Python object per row); JSON Lines by pyarrow's reader and
-compute functions (regular expressions, membership) on whole columns.
+* Each distinct value of a low-cardinality field is decided once by the reference
+  field readers (:mod:`chessrate.fast.fields`); ids and timestamps pass vectorised
+  screens that accept only spellings the reference accepts unchanged.
+* A row with a refused or unscreened cell is read by the reference parser
+  (:meth:`GameRecord.from_mapping`), which accepts it or raises its own
+  ``FILE:LINE: field: reason``; errors come in file order, and nothing is returned
+  when one is raised (with ``on_invalid`` each is reported and its row left out).
+* A file whose shape the scanners do not handle (quotes, ``\\r``, a BOM, ragged rows,
+  JSON that pyarrow refuses or types differently) is read by the reference reader.
 
-Exactly the reference, by construction:
-
-* the fast path accepts only the plain spellings it can decide with certainty
-  (``1-0``, ``300+3``/``5m+3s``/``15m``/``-``/``3d``, ``2026-03-01T18:30:00Z``,
-  ids without spaces, ``true``/``false``, ...). Any other cell sends its **row**
-  to the reference parser (:meth:`GameRecord.from_mapping` on the same fields),
-  which accepts it or raises its own ``FILE:LINE: field: reason``;
-* a file whose shape the fast path does not handle (quoted CSV cells, ``\\r`` line
-  ends, a BOM, ragged rows, JSON values of another type, unknown JSON fields,
-  anything pyarrow refuses) is read whole by the reference reader instead;
-* errors are reported in file order, and an invalid row raises before anything is
-  returned (or, with ``on_invalid``, is reported and left out), as
-  :func:`chessrate.io.games.read_games` does: nothing is half applied.
+CSV is scanned by numba (:mod:`chessrate.fast.csvscan`, no pyarrow import); JSON
+Lines is parsed by pyarrow (:mod:`chessrate.fast.jsoncolumns`). PGN is refused: the
+PGN batch reader reads it. How it works: ``docs/internals.md``.
 """
 
 from __future__ import annotations
 
-import io
-import json
-from collections.abc import Callable
-from decimal import Decimal
+import itertools
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.json as pa_json
 
 from ..errors import InvalidInput, InvalidRecord
 from ..io.games import read_games
 from ..io.tabular import detect_format
-from ..records import DECISIVE_TERMINATIONS, GAME_FIELDS, GameRecord, Result, Venue
+from ..records import GameRecord
 from . import csvscan
-from .batch import (
-    NO_PLIES,
-    NOT_GIVEN,
-    OTB,
-    RESULTS,
-    TC_CLOCKED,
-    TC_CORRESPONDENCE,
-    TC_NONE,
-    TC_UNCLOCKED,
-    TERMINATIONS,
-    GameBatch,
-    encode,
-)
+from .batch import GameBatch, encode
+from .csvscan import BLACK, ID, SPANS, WHITE
+from .fields import INTERNED, Decided, decide, refused_pairs
 from .strings import ByteStrings, gather, intern, table_for
 
 OnInvalid = Callable[[InvalidRecord], None]
-Mask = npt.NDArray[np.bool_]
+I64 = npt.NDArray[np.int64]
+B = npt.NDArray[np.bool_]
+Columns = dict[str, Any]
+"""The batch's value columns by name (``played_at``, ``result``, ..., ``confirmed``)."""
 
-_STRING_FIELDS = ("id", "played_at", "white", "black", "result", "time_control",
-                  "termination", "venue")  # fmt: skip
-_ID = r"^[!-~]{1,200}$"
-_TIMESTAMP = r"^[12][0-9]{3}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|\+00:00)?$"
-_CLOCK = r"^(?P<base>[0-9]{1,6})(?P<unit>[ms]?)(?: *\+ *(?P<inc>[0-9]{1,6})s?)?$"
-_DAYS = r"^(?P<days>[0-9]{1,6})d$"
-_TRUE = ("true", "1", "yes", "y", "t")
-_FALSE = ("false", "0", "no", "n", "f")
+PLACED = ("played_at", "result", "rated", "tc_kind", "tc_base", "tc_increment", "tc_days",
+          "termination", "plies", "venue", "confirmed")  # fmt: skip
+"""The columns the reference parser's records fill for its rows."""
+FIELD_LIMIT = 131_072
+"""The csv module's longest cell: a longer line is left to the reference reader."""
 
 
-class _Fallback(Exception):
+class Fallback(Exception):
     """The fast path does not handle this file: read it with the reference reader."""
 
 
@@ -77,8 +57,8 @@ def read_batch(
     path: Path, fmt: str | None = None, on_invalid: OnInvalid | None = None
 ) -> GameBatch:
     """Every game record of a CSV or JSON Lines file as a :class:`GameBatch`, validated
-    as :func:`chessrate.io.games.read_games` validates it (same errors, same order).
-    PGN is refused: the PGN batch reader (``read_pgn_batch``) reads it."""
+    as :func:`chessrate.io.games.read_games` validates it (same records, same errors in
+    the same order). PGN is refused: the PGN batch reader (``read_pgn_batch``) reads it."""
     kind = detect_format(path, fmt)
     if kind == "pgn":
         raise InvalidInput(
@@ -91,134 +71,215 @@ def read_batch(
         raise InvalidInput(f"{path}: cannot read: {error.strerror}") from None
     try:
         if b"\r" in data or data.startswith(b"\xef\xbb\xbf"):
-            raise _Fallback
+            raise Fallback
+        if not data.isascii():
+            data.decode("utf-8")  # not UTF-8: the reference reader's error
         if kind == "csv":
-            return _scan_csv(path, data, on_invalid)
-        table, lines = _read_jsonl(data)
-        return _Columns(path, kind, data, table, lines).batch(on_invalid)
-    except (_Fallback, pa.ArrowException):
+            return _read_csv(path, data, on_invalid)
+        from .jsoncolumns import read_jsonl
+
+        return read_jsonl(path, data, on_invalid)
+    except (Fallback, UnicodeDecodeError):
         return encode(read_games(path, fmt, on_invalid))
 
 
-def _scan_csv(path: Path, data: bytes, on_invalid: OnInvalid | None) -> GameBatch:
-    """The CSV fast path: :func:`csvscan.scan` decodes the plain cells of every row in
-    one pass over the bytes; the rows it marks slow go to the reference parser; the
-    ids are interned on the bytes (:func:`csvscan.intern`)."""
-    if b'"' in data:
-        raise _Fallback  # quoted cells (maybe over several lines): the csv module's rules
+# -- shared by the CSV and JSON Lines paths ---------------------------------------------
+
+
+def decided_columns(n: int, fields: Mapping[str, tuple[Decided, Any]]) -> tuple[Columns, B]:
+    """The batch columns of ``n`` rows from each interned field's decided distinct
+    values and its rows' codes, and the rows the reference must read (a refused value,
+    or a refused pair of values)."""
+    columns: Columns = {}
+    slow = np.zeros(n, np.bool_)
+    for name in INTERNED:
+        decided, codes = fields[name]
+        if decided.refused.any():
+            slow |= decided.refused[codes]
+        for column, values in decided.columns.items():
+            one = values.shape[0] == 1
+            columns[column] = np.full(n, values[0], values.dtype) if one else values[codes]
+    # a pair of fields is checked row by row only if a pair of their values is refused
+    ending, confirmation = refused_pairs()
+    results, terminations = (fields[name][0].columns[name] for name in ("result", "termination"))
+    if ending[np.ix_(results, terminations)].any():
+        slow |= ending[columns["result"], columns["termination"]]
+    venues, confirmed = (fields[name][0].columns[name] for name in ("venue", "confirmed"))
+    if confirmation[np.ix_(venues, confirmed + 1)].any():
+        slow |= confirmation[columns["venue"], columns["confirmed"] + 1]
+    return columns, slow
+
+
+def reference_rows(
+    rows: Iterable[int],
+    mapping: Callable[[int], Mapping[str, object]],
+    where: Callable[[int], str],
+    on_invalid: OnInvalid | None,
+) -> dict[int, GameRecord]:
+    """The reference parser's records of ``rows`` (in file order). Its first error is
+    raised, or with ``on_invalid`` every error is reported there (after all are read,
+    as :func:`~chessrate.io.games.read_games` reads before the replay)."""
+    records: dict[int, GameRecord] = {}
+    errors: list[InvalidRecord] = []
+    for row in rows:
+        try:
+            records[row] = GameRecord.from_mapping(mapping(row), where(row))
+        except InvalidRecord as refused:
+            if on_invalid is None:
+                raise
+            errors.append(refused)
+    for error in errors:
+        assert on_invalid is not None
+        on_invalid(error)
+    return records
+
+
+def place(columns: Columns, records: dict[int, GameRecord]) -> I64:
+    """Put the reference records' values at their rows of the columns; their rows."""
+    rows = np.array(sorted(records), np.int64)
+    if rows.shape[0]:
+        encoded = encode(records[row] for row in rows.tolist())
+        for name in PLACED:
+            columns[name][rows] = getattr(encoded, name)
+    return rows
+
+
+# -- CSV ---------------------------------------------------------------------------------
+
+
+def _read_csv(path: Path, data: bytes, on_invalid: OnInvalid | None) -> GameBatch:
+    """The CSV path: :func:`csvscan.scan` finds the cells and interns the low-cardinality
+    ones; each distinct value is decided once; the ids are interned on the bytes."""
+    if b'"' in data or b"\x00" in data:
+        raise Fallback  # quoted cells (maybe over several lines): the csv module's rules
     header_end = data.find(b"\n")
     if header_end < 0:
         header_end = len(data)
     names = [name.strip() for name in data[:header_end].decode("utf-8").split(",")]
     if len(set(names)) != len(names) or "" in names:
-        raise _Fallback
+        raise Fallback  # the reference reader's header error
+    kinds = np.full(len(names), csvscan.OTHER, np.int64)
+    slots = np.zeros(len(names), np.int64)
+    for column, name in enumerate(names):
+        for kind, group in ((csvscan.SPAN, SPANS), (csvscan.INTERNED, INTERNED)):
+            if name in group:
+                kinds[column], slots[column] = kind, group.index(name)
     buffer = np.frombuffer(data, np.uint8)
-    capacity = int(csvscan.count_lines(buffer))
-    roles = np.array([csvscan.ROLES.get(name, csvscan.R_OTHER) for name in names], np.int64)
-    results, result_lengths = csvscan.literals([r.value for r in RESULTS])
-    terminations, termination_lengths = csvscan.literals([t.value for t in TERMINATIONS])
-    venues, venue_lengths = csvscan.literals([Venue.ONLINE.value, Venue.OTB.value])
-    flags, flag_lengths = csvscan.literals(_TRUE + _FALSE)
-    flag_values = np.array([1] * len(_TRUE) + [0] * len(_FALSE), np.int8)
-    decisive = np.array([t in DECISIVE_TERMINATIONS for t in TERMINATIONS], np.bool_)
-    i64 = [np.empty(capacity, np.int64) for _ in range(13)]
-    lines, line_start, id_start, id_end, white_start, white_end, black_start, black_end = i64[:8]
-    played_at, tc_base, tc_increment, tc_days, plies64 = i64[8:]
-    result, rated, tc_kind, termination, venue, confirmed = (
-        np.empty(capacity, np.int8) for _ in range(6)
-    )
+    capacity = data.count(b"\n") + 1  # lines, and one more for a last without its newline
+    lines, line_start = np.empty(capacity, np.int64), np.empty(capacity, np.int64)
+    starts, ends = (np.empty((len(SPANS), capacity), np.int64) for _ in range(2))
+    for slot, name in enumerate(SPANS):
+        if name not in names:  # a required field: the reference explains its absence
+            starts[slot] = ends[slot] = -1
+    played_at = np.empty(capacity, np.int64)
+    codes = np.empty((len(INTERNED), capacity), np.int32)
     slow = np.empty(capacity, np.bool_)
-    n = int(
-        csvscan.scan(
-            buffer, min(header_end + 1, len(data)), roles,
-            results, result_lengths, terminations, termination_lengths, decisive,
-            RESULTS.index(Result.DRAW), venues, venue_lengths, OTB,
-            flags, flag_lengths, flag_values,
-            lines, line_start, id_start, id_end, white_start, white_end, black_start, black_end,
-            played_at, result, rated, tc_kind, tc_base, tc_increment, tc_days, termination,
-            plies64, venue, confirmed, slow,
-        )
+    interned = int((kinds == csvscan.INTERNED).sum())
+    offsets = np.zeros(capacity * interned + 1, np.int64)
+    keys = np.empty(capacity * interned, np.int64)
+    pool = np.empty(len(data), np.uint8)
+    n, count, _ = csvscan.scan(
+        buffer, min(header_end + 1, len(data)), kinds, slots, lines, line_start,
+        starts, ends, played_at, codes, slow, table_for(64), pool, offsets, keys,
     )  # fmt: skip
     if n == csvscan.RAGGED:
-        raise _Fallback
-    keep = ~slow[:n]
-    records: dict[int, GameRecord] = {}
-    errors: list[InvalidRecord] = []
-    for row in np.flatnonzero(slow[:n]).tolist():
+        raise Fallback
+    line_ends = np.concatenate(([0, header_end + 1], line_start[:n], [len(data) + 1]))
+    if int(np.diff(line_ends).max()) > FIELD_LIMIT:
+        raise Fallback
+    lines, line_start, slow = lines[:n], line_start[:n], slow[:n]
+    starts, ends = starts[:, :n], ends[:, :n]
+    fields = _interned_fields(names, pool, offsets, keys[:count], codes[:, :n])
+    columns, refused = decided_columns(n, fields)
+    slow |= refused
+    columns["played_at"] = played_at[:n]
+    if any(name not in names for name in SPANS):
+        slow[:] = True
+
+    def mapping(row: int) -> dict[str, object]:
+        """The row as the reference reader hands it to ``from_mapping``."""
         start = int(line_start[row])
         stop = data.find(b"\n", start)
-        try:
-            text = data[start : len(data) if stop < 0 else stop].decode("utf-8")
-        except UnicodeDecodeError:
-            raise _Fallback from None
-        mapping = {
-            name: cell for name, cell in zip(names, text.split(","), strict=True) if cell.strip()
-        }
-        try:
-            records[row] = GameRecord.from_mapping(mapping, f"{path}:{int(lines[row])}")
-        except InvalidRecord as refused:
-            errors.append(refused)
-    if errors and on_invalid is None:
-        raise errors[0]
-    for error in errors:
-        assert on_invalid is not None
-        on_invalid(error)
-    if records:
-        rows = np.array(sorted(records), np.int64)
-        chosen = [records[row] for row in rows.tolist()]
-        keep[rows] = True
-        _place(
-            encode(chosen), rows, played_at, result, rated, tc_kind, tc_base, tc_increment,
-            tc_days, termination, plies64, venue, confirmed,
-        )  # fmt: skip
-        # the reference's strings where they are not the cell's bytes (e.g. trimmed)
-        extra = bytearray()
-        for row, record in zip(rows.tolist(), chosen, strict=True):
-            for value, starts, ends in ((record.id, id_start, id_end),
-                                        (record.white, white_start, white_end),
-                                        (record.black, black_start, black_end)):  # fmt: skip
-                encoded = value.encode("utf-8")
-                start, end = int(starts[row]), int(ends[row])
-                if start < 0 or data[start:end] != encoded:
-                    starts[row] = len(data) + len(extra)
-                    extra += encoded
-                    ends[row] = len(data) + len(extra)
-        if extra:
-            buffer = np.concatenate((buffer, np.frombuffer(bytes(extra), np.uint8)))
+        text = data[start : len(data) if stop < 0 else stop].decode("utf-8")
+        return {name: cell for name, cell in zip(names, text.split(","), strict=True)
+                if cell.strip()}  # fmt: skip
+
+    records = reference_rows(
+        np.flatnonzero(slow).tolist(), mapping, lambda row: f"{path}:{int(lines[row])}", on_invalid
+    )
+    keep = ~slow
+    rows = place(columns, records)
+    keep[rows] = True
+    buffer = _reference_ids(buffer, records, starts, ends)
     kept = np.flatnonzero(keep)
-    count = kept.shape[0]
-    game, game_ids = _game_ids(buffer, kept, id_start, id_end)
+    game, game_ids = _game_ids(buffer, kept, starts[ID], ends[ID])
     players, player_ids = _interned(
-        buffer, kept, [(white_start, white_end), (black_start, black_end)], 1 << 15
+        buffer, kept, [(starts[WHITE], ends[WHITE]), (starts[BLACK], ends[BLACK])], 1 << 15
     )
     return GameBatch(
         game=game,
         game_ids=game_ids,
-        white=players[:count].astype(np.int32),
-        black=players[count:].astype(np.int32),
+        white=players[: kept.shape[0]].astype(np.int32),
+        black=players[kept.shape[0] :].astype(np.int32),
         player_ids=player_ids.strings(),
-        played_at=played_at[kept],
-        result=result[kept],
-        rated=rated[kept] != 0,
-        tc_kind=tc_kind[kept],
-        tc_base=tc_base[kept],
-        tc_increment=tc_increment[kept],
-        tc_days=tc_days[kept],
-        termination=termination[kept],
-        plies=plies64[kept].astype(np.int32),
-        venue=venue[kept],
-        confirmed=confirmed[kept],
+        **{name: take_rows(columns[name], kept) for name in PLACED},
         source=str(path),
-        lines=lines[kept],
+        lines=take_rows(lines, kept),
     )
 
 
+def _reference_ids(
+    buffer: npt.NDArray[np.uint8], records: dict[int, GameRecord], starts: I64, ends: I64
+) -> npt.NDArray[np.uint8]:
+    """The bytes with the reference records' ids (game, White, Black) where they are
+    not their cells' (e.g. trimmed): appended, and their rows' spans moved there."""
+    extra = bytearray()
+    size = buffer.shape[0]
+    for row, record in records.items():
+        for slot, value in ((ID, record.id), (WHITE, record.white), (BLACK, record.black)):
+            encoded = value.encode("utf-8")
+            start, end = int(starts[slot, row]), int(ends[slot, row])
+            if start < 0 or buffer[start:end].tobytes() != encoded:
+                starts[slot, row] = size + len(extra)
+                extra += encoded
+                ends[slot, row] = size + len(extra)
+    if not extra:
+        return buffer
+    return np.concatenate((buffer, np.frombuffer(bytes(extra), np.uint8)))
+
+
+def _interned_fields(
+    names: list[str], pool: Any, offsets: I64, keys: I64, codes: Any
+) -> dict[str, tuple[Decided, Any]]:
+    """Each interned field's distinct cells (``keys``: their column slots) decided, and
+    its rows' codes among them; a blank cell is an absent field, as the reference
+    reader drops it, and so is a column the header does not have."""
+    rows = codes.shape[1]
+    count = keys.shape[0]
+    raw, bounds = pool[: int(offsets[count])].tobytes(), offsets[: count + 1].tolist()
+    texts = [raw[a:b].decode("utf-8") for a, b in itertools.pairwise(bounds)]
+    fields: dict[str, tuple[Decided, Any]] = {}
+    for slot, name in enumerate(INTERNED):
+        if name not in names:
+            fields[name] = (decide(name, [None]), np.zeros(rows, np.int64))
+            continue
+        mine = np.flatnonzero(keys == slot)
+        values: list[object] = [texts[c] if texts[c].strip() else None for c in mine.tolist()]
+        decided = decide(name, [*values, None])
+        local = np.full(count + 1, len(values), np.int64)  # the others: never a row's
+        local[mine] = np.arange(len(values))
+        fields[name] = (decided.at(local), codes[slot])
+    return fields
+
+
+def take_rows(column: Any, rows: I64) -> Any:
+    """``column[rows]``; the column itself when ``rows`` are all of its rows, in order."""
+    return column if rows.shape[0] == column.shape[0] else column[rows]
+
+
 def _game_ids(
-    buffer: npt.NDArray[np.uint8],
-    rows: npt.NDArray[np.int64],
-    starts: npt.NDArray[np.int64],
-    ends: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int64], ByteStrings]:
+    buffer: npt.NDArray[np.uint8], rows: I64, starts: I64, ends: I64
+) -> tuple[I64, ByteStrings]:
     """Game id codes: when no two ids hash alike (the usual case: ids are unique)
     every row has its own code and no hash table is built (the sort of the hashes
     proves it); else the ids are interned."""
@@ -233,11 +294,8 @@ def _game_ids(
 
 
 def _interned(
-    buffer: npt.NDArray[np.uint8],
-    rows: npt.NDArray[np.int64],
-    columns: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]],
-    expected: int,
-) -> tuple[npt.NDArray[np.int64], ByteStrings]:
+    buffer: npt.NDArray[np.uint8], rows: I64, columns: list[tuple[I64, I64]], expected: int
+) -> tuple[I64, ByteStrings]:
     """The strings of ``rows`` in the (start, end) byte columns, one column after the
     other, as codes in order of first appearance, and the distinct strings."""
     lengths = [int((ends[rows] - starts[rows]).sum()) for starts, ends in columns]
@@ -251,273 +309,3 @@ def _interned(
     offsets = offsets[: count + 1].copy()
     strings = ByteStrings(pool[: int(offsets[-1])].copy(), offsets, table)
     return np.concatenate(codes), strings
-
-
-def _read_jsonl(data: bytes) -> tuple[pa.Table, npt.NDArray[np.int64]]:
-    numbers = np.array(
-        [n for n, line in enumerate(data.split(b"\n"), start=1) if line.strip()], np.int64
-    )
-    schema = pa.schema([(name, pa.string()) for name in _STRING_FIELDS])
-    table = pa_json.read_json(
-        io.BytesIO(data),
-        parse_options=pa_json.ParseOptions(
-            explicit_schema=schema, unexpected_field_behavior="infer"
-        ),
-    )
-    if table.num_rows != len(numbers) or set(table.column_names) - set(GAME_FIELDS):
-        raise _Fallback  # an unknown field, even null, is the reference's error to give
-    for name, allowed in (("rated", pa.bool_()), ("confirmed", pa.bool_()), ("plies", pa.int64())):
-        if name in table.column_names and table.schema.field(name).type not in (allowed, pa.null()):
-            raise _Fallback
-    return table, numbers
-
-
-def _fill(mask: Any) -> Mask:
-    """A boolean arrow array as numpy, null as False."""
-    return np.asarray(pc.fill_null(mask, False).to_numpy(zero_copy_only=False), np.bool_)
-
-
-class _Columns:
-    """The fast path: validate and convert every column at once."""
-
-    def __init__(
-        self, path: Path, kind: str, data: bytes, table: pa.Table, lines: npt.NDArray[np.int64]
-    ) -> None:
-        self.path, self.kind, self.data = path, kind, data
-        self.table = table
-        self.lines = lines
-        self.n = table.num_rows
-        self.slow = np.zeros(self.n, np.bool_)
-        self._lines: list[bytes] | None = None
-
-    def column(self, name: str) -> Any:
-        """A column with empty (CSV) cells as null; all null when absent."""
-        if name not in self.table.column_names:
-            return pa.nulls(self.n, pa.string())
-        return self.table.column(name).combine_chunks()
-
-    def present(self, column: Any) -> Mask:
-        return _fill(pc.is_valid(column))
-
-    def matches(self, column: Any, pattern: str) -> Mask:
-        return _fill(pc.match_substring_regex(column, pattern))
-
-    def flag(self, name: str) -> npt.NDArray[np.int8]:
-        """A boolean field: -1 absent, 0 false, 1 true; other spellings go slow."""
-        column = self.column(name)
-        values = np.full(self.n, NOT_GIVEN, np.int8)
-        if pa.types.is_boolean(column.type):
-            given = self.present(column)
-            values[given] = _fill(column)[given]
-            return values
-        column = column.cast(pa.string())
-        given = self.present(column)
-        lower = pc.utf8_lower(column)
-        true = _fill(pc.is_in(lower, pa.array(_TRUE)))
-        false = _fill(pc.is_in(lower, pa.array(_FALSE)))
-        values[true] = 1
-        values[false] = 0
-        self.slow |= given & ~true & ~false
-        return values
-
-    def codes(self, name: str, spellings: tuple[str, ...], default: int) -> npt.NDArray[np.int8]:
-        """A field among ``spellings`` (its code is the position); absent: ``default``."""
-        column = self.column(name)
-        index = pc.index_in(column, value_set=pa.array(spellings))
-        values = np.array(pc.fill_null(index, -1).to_numpy(zero_copy_only=False), np.int64)
-        self.slow |= self.present(column) & (values < 0)
-        return np.where(values < 0, default, values).astype(np.int8)
-
-    def batch(self, on_invalid: OnInvalid | None) -> GameBatch:
-        n = self.n
-        ids = {name: self.column(name) for name in ("id", "white", "black")}
-        for column in ids.values():
-            self.slow |= ~self.matches(column, _ID)
-        self.slow |= _fill(pc.equal(ids["white"], ids["black"]))
-
-        played = self.column("played_at")
-        self.slow |= ~self.matches(played, _TIMESTAMP)
-        played_at = self.timestamps(played)
-
-        result = self.codes("result", tuple(r.value for r in RESULTS), 0)
-        self.slow |= ~self.present(self.column("result"))
-        termination = self.codes("termination", tuple(t.value for t in TERMINATIONS), 0)
-        venue = self.codes("venue", (Venue.ONLINE.value, Venue.OTB.value), 0)
-        rated_flag = self.flag("rated")
-        confirmed = self.flag("confirmed")
-        self.slow |= (confirmed != NOT_GIVEN) & (venue != OTB)
-        decisive = np.isin(termination, [TERMINATIONS.index(t) for t in DECISIVE_TERMINATIONS])
-        self.slow |= (result == RESULTS.index(Result.DRAW)) & decisive
-
-        tc_kind, tc_base, tc_increment, tc_days = self.time_controls()
-        plies = self.plies()
-        for name in self.table.column_names:
-            if name not in GAME_FIELDS:  # the reference refuses it where a cell is given
-                self.slow |= self.present(self.column(name))
-
-        slow_rows = np.flatnonzero(self.slow)
-        records: dict[int, GameRecord] = {}
-        errors: list[InvalidRecord] = []
-        for row in slow_rows.tolist():
-            try:
-                records[row] = GameRecord.from_mapping(self.mapping(row), self.where(row))
-            except InvalidRecord as refused:
-                errors.append(refused)
-        if errors and on_invalid is None:
-            raise errors[0]
-        for error in errors:
-            assert on_invalid is not None
-            on_invalid(error)
-
-        strings = {name: column for name, column in ids.items()}
-        if records:
-            rows = np.array(sorted(records), np.int64)
-            chosen = [records[row] for row in rows.tolist()]
-            patch = np.zeros(n, np.bool_)
-            patch[rows] = True
-            for name in strings:
-                values = [getattr(record, name) for record in chosen]
-                strings[name] = pc.replace_with_mask(
-                    strings[name].cast(pa.string()), pa.array(patch), pa.array(values, pa.string())
-                )
-            _place(
-                encode(chosen), rows, played_at, result, rated_flag, tc_kind, tc_base,
-                tc_increment, tc_days, termination, plies, venue, confirmed,
-            )  # fmt: skip
-        keep = ~self.slow
-        if records:
-            keep[np.array(sorted(records), np.int64)] = True
-        kept = pa.array(keep)
-        game = (
-            pc.dictionary_encode(strings["id"].filter(kept)).combine_chunks()
-            if False
-            else (pc.dictionary_encode(strings["id"].filter(kept)))
-        )
-        both = pa.concat_arrays([strings["white"].filter(kept), strings["black"].filter(kept)])
-        players = pc.dictionary_encode(both)
-        player_codes = np.asarray(players.indices.to_numpy(), np.int32)
-        count = int(keep.sum())
-        return GameBatch(
-            game=np.asarray(game.indices.to_numpy(), np.int64),
-            game_ids=game.dictionary.to_pylist(),
-            white=player_codes[:count],
-            black=player_codes[count:],
-            player_ids=players.dictionary.to_pylist(),
-            played_at=played_at[keep],
-            result=result[keep],
-            rated=(rated_flag != 0)[keep],
-            tc_kind=tc_kind[keep],
-            tc_base=tc_base[keep],
-            tc_increment=tc_increment[keep],
-            tc_days=tc_days[keep],
-            termination=termination[keep],
-            plies=plies[keep],
-            venue=venue[keep],
-            confirmed=confirmed[keep],
-            source=str(self.path),
-            lines=self.lines[keep],
-        )
-
-    def timestamps(self, played: Any) -> npt.NDArray[np.int64]:
-        """``YYYY-MM-DDTHH:MM:SS`` as microseconds (UTC); an impossible date or time
-        (02-30, 24:00) goes slow, where the reference refuses it."""
-
-        def part(start: int, stop: int) -> npt.NDArray[np.int64]:
-            text = pc.utf8_slice_codeunits(pc.fill_null(played, "2000-01-01T00:00:00"), start, stop)
-            text = pc.if_else(self.matches(text, r"^[0-9]+$"), text, "1")
-            return np.array(text.cast(pa.int64()).to_numpy(zero_copy_only=False), np.int64)
-
-        year, month, day = part(0, 4), part(5, 7), part(8, 10)
-        hour, minute, second = part(11, 13), part(14, 16), part(17, 19)
-        month_ok = (month >= 1) & (month <= 12)
-        first = (year - 1970).astype("datetime64[Y]").astype("datetime64[M]") + np.where(
-            month_ok, month - 1, 0
-        )
-        days = ((first + 1).astype("datetime64[D]") - first.astype("datetime64[D]")).astype(
-            np.int64
-        )
-        valid = month_ok & (day >= 1) & (day <= days) & (hour <= 23) & (minute <= 59)
-        valid &= second <= 59
-        self.slow |= ~valid
-        since_epoch = first.astype("datetime64[D]").astype(np.int64) + day - 1
-        seconds = since_epoch * 86_400 + hour * 3_600 + minute * 60 + second
-        return np.where(valid, seconds * 1_000_000, 0).astype(np.int64)
-
-    def time_controls(
-        self,
-    ) -> tuple[
-        npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
-    ]:
-        column = self.column("time_control")
-        given = self.present(column)
-        kind = np.full(self.n, TC_NONE, np.int8)
-        base = np.zeros(self.n, np.int64)
-        increment = np.zeros(self.n, np.int64)
-        days = np.zeros(self.n, np.int64)
-        unclocked = _fill(pc.equal(column, "-"))
-        kind[unclocked] = TC_UNCLOCKED
-
-        def numbers(parts: Any, name: str) -> npt.NDArray[np.int64]:
-            text = pc.struct_field(parts, name)
-            text = pc.if_else(pc.equal(text, ""), "0", text)
-            return np.asarray(
-                pc.fill_null(text.cast(pa.int64()), 0).to_numpy(zero_copy_only=False), np.int64
-            )
-
-        by_days = pc.extract_regex(column, _DAYS)
-        is_days = self.present(by_days)
-        count = numbers(by_days, "days")
-        kind[is_days & (count >= 1)] = TC_CORRESPONDENCE
-        days[is_days] = count[is_days]
-        clock = pc.extract_regex(column, _CLOCK)
-        is_clock = self.present(clock)
-        minutes = _fill(pc.equal(pc.struct_field(clock, "unit"), "m"))
-        seconds = numbers(clock, "base") * np.where(minutes, 60, 1)
-        inc = numbers(clock, "inc")
-        clocked = is_clock & ((seconds > 0) | (inc > 0))
-        kind[clocked] = TC_CLOCKED
-        base[clocked] = seconds[clocked]
-        increment[clocked] = inc[clocked]
-        self.slow |= given & (kind == TC_NONE)
-        return kind, base, increment, days
-
-    def plies(self) -> npt.NDArray[np.int32]:
-        column = self.column("plies")
-        plies = np.full(self.n, NO_PLIES, np.int64)
-        given = self.present(column)
-        if pa.types.is_integer(column.type):
-            values = np.asarray(pc.fill_null(column, -1).to_numpy(zero_copy_only=False), np.int64)
-            self.slow |= given & ((values < 0) | (values > 2**31 - 1))
-        else:
-            column = column.cast(pa.string())
-            fast = self.matches(column, r"^[0-9]{1,9}$")
-            self.slow |= given & ~fast
-            text = pc.if_else(pa.array(fast), column, "-1")
-            values = np.asarray(text.cast(pa.int64()).to_numpy(zero_copy_only=False), np.int64)
-        plies[given] = values[given]
-        plies[given & (plies < 0)] = NO_PLIES
-        return plies.astype(np.int32)
-
-    def where(self, row: int) -> str:
-        return f"{self.path}:{int(self.lines[row])}"
-
-    def mapping(self, row: int) -> dict[str, object]:
-        """The row's fields as the reference reader hands them to ``from_mapping``."""
-        if self._lines is None:
-            self._lines = self.data.split(b"\n")
-        line = self._lines[int(self.lines[row]) - 1]
-        value: dict[str, object] = json.loads(line, parse_float=Decimal)
-        return value
-
-
-def _place(fields: GameBatch, rows: Any, *columns: Any) -> None:
-    """Put the reference parser's ``fields`` of some rows at ``rows`` of the columns
-    (played_at, result, rated, tc_kind, tc_base, tc_increment, tc_days, termination,
-    plies, venue, confirmed), in that order."""
-    values = (
-        fields.played_at, fields.result, fields.rated.astype(np.int8), fields.tc_kind,
-        fields.tc_base, fields.tc_increment, fields.tc_days, fields.termination,
-        fields.plies, fields.venue, fields.confirmed,
-    )  # fmt: skip
-    for column, value in zip(columns, values, strict=True):
-        column[rows] = value

@@ -1,76 +1,215 @@
-"""The CSV fast path as numba kernels: one pass over the file's bytes.
+"""The CSV scanner of the columnar reader (numba kernels). It finds cells; it decides
+nothing a field means.
 
-:func:`scan` splits every line into cells and decodes the plain spellings the
-columnar reader accepts (:mod:`chessrate.fast.columnar` lists them) straight into the
-:class:`~chessrate.fast.GameBatch` columns; a row with any other cell is marked
-*slow*, and the reference parser decides it. The ids are interned by
-:mod:`chessrate.fast.strings`.
-
-Nothing here decides a rule on its own: accepting fewer spellings than the
-reference only sends more rows to the reference.
+:func:`scan` reads a file's bytes once: per non-empty line, its number, where the
+cells of the *span* columns (ids, timestamp) start and end, and a dense code for the
+cell of every *interned* column (the low-cardinality fields), one code per distinct
+(column, bytes). What each distinct cell means is decided afterwards by the
+reference field readers (:mod:`chessrate.fast.fields`). Two screens run on the span
+cells: :func:`_plain_id` and :func:`_timestamp` pass only spellings the reference
+accepts unchanged (the latter converted to the same instant); any other cell sends
+its row to the reference parser. :func:`plain_ids` and :func:`timestamps` run the
+same screens over other buffers (JSON Lines columns).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..records import MAX_PLIES
-from .batch import NO_PLIES, NOT_GIVEN, TC_CLOCKED, TC_CORRESPONDENCE, TC_NONE, TC_UNCLOCKED
+from ..records import ID_LONGEST
+from .strings import intern_cell
 
-U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
 
-# what a column holds (its header name)
-(R_OTHER, R_ID, R_PLAYED_AT, R_WHITE, R_BLACK, R_RESULT, R_RATED, R_TIME_CONTROL,
- R_TERMINATION, R_PLIES, R_VENUE, R_CONFIRMED) = range(12)  # fmt: skip
-ROLES = {"id": R_ID, "played_at": R_PLAYED_AT, "white": R_WHITE, "black": R_BLACK,
-         "result": R_RESULT, "rated": R_RATED, "time_control": R_TIME_CONTROL,
-         "termination": R_TERMINATION, "plies": R_PLIES, "venue": R_VENUE,
-         "confirmed": R_CONFIRMED}  # fmt: skip
+OTHER, SPAN, INTERNED = range(3)
+"""What :func:`scan` keeps of a column: nothing (a non-empty cell is flagged), where
+its cells are, or their codes."""
 
 RAGGED = -1
 """:func:`scan`'s answer for a line with another number of cells than the header."""
 
-COMMA, NEWLINE, SPACE, PLUS = 44, 10, 32, 43
-UTC_OFFSET = np.frombuffer(b"+00:00", np.uint8)
+SPANS = ("id", "played_at", "white", "black")
+"""The fields :func:`scan` keeps as spans (slots of ``starts``/``ends``), in order."""
+ID, PLAYED_AT, WHITE, BLACK = range(len(SPANS))
+
+COMMA, NEWLINE = 44, 10
+CACHE_BITS = 12
+YEARS = (1000, 2999)
+"""The years of a plain timestamp: any instant of them, at any offset, is a datetime."""
 
 
-def literals(words: Sequence[str]) -> tuple[U8, I64]:
-    """Words as a padded byte matrix and their lengths (for :func:`_literal`)."""
-    encoded = [word.encode("ascii") for word in words]
-    table = np.zeros((len(encoded), max(len(w) for w in encoded)), np.uint8)
-    for i, word in enumerate(encoded):
-        table[i, : len(word)] = np.frombuffer(word, np.uint8)
-    return table, np.array([len(w) for w in encoded], np.int64)
+@njit(cache=True, nogil=True)
+def scan(
+    data: Any,
+    first: int,
+    kinds: Any,
+    slots: Any,
+    lines: Any,
+    line_start: Any,
+    starts: Any,
+    ends: Any,
+    played_at: Any,
+    codes: Any,
+    slow: Any,
+    table: Any,
+    pool: Any,
+    offsets: Any,
+    keys: Any,
+) -> tuple[int, int, Any]:
+    """Every non-empty line from byte ``first`` on, one row each. Column ``c`` is of
+    kind ``kinds[c]``, ``s = slots[c]``:
 
+    * SPAN: its cell is ``data[starts[s, row]:ends[s, row]]``; a plain timestamp's
+      instant is ``played_at[row]`` (:func:`_timestamp`);
+    * INTERNED: its cell's code is ``codes[s, row]``; the distinct cells are
+      ``pool[offsets[c]:offsets[c + 1]]``, of the column slot ``keys[c]``;
+    * OTHER: nothing is kept.
 
-@njit(cache=True)
-def _literal(data: Any, start: int, end: int, table: Any, lengths: Any, fold: bool) -> int:
-    """The index of the word the cell spells (ASCII letters folded to lower case with
-    ``fold``), or -1."""
-    n = end - start
-    for w in range(table.shape[0]):
-        if lengths[w] != n:
+    ``slow[row]`` is set when the row needs the reference parser: an id that is not
+    plain (:func:`_plain_id`, checked as the cell is found), a timestamp that is not
+    plain, White and Black alike, or a
+    non-empty OTHER cell. A SPAN column the header does not have has starts of -1.
+    Returns (rows or :data:`RAGGED`, distinct cells, the hash table)."""
+    size = data.shape[0]
+    columns = kinds.shape[0]
+    count = 0
+    # a direct-mapped cache of the codes of short cells (up to 16 bytes, packed in two
+    # words with their column and length: an exact key), before the hash table
+    tags = np.full(1 << CACHE_BITS, -1, np.int64)
+    lows = np.zeros(1 << CACHE_BITS, np.uint64)
+    highs = np.zeros(1 << CACHE_BITS, np.uint64)
+    cached = np.zeros(1 << CACHE_BITS, np.int64)
+    row = 0
+    line = 1
+    k = first
+    while k < size:
+        line += 1
+        if data[k] == NEWLINE:  # an empty line: skipped, as the csv module does
+            k += 1
             continue
-        same = True
-        for k in range(n):
-            c = data[start + k]
-            if fold and 65 <= c <= 90:
-                c += 32
-            if c != table[w, k]:
-                same = False
+        lines[row] = line
+        line_start[row] = k
+        played_at[row] = 0
+        bad = False
+        column = 0
+        while True:
+            if column >= columns:
+                return RAGGED, count, table
+            kind = kinds[column]
+            key = slots[column]
+            start = k
+            if kind == SPAN and key != PLAYED_AT:  # an id: screened as it is found
+                plain = True
+                while k < size and data[k] != COMMA and data[k] != NEWLINE:
+                    plain = plain and _plain_byte(data[k])
+                    k += 1
+                bad = bad or not (plain and 0 < k - start <= ID_LONGEST)
+            else:
+                while k < size and data[k] != COMMA and data[k] != NEWLINE:
+                    k += 1
+            if kind == SPAN:
+                starts[key, row] = start
+                ends[key, row] = k
+                if key == PLAYED_AT:
+                    ok, instant = _timestamp(data, start, k)
+                    played_at[row] = instant
+                    bad = bad or not ok
+            elif kind == INTERNED:
+                if k - start > 16:
+                    code, count, table = intern_cell(
+                        data, start, k, key, table, pool, offsets, keys, count
+                    )
+                else:  # the cache, else the table (and the cache remembers it)
+                    low, high = _packed(data, start, k)
+                    tag = key * 32 + k - start
+                    at = _cache_slot(low, high, tag)
+                    if tags[at] == tag and lows[at] == low and highs[at] == high:
+                        code = cached[at]
+                    else:
+                        code, count, table = intern_cell(
+                            data, start, k, key, table, pool, offsets, keys, count
+                        )
+                        tags[at], lows[at], highs[at], cached[at] = tag, low, high, code
+                codes[key, row] = code
+            elif k > start:
+                bad = True  # a cell in a column the record does not have
+            column += 1
+            if k >= size or data[k] == NEWLINE:
+                k += 1
                 break
-        if same:
-            return w
-    return -1
+            k += 1  # the comma
+        if column != columns:
+            return RAGGED, count, table
+        if not bad and starts[WHITE, row] >= 0 and starts[BLACK, row] >= 0:
+            bad = _same(data, starts[WHITE, row], ends[WHITE, row], starts[BLACK, row],
+                        ends[BLACK, row])  # fmt: skip
+        slow[row] = bad
+        row += 1
+    return row, count, table
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def _same(data: Any, a: int, a_end: int, b: int, b_end: int) -> bool:
+    """The cells ``data[a:a_end]`` and ``data[b:b_end]`` hold the same bytes."""
+    if a_end - a != b_end - b:
+        return False
+    for j in range(a_end - a):  # noqa: SIM110 (numba)
+        if data[a + j] != data[b + j]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _packed(data: Any, start: int, end: int) -> tuple[Any, Any]:
+    """The bytes of a cell of at most 16 bytes as two words (zero after its end)."""
+    low = np.uint64(0)
+    high = np.uint64(0)
+    for j in range(min(end - start, 8)):
+        low |= np.uint64(data[start + j]) << np.uint64(8 * j)
+    for j in range(8, end - start):
+        high |= np.uint64(data[start + j]) << np.uint64(8 * (j - 8))
+    return low, high
+
+
+@njit(cache=True, nogil=True)
+def _cache_slot(low: Any, high: Any, tag: int) -> int:
+    mixed = (low ^ (high * np.uint64(0xC2B2AE3D27D4EB4F)) ^ np.uint64(tag)) * np.uint64(
+        0x9E3779B97F4A7C15
+    )
+    return int(mixed >> np.uint64(64 - CACHE_BITS))
+
+
+@njit(cache=True, nogil=True)
+def _plain_id(data: Any, start: int, end: int) -> bool:
+    """1 to :data:`~chessrate.records.ID_LONGEST` bytes of printable ASCII without a
+    space (:data:`~chessrate.records.PLAIN_ID`): an id the reference accepts as it is
+    (a negative start: no cell)."""
+    if start < 0 or end <= start or end - start > ID_LONGEST:
+        return False
+    for j in range(start, end):  # noqa: SIM110 (numba)
+        if not _plain_byte(data[j]):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _plain_byte(byte: int) -> bool:
+    """Printable ASCII, not a space: a byte of a plain id."""
+    return 33 <= byte <= 126
+
+
+@njit(cache=True, nogil=True)
+def plain_ids(data: Any, starts: Any, ends: Any, plain: Any) -> None:
+    """``plain[r]``: cell ``r`` is a plain id (:func:`_plain_id`)."""
+    for r in range(starts.shape[0]):
+        plain[r] = _plain_id(data, starts[r], ends[r])
+
+
+@njit(cache=True, nogil=True)
 def _digits(data: Any, start: int, count: int) -> int:
     """``count`` ASCII digits as a number, or -1."""
     value = 0
@@ -82,7 +221,7 @@ def _digits(data: Any, start: int, count: int) -> int:
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _days_from_civil(year: int, month: int, day: int) -> int:
     """Days since 1970-01-01 of a proleptic Gregorian date (valid input)."""
     y = year - 1 if month <= 2 else year
@@ -94,37 +233,27 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
     return era * 146097 + doe - 719468
 
 
-@njit(cache=True)
-def _timestamp(data: Any, start: int, end: int) -> int:
-    """``YYYY-MM-DDTHH:MM:SS`` with ``Z``, ``+00:00`` or nothing after it, a possible
-    date and time, year from 1000 to 2999, as microseconds since 1970 (UTC); else -1
-    (such a cell goes to the reference)."""
+@njit(cache=True, nogil=True)
+def _timestamp(data: Any, start: int, end: int) -> tuple[bool, int]:
+    """(True, microseconds since 1970 UTC) for ``YYYY-MM-DDTHH:MM:SS``, then optionally
+    ``.`` and 1 to 6 digits, then ``Z``, ``+HH:MM``, ``-HH:MM`` or nothing (UTC), a
+    possible date and time in :data:`YEARS`; else (False, 0)."""
     n = end - start
-    if n == 20:
-        if data[start + 19] != 90:  # Z
-            return -1
-    elif n == 25:
-        for j in range(6):  # +00:00
-            if data[start + 19 + j] != UTC_OFFSET[j]:
-                return -1
-    elif n != 19:
-        return -1
+    if start < 0 or n < 19:
+        return False, 0
     if (data[start + 4] != 45 or data[start + 7] != 45 or data[start + 10] != 84
             or data[start + 13] != 58 or data[start + 16] != 58):  # fmt: skip
-        return -1
-    first = data[start]
-    if first != 49 and first != 50:  # the year starts with 1 or 2
-        return -1
+        return False, 0
     year = _digits(data, start, 4)
     month = _digits(data, start + 5, 2)
     day = _digits(data, start + 8, 2)
     hour = _digits(data, start + 11, 2)
     minute = _digits(data, start + 14, 2)
     second = _digits(data, start + 17, 2)
-    if year < 0 or month < 1 or month > 12 or day < 1 or hour < 0 or minute < 0 or second < 0:
-        return -1
-    if hour > 23 or minute > 59 or second > 59:
-        return -1
+    if year < YEARS[0] or year > YEARS[1] or month < 1 or month > 12 or day < 1:
+        return False, 0
+    if hour < 0 or hour > 23 or minute < 0 or minute > 59 or second < 0 or second > 59:
+        return False, 0
     if month == 2:
         leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
         last = 29 if leap else 28
@@ -133,248 +262,44 @@ def _timestamp(data: Any, start: int, end: int) -> int:
     else:
         last = 31
     if day > last:
-        return -1
+        return False, 0
+    k = start + 19
+    fraction = 0
+    if k < end and data[k] == 46:  # .
+        k += 1
+        digits = 0
+        while k < end and 48 <= data[k] <= 57 and digits < 7:
+            fraction = fraction * 10 + (data[k] - 48)
+            digits += 1
+            k += 1
+        if digits == 0 or digits > 6:
+            return False, 0
+        for _ in range(6 - digits):
+            fraction *= 10
+    offset = 0
+    if k == end - 1 and data[k] == 90:  # Z
+        k += 1
+    elif k == end - 6 and (data[k] == 43 or data[k] == 45) and data[k + 3] == 58:  # +HH:MM
+        hours = _digits(data, k + 1, 2)
+        minutes = _digits(data, k + 4, 2)
+        if hours < 0 or hours > 23 or minutes < 0 or minutes > 59:
+            return False, 0
+        offset = hours * 60 + minutes
+        if data[k] == 45:
+            offset = -offset
+        k = end
+    if k != end:
+        return False, 0
     days = _days_from_civil(year, month, day)
-    return ((days * 24 + hour) * 60 + minute) * 60_000_000 + second * 1_000_000
+    minutes_utc = (days * 24 + hour) * 60 + minute - offset
+    return True, minutes_utc * 60_000_000 + second * 1_000_000 + fraction
 
 
-@njit(cache=True)
-def _number(data: Any, start: int, end: int, most: int) -> tuple[int, int]:
-    """A run of 1 to ``most`` digits at ``start``: (value, position after it), or
-    (-1, start) when there is none or it is longer."""
-    k = start
-    value = 0
-    while k < end and 48 <= data[k] <= 57:
-        value = value * 10 + (data[k] - 48)
-        k += 1
-    if k == start or k - start > most:
-        return -1, start
-    return value, k
-
-
-@njit(cache=True)
-def _time_control(data: Any, start: int, end: int) -> tuple[int, int, int, int]:
-    """(kind, base, increment, days) of ``-``, ``Nd`` (N >= 1) or a clock
-    ``B[m|s][ *+ *I[s]]`` with B, I of at most 6 digits and some time on it; kind
-    TC_NONE when the cell is none of these (the reference decides it)."""
-    if end - start == 1 and data[start] == 45:
-        return TC_UNCLOCKED, 0, 0, 0
-    base, k = _number(data, start, end, 6)
-    if base < 0:
-        return TC_NONE, 0, 0, 0
-    if k == end - 1 and data[k] == 100:  # d
-        if base >= 1:
-            return TC_CORRESPONDENCE, 0, 0, base
-        return TC_NONE, 0, 0, 0
-    seconds = base
-    if k < end and data[k] == 109:  # m
-        seconds = base * 60
-        k += 1
-    elif k < end and data[k] == 115:  # s
-        k += 1
-    increment = 0
-    if k < end:
-        while k < end and data[k] == SPACE:
-            k += 1
-        if k == end or data[k] != PLUS:
-            return TC_NONE, 0, 0, 0
-        k += 1
-        while k < end and data[k] == SPACE:
-            k += 1
-        increment, k = _number(data, k, end, 6)
-        if increment < 0:
-            return TC_NONE, 0, 0, 0
-        if k < end and data[k] == 115:  # s
-            k += 1
-        if k != end:
-            return TC_NONE, 0, 0, 0
-    if seconds == 0 and increment == 0:
-        return TC_NONE, 0, 0, 0
-    return TC_CLOCKED, seconds, increment, 0
-
-
-@njit(cache=True)
-def count_lines(data: Any) -> int:
-    """Newlines in ``data``, plus one for a last line without its newline."""
-    n = 0
-    for k in range(data.shape[0]):
-        if data[k] == NEWLINE:
-            n += 1
-    if data.shape[0] and data[data.shape[0] - 1] != NEWLINE:
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def scan(
-    data: Any,
-    first: int,
-    roles: Any,
-    results: Any,
-    result_lengths: Any,
-    terminations: Any,
-    termination_lengths: Any,
-    decisive: Any,
-    draw: int,
-    venues: Any,
-    venue_lengths: Any,
-    otb: int,
-    flags: Any,
-    flag_lengths: Any,
-    flag_values: Any,
-    lines: Any,
-    line_start: Any,
-    id_start: Any,
-    id_end: Any,
-    white_start: Any,
-    white_end: Any,
-    black_start: Any,
-    black_end: Any,
-    played_at: Any,
-    result: Any,
-    rated: Any,
-    tc_kind: Any,
-    tc_base: Any,
-    tc_increment: Any,
-    tc_days: Any,
-    termination: Any,
-    plies: Any,
-    venue: Any,
-    confirmed: Any,
-    slow: Any,
-) -> int:
-    """Every non-empty line from byte ``first`` on, one row each: the cells decoded
-    into the output arrays, ``slow`` set where a cell is not a plain spelling.
-    Returns the number of rows, or :data:`RAGGED`."""
-    size = data.shape[0]
-    columns = roles.shape[0]
-    row = 0
-    line = 1
-    k = first
-    while k < size:
-        line += 1
-        if data[k] == NEWLINE:  # an empty line: skipped, as csv and arrow do
-            k += 1
-            continue
-        lines[row] = line
-        line_start[row] = k
-        bad = False
-        id_start[row] = id_end[row] = -1
-        white_start[row] = white_end[row] = -1
-        black_start[row] = black_end[row] = -1
-        played_at[row] = 0
-        result[row] = 0
-        rated[row] = NOT_GIVEN
-        tc_kind[row] = TC_NONE
-        tc_base[row] = tc_increment[row] = tc_days[row] = 0
-        termination[row] = 0
-        plies[row] = NO_PLIES
-        venue[row] = 0
-        confirmed[row] = NOT_GIVEN
-        has_result = has_played_at = False
-        column = 0
-        while True:
-            start = k
-            while k < size and data[k] != COMMA and data[k] != NEWLINE:
-                k += 1
-            end = k
-            if column >= columns:
-                return RAGGED
-            role = roles[column]
-            empty = end == start
-            if role == R_ID or role == R_WHITE or role == R_BLACK:  # noqa: SIM109 (numba)
-                if empty or end - start > 200:
-                    bad = True
-                for j in range(start, end):
-                    if data[j] < 33 or data[j] > 126:
-                        bad = True
-                        break
-                if role == R_ID:
-                    id_start[row], id_end[row] = start, end
-                elif role == R_WHITE:
-                    white_start[row], white_end[row] = start, end
-                else:
-                    black_start[row], black_end[row] = start, end
-            elif empty:
-                pass  # an absent field (the required ones are checked below)
-            elif role == R_PLAYED_AT:
-                value = _timestamp(data, start, end)
-                if value < 0:
-                    bad = True
-                else:
-                    played_at[row] = value
-                    has_played_at = True
-            elif role == R_RESULT:
-                code = _literal(data, start, end, results, result_lengths, False)
-                if code < 0:
-                    bad = True
-                else:
-                    result[row] = code
-                    has_result = True
-            elif role == R_RATED or role == R_CONFIRMED:  # noqa: SIM109 (numba)
-                code = _literal(data, start, end, flags, flag_lengths, True)
-                if code < 0:
-                    bad = True
-                elif role == R_RATED:
-                    rated[row] = flag_values[code]
-                else:
-                    confirmed[row] = flag_values[code]
-            elif role == R_TIME_CONTROL:
-                kind, base, increment, days = _time_control(data, start, end)
-                if kind == TC_NONE:
-                    bad = True
-                tc_kind[row] = kind
-                tc_base[row] = base
-                tc_increment[row] = increment
-                tc_days[row] = days
-            elif role == R_TERMINATION:
-                code = _literal(data, start, end, terminations, termination_lengths, False)
-                if code < 0:
-                    bad = True
-                else:
-                    termination[row] = code
-            elif role == R_PLIES:
-                value, after = _number(data, start, end, 9)
-                if value < 0 or after != end or value > MAX_PLIES:
-                    bad = True
-                else:
-                    plies[row] = value
-            elif role == R_VENUE:
-                code = _literal(data, start, end, venues, venue_lengths, False)
-                if code < 0:
-                    bad = True
-                else:
-                    venue[row] = code
-            else:
-                bad = True  # a cell in a column the record does not have
-            column += 1
-            if k >= size or data[k] == NEWLINE:
-                k += 1
-                break
-            k += 1  # the comma
-        if column != columns:
-            return RAGGED
-        if not (has_result and has_played_at):  # required: the reference explains it
-            bad = True
-        if id_start[row] < 0 or white_start[row] < 0 or black_start[row] < 0:
-            bad = True  # a column the header does not have
-        if confirmed[row] != NOT_GIVEN and venue[row] != otb:
-            bad = True
-        if result[row] == draw and decisive[termination[row]]:
-            bad = True
-        if not bad and _same(data, white_start[row], white_end[row], black_start[row],
-                             black_end[row]):  # fmt: skip
-            bad = True
-        slow[row] = bad
-        row += 1
-    return row
-
-
-@njit(cache=True)
-def _same(data: Any, a: int, a_end: int, b: int, b_end: int) -> bool:
-    if a_end - a != b_end - b:
-        return False
-    for j in range(a_end - a):  # noqa: SIM110 (numba)
-        if data[a + j] != data[b + j]:
-            return False
-    return True
+@njit(cache=True, nogil=True)
+def timestamps(data: Any, starts: Any, ends: Any, values: Any, plain: Any) -> None:
+    """``plain[r]``: cell ``r`` is a plain timestamp (:func:`_timestamp`), and
+    ``values[r]`` its instant in microseconds since 1970 UTC (else 0)."""
+    for r in range(starts.shape[0]):
+        ok, value = _timestamp(data, starts[r], ends[r])
+        plain[r] = ok
+        values[r] = value

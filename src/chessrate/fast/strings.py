@@ -19,8 +19,8 @@ U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
 
 
-@njit(cache=True)
-def _hash(data: Any, start: int, end: int) -> Any:
+@njit(cache=True, nogil=True)
+def hash_bytes(data: Any, start: int, end: int) -> Any:
     """FNV-1a of the bytes, mixed, as a non-negative int64."""
     h = np.uint64(14695981039346656037)
     prime = np.uint64(1099511628211)
@@ -35,12 +35,13 @@ def _hash(data: Any, start: int, end: int) -> Any:
     return np.int64(h >> np.uint64(1))
 
 
-@njit(cache=True)
-def _slot(data: Any, start: int, end: int, table: Any, pool: Any, offsets: Any) -> tuple[int, int]:
-    """(code, slot) of the string ``data[start:end]``: its code, or -1 and the empty
-    slot for it. A table entry is ``fingerprint << 32 | code`` (-1 when empty), so a
-    probe reads the pool only when the fingerprints agree."""
-    h = _hash(data, start, end)
+@njit(cache=True, nogil=True)
+def _slot(
+    data: Any, start: int, end: int, h: Any, table: Any, pool: Any, offsets: Any
+) -> tuple[int, int]:
+    """(code, slot) of the string ``data[start:end]`` of hash ``h``: its code, or -1 and
+    the empty slot for it. A table entry is ``fingerprint << 32 | code`` (-1 when
+    empty), so a probe reads the pool only when the fingerprints agree."""
     mask = table.shape[0] - 1
     slot = h & mask
     fingerprint = (h >> 32) & 0x7FFFFFFF
@@ -63,7 +64,7 @@ def _slot(data: Any, start: int, end: int, table: Any, pool: Any, offsets: Any) 
         slot = (slot + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def intern(
     data: Any,
     rows: Any,
@@ -83,14 +84,14 @@ def intern(
     for t in range(rows.shape[0]):
         r = rows[t]
         start, end = starts[r], ends[r]
-        code, slot = _slot(data, start, end, table, pool, offsets)
+        h = hash_bytes(data, start, end)
+        code, slot = _slot(data, start, end, h, table, pool, offsets)
         if code < 0:
             code = count
             at = offsets[code]
             for j in range(end - start):
                 pool[at + j] = data[start + j]
             offsets[code + 1] = at + end - start
-            h = _hash(data, start, end)
             table[slot] = (((h >> 32) & 0x7FFFFFFF) << 32) | code
             count += 1
             if 2 * count > table.shape[0]:
@@ -99,12 +100,61 @@ def intern(
     return codes, count, table
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def intern_cell(
+    data: Any,
+    start: int,
+    end: int,
+    key: int,
+    table: Any,
+    pool: Any,
+    offsets: Any,
+    keys: Any,
+    count: int,
+) -> tuple[int, int, Any]:
+    """:func:`intern` of one string ``data[start:end]`` under ``key`` (a column): the
+    same bytes under two keys are two strings; ``keys[c]`` is string ``c``'s key.
+    Returns (code, count, table)."""
+    h = hash_bytes(data, start, end)
+    mask = table.shape[0] - 1
+    slot = h & mask
+    fingerprint = (h >> 32) & 0x7FFFFFFF
+    n = end - start
+    while True:
+        entry = table[slot]
+        if entry < 0:
+            break
+        if entry >> 32 == fingerprint:
+            code = entry & 0xFFFFFFFF
+            at = offsets[code]
+            if keys[code] == key and offsets[code + 1] - at == n:
+                same = True
+                for j in range(n):
+                    if pool[at + j] != data[start + j]:
+                        same = False
+                        break
+                if same:
+                    return code, count, table
+        slot = (slot + 1) & mask
+    code = count
+    at = offsets[code]
+    for j in range(n):
+        pool[at + j] = data[start + j]
+    offsets[code + 1] = at + n
+    keys[code] = key
+    table[slot] = (fingerprint << 32) | code
+    count += 1
+    if 2 * count > table.shape[0]:
+        table = _grown(table, pool, offsets, count)
+    return code, count, table
+
+
+@njit(cache=True, nogil=True)
 def _grown(table: Any, pool: Any, offsets: Any, count: int) -> Any:
     bigger = np.full(table.shape[0] * 2, -1, np.int64)
     mask = bigger.shape[0] - 1
     for code in range(count):
-        h = _hash(pool, offsets[code], offsets[code + 1])
+        h = hash_bytes(pool, offsets[code], offsets[code + 1])
         slot = h & mask
         while bigger[slot] >= 0:
             slot = (slot + 1) & mask
@@ -112,14 +162,14 @@ def _grown(table: Any, pool: Any, offsets: Any, count: int) -> Any:
     return bigger
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lookup(key: Any, table: Any, pool: Any, offsets: Any) -> int:
     """The code of the string ``key`` (its bytes), or -1."""
-    code, _ = _slot(key, 0, key.shape[0], table, pool, offsets)
+    code, _ = _slot(key, 0, key.shape[0], hash_bytes(key, 0, key.shape[0]), table, pool, offsets)
     return int(code)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def gather(data: Any, rows: Any, starts: Any, ends: Any, pool: Any, offsets: Any) -> Any:
     """The strings of ``rows`` copied one after the other into ``pool`` (string t is
     ``pool[offsets[t]:offsets[t + 1]]``), and their hashes."""
@@ -132,15 +182,15 @@ def gather(data: Any, rows: Any, starts: Any, ends: Any, pool: Any, offsets: Any
         for j in range(start, end):
             pool[at] = data[j]
             at += 1
-        hashes[t] = _hash(data, start, end)
+        hashes[t] = hash_bytes(data, start, end)
     offsets[rows.shape[0]] = at
     return hashes
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def key_hash(key: Any) -> Any:
-    """:func:`_hash` of a whole byte array."""
-    return _hash(key, 0, key.shape[0])
+    """:func:`hash_bytes` of a whole byte array."""
+    return hash_bytes(key, 0, key.shape[0])
 
 
 def table_for(count: int) -> I64:
@@ -157,7 +207,7 @@ class ByteStrings(Sequence[str]):
         self, pool: U8, offsets: I64, table: I64 | None = None, hashes: I64 | None = None
     ) -> None:
         """Without ``table`` the strings are distinct and ``hashes`` holds each one's
-        :func:`_hash`: :meth:`code` then searches them sorted."""
+        :func:`hash_bytes`: :meth:`code` then searches them sorted."""
         self.pool, self.offsets, self.table = pool, offsets, table
         self.hashes = hashes
         self._sorted: tuple[I64, I64] | None = None
@@ -206,4 +256,7 @@ class ByteStrings(Sequence[str]):
         """All of them as Python strings."""
         pool = self.pool.tobytes()
         bounds = self.offsets.tolist()
+        if pool.isascii():  # one decode: character offsets are byte offsets
+            text = pool.decode("ascii")
+            return [text[s:e] for s, e in itertools.pairwise(bounds)]
         return [pool[s:e].decode("utf-8") for s, e in itertools.pairwise(bounds)]
