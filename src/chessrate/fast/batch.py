@@ -50,6 +50,14 @@ _TC_KIND = {
 }
 _TC_CLOCK = {code: kind for kind, code in _TC_KIND.items()}
 
+
+def time_control_codes(control: TimeControl | None) -> tuple[int, int, int, int]:
+    """A time control as ``(tc_kind, tc_base, tc_increment, tc_days)`` of a batch row."""
+    if control is None:
+        return TC_NONE, 0, 0, 0
+    return _TC_KIND[control.kind], control.base, control.increment, control.days_per_move
+
+
 ONLINE, OTB = 0, 1
 NO_PLIES = -1
 """``plies`` code for an absent value."""
@@ -147,13 +155,6 @@ RESULT_CODE = {result: code for code, result in enumerate(RESULTS)}
 TERMINATION_CODE = {termination: code for code, termination in enumerate(TERMINATIONS)}
 
 
-def time_control_codes(control: TimeControl | None) -> tuple[int, int, int, int]:
-    """A time control as the batch's (tc_kind, tc_base, tc_increment, tc_days)."""
-    if control is None:
-        return TC_NONE, 0, 0, 0
-    return _TC_KIND[control.kind], control.base, control.increment, control.days_per_move
-
-
 def plies_code(plies: int | None) -> int:
     return NO_PLIES if plies is None else plies
 
@@ -207,10 +208,9 @@ def encode(records: Iterable[GameRecord]) -> GameBatch:
         played_at[i] = microseconds(record.played_at)
         result[i] = RESULT_CODE[record.result]
         rated[i] = record.rated
-        if record.time_control is not None:
-            tc_kind[i], tc_base[i], tc_increment[i], tc_days[i] = time_control_codes(
-                record.time_control
-            )
+        tc_kind[i], tc_base[i], tc_increment[i], tc_days[i] = time_control_codes(
+            record.time_control
+        )
         termination[i] = TERMINATION_CODE[record.termination]
         plies[i] = plies_code(record.plies)
         venue[i] = venue_code(record.venue)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import gc
 import itertools
-import re
 from collections.abc import Callable, Hashable, Sequence
 from decimal import Decimal
 from pathlib import Path
@@ -35,7 +34,6 @@ T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 FIELD_LIMIT = 131_072
 """The csv module's longest cell: a longer line is left to the reference reader."""
-_IMPORTED = re.compile(r"(rating|games)_([a-z]+)")
 
 
 class _Refused:
@@ -139,7 +137,7 @@ class _Players:
 
     def read(self) -> list[Player]:
         for name in self.header:  # a cell in an unknown column: the reference's error
-            if name not in PLAYER_FIELDS and not _IMPORTED.fullmatch(name):
+            if name not in PLAYER_FIELDS and not imported_pools([name]):
                 self.refused.update(i for i, cell in enumerate(self.columns[name]) if cell.strip())
         column = self.column("id")
         if all(map(PLAIN_ID.fullmatch, column)):  # ids the reference takes as they are
