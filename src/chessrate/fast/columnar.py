@@ -165,7 +165,7 @@ def _read_csv(path: Path, data: bytes, on_invalid: OnInvalid | None) -> GameBatc
             if name in group:
                 kinds[column], slots[column] = kind, group.index(name)
     buffer = np.frombuffer(data, np.uint8)
-    capacity = data.count(b"\n") + 1  # lines, and one more for a last without its newline
+    capacity = int(csvscan.count_lines(buffer))
     lines, line_start = np.empty(capacity, np.int64), np.empty(capacity, np.int64)
     starts, ends = (np.empty((len(SPANS), capacity), np.int64) for _ in range(2))
     for slot, name in enumerate(SPANS):

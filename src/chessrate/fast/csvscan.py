@@ -43,6 +43,18 @@ YEARS = (1000, 2999)
 
 
 @njit(cache=True, nogil=True)
+def count_lines(data: Any) -> int:
+    """Newlines in ``data``, plus one for a last line without its newline."""
+    n = 0
+    for k in range(data.shape[0]):
+        if data[k] == NEWLINE:
+            n += 1
+    if data.shape[0] and data[data.shape[0] - 1] != NEWLINE:
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
 def scan(
     data: Any,
     first: int,
@@ -102,12 +114,21 @@ def scan(
             kind = kinds[column]
             key = slots[column]
             start = k
+            low = high = np.uint64(0)
             if kind == SPAN and key != PLAYED_AT:  # an id: screened as it is found
                 plain = True
                 while k < size and data[k] != COMMA and data[k] != NEWLINE:
                     plain = plain and _plain_byte(data[k])
                     k += 1
                 bad = bad or not (plain and 0 < k - start <= ID_LONGEST)
+            elif kind == INTERNED:  # packed as it is found (its first 16 bytes)
+                while k < size and data[k] != COMMA and data[k] != NEWLINE:
+                    j = k - start
+                    if j < 8:
+                        low |= np.uint64(data[k]) << np.uint64(8 * j)
+                    elif j < 16:
+                        high |= np.uint64(data[k]) << np.uint64(8 * (j - 8))
+                    k += 1
             else:
                 while k < size and data[k] != COMMA and data[k] != NEWLINE:
                     k += 1
@@ -124,7 +145,6 @@ def scan(
                         data, start, k, key, table, pool, offsets, keys, count
                     )
                 else:  # the cache, else the table (and the cache remembers it)
-                    low, high = _packed(data, start, k)
                     tag = key * 32 + k - start
                     at = _cache_slot(low, high, tag)
                     if tags[at] == tag and lows[at] == low and highs[at] == high:
@@ -161,18 +181,6 @@ def _same(data: Any, a: int, a_end: int, b: int, b_end: int) -> bool:
         if data[a + j] != data[b + j]:
             return False
     return True
-
-
-@njit(cache=True, nogil=True)
-def _packed(data: Any, start: int, end: int) -> tuple[Any, Any]:
-    """The bytes of a cell of at most 16 bytes as two words (zero after its end)."""
-    low = np.uint64(0)
-    high = np.uint64(0)
-    for j in range(min(end - start, 8)):
-        low |= np.uint64(data[start + j]) << np.uint64(8 * j)
-    for j in range(8, end - start):
-        high |= np.uint64(data[start + j]) << np.uint64(8 * (j - 8))
-    return low, high
 
 
 @njit(cache=True, nogil=True)
