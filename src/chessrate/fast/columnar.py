@@ -58,12 +58,13 @@ def read_batch(
 ) -> GameBatch:
     """Every game record of a CSV or JSON Lines file as a :class:`GameBatch`, validated
     as :func:`chessrate.io.games.read_games` validates it (same records, same errors in
-    the same order). PGN is refused: the PGN batch reader (``read_pgn_batch``) reads it."""
+    the same order). PGN is refused: the PGN batch reader
+    (``chessrate.fast.pgn.read_pgn_batch``) reads it."""
     kind = detect_format(path, fmt)
     if kind == "pgn":
         raise InvalidInput(
             f"{path}: read_batch reads CSV and JSON Lines; read PGN with the PGN batch "
-            "reader (read_pgn_batch)"
+            "reader, chessrate.fast.pgn.read_pgn_batch"
         )
     try:
         data = path.read_bytes()
