@@ -134,13 +134,14 @@ def csv_files(draw: st.DrawFn) -> str:
     return "\n".join(lines) + ("\n" if draw(st.booleans()) else "")
 
 
-@given(text=csv_files())
+@given(text=csv_files(), mapped=st.booleans())
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_csv_reader_is_the_reference_on_any_spelling(text: str) -> None:
+def test_csv_reader_is_the_reference_on_any_spelling(text: str, mapped: bool) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "games.csv"
         path.write_text(text, encoding="utf-8")
-        assert_same_as_reference(path)
+        with mock.patch.object(columnar_module, "MAPPED_MIN_BYTES", 1 if mapped else 1 << 20):
+            assert_same_as_reference(path)
 
 
 @st.composite
@@ -205,11 +206,16 @@ def row_parser_calls() -> Iterator[list[int]]:
         yield calls
 
 
-@pytest.mark.parametrize("name", ["games.csv", "games.jsonl"])
-def test_every_spelling_is_read_as_the_reference_reads_it(tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize("name", ["games.csv", "mapped.csv", "games.jsonl"])
+def test_every_spelling_is_read_as_the_reference_reads_it(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every spelling of every field mixed at random over 4000 rows: the reference's
     records and errors, with only the rows holding a cell it refuses (or one the screens
-    do not pass) read by the reference row parser."""
+    do not pass) read by the reference row parser. ``mapped.csv``: the file mapped into
+    memory, as a big one is."""
+    if name == "mapped.csv":
+        monkeypatch.setattr(columnar_module, "MAPPED_MIN_BYTES", 1)
     rows = many_rows(4000)
     path = tmp_path / name
     if name.endswith(".csv"):
@@ -259,7 +265,10 @@ def test_every_spelling_is_read_as_the_reference_reads_it(tmp_path: Path, name: 
         pytest.param(lambda text: text.replace("ann", "a\x00n", 1), id="nul"),
     ],
 )
-def test_csv_shapes_the_scanner_leaves_to_the_reference(tmp_path: Path, shape: object) -> None:
+def test_csv_shapes_the_scanner_leaves_to_the_reference(
+    tmp_path: Path, shape: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(columnar_module, "MAPPED_MIN_BYTES", 1)  # mapped, as big files are
     path = tmp_path / "games.csv"
     rows = many_rows(300)
     text = "\n".join([",".join(SPELLINGS)] + [",".join(row.values()) for row in rows]) + "\n"
@@ -267,7 +276,12 @@ def test_csv_shapes_the_scanner_leaves_to_the_reference(tmp_path: Path, shape: o
     assert_same_as_reference(path)
 
 
-def test_csv_not_utf8_is_the_reference_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mapped", [False, True])
+def test_csv_not_utf8_is_the_reference_error(
+    tmp_path: Path, mapped: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if mapped:
+        monkeypatch.setattr(columnar_module, "MAPPED_MIN_BYTES", 1)
     path = tmp_path / "games.csv"
     path.write_bytes(b"id,played_at,white,black,result\ng1,2026-03-01T10:00:00Z,\xe9,b,1-0\n")
     with pytest.raises(InvalidInput) as caught:

@@ -19,6 +19,8 @@ PGN batch reader reads it. How it works: ``docs/internals.md``.
 from __future__ import annotations
 
 import itertools
+import mmap
+import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,8 @@ PLACED = ("played_at", "result", "rated", "tc_kind", "tc_base", "tc_increment", 
 """The columns the reference parser's records fill for its rows."""
 FIELD_LIMIT = 131_072
 """The csv module's longest cell: a longer line is left to the reference reader."""
+MAPPED_MIN_BYTES = 1 << 20
+"""A CSV file at least this long is mapped into memory instead of read (a copy less)."""
 
 
 class Fallback(Exception):
@@ -67,21 +71,32 @@ def read_batch(
             "reader, chessrate.fast.pgn.read_pgn_batch"
         )
     try:
-        data = path.read_bytes()
+        data = _contents(path, mapped=kind == "csv")
     except OSError as error:
         raise InvalidInput(f"{path}: cannot read: {error.strerror}") from None
     try:
-        if b"\r" in data or data.startswith(b"\xef\xbb\xbf"):
+        if data.find(b"\r") >= 0 or data[:3] == b"\xef\xbb\xbf":
             raise Fallback
-        if not data.isascii():
-            data.decode("utf-8")  # not UTF-8: the reference reader's error
+        buffer = np.frombuffer(data, np.uint8)
+        if not csvscan.ascii_only(buffer):
+            bytes(data).decode("utf-8")  # not UTF-8: the reference reader's error
         if kind == "csv":
-            return _read_csv(path, data, on_invalid)
+            return _read_csv(path, data, buffer, on_invalid)
         from .jsoncolumns import read_jsonl
 
+        assert isinstance(data, bytes)
         return read_jsonl(path, data, on_invalid)
     except (Fallback, UnicodeDecodeError):
         return encode(read_games(path, fmt, on_invalid))
+
+
+def _contents(path: Path, mapped: bool) -> bytes | mmap.mmap:
+    """The file's bytes; mapped into memory (no copy) when ``mapped`` and it is at least
+    :data:`MAPPED_MIN_BYTES` long."""
+    with path.open("rb") as handle:
+        if mapped and os.fstat(handle.fileno()).st_size >= max(MAPPED_MIN_BYTES, 1):
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        return handle.read()
 
 
 # -- shared by the CSV and JSON Lines paths ---------------------------------------------
@@ -148,10 +163,12 @@ def place(columns: Columns, records: dict[int, GameRecord]) -> I64:
 # -- CSV ---------------------------------------------------------------------------------
 
 
-def _read_csv(path: Path, data: bytes, on_invalid: OnInvalid | None) -> GameBatch:
+def _read_csv(
+    path: Path, data: bytes | mmap.mmap, buffer: npt.NDArray[np.uint8], on_invalid: OnInvalid | None
+) -> GameBatch:
     """The CSV path: :func:`csvscan.scan` finds the cells and interns the low-cardinality
     ones; each distinct value is decided once; the ids are interned on the bytes."""
-    if b'"' in data or b"\x00" in data:
+    if data.find(b'"') >= 0 or data.find(b"\x00") >= 0:
         raise Fallback  # quoted cells (maybe over several lines): the csv module's rules
     header_end = data.find(b"\n")
     if header_end < 0:
@@ -165,7 +182,6 @@ def _read_csv(path: Path, data: bytes, on_invalid: OnInvalid | None) -> GameBatc
         for kind, group in ((csvscan.SPAN, SPANS), (csvscan.INTERNED, INTERNED)):
             if name in group:
                 kinds[column], slots[column] = kind, group.index(name)
-    buffer = np.frombuffer(data, np.uint8)
     capacity = int(csvscan.count_lines(buffer))
     lines, line_start = np.empty(capacity, np.int64), np.empty(capacity, np.int64)
     starts, ends = (np.empty((len(SPANS), capacity), np.int64) for _ in range(2))

@@ -55,6 +55,15 @@ def count_lines(data: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
+def ascii_only(data: Any) -> bool:
+    """No byte of ``data`` is above 127."""
+    for k in range(data.shape[0]):  # noqa: SIM110 (numba)
+        if data[k] > 127:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
 def scan(
     data: Any,
     first: int,
