@@ -267,13 +267,13 @@ def reference_rows(system_id: str, data: Path, work: Path, slice_games: int, tot
     return rows, summary, games_path
 
 
-# -- the compiled replay (chessrate.fast, chessrate.io.columnar) ------------------------
+# -- the compiled replay (chessrate.fast, chessrate.fast.columnar) ------------------------
 
 
 def load_fast() -> tuple[ModuleType, ModuleType] | str:
     try:
         fast = importlib.import_module("chessrate.fast")
-        columnar = importlib.import_module("chessrate.io.columnar")
+        columnar = importlib.import_module("chessrate.fast.columnar")
     except ImportError as error:
         return f"{MISSING} ({error})"
     return fast, columnar
@@ -313,7 +313,7 @@ def fast_rows(
     whats = (
         "chessrate.fast kernel only (compiled rules over the rated games)",
         "chessrate.fast.replay (classify, order, refuse, kernel)",
-        "chessrate.io.columnar.read_batch (CSV to columns, validated)",
+        "chessrate.fast.columnar.read_batch (CSV to columns, validated)",
         "chessrate.fast end to end: read + replay + rating arrays",
         "chessrate.fast end to end: read + replay + rating lists (ListEntry)",
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chessrate import display, round_half_away
 from chessrate.numbers import (
@@ -123,3 +125,26 @@ def test_display_hundredths_is_display_for_every_value_around_the_halves() -> No
 def test_format_hundredths_is_format_rating() -> None:
     for value in (*range(-1_000, 1_001), 180_025, -180_025, 10**12 + 7):
         assert format_hundredths(value) == format_rating(from_hundredths(value))
+
+
+@given(
+    whole=st.integers(0, 10**9 - 1),
+    decimals=st.sampled_from(["", ".", ".5", ".05", ".50", ".505", ".00"]),
+    padding=st.sampled_from(["", " ", "\t"]),
+)
+def test_parse_rating_fast_path_is_the_general_rule(
+    whole: int, decimals: str, padding: str
+) -> None:
+    """parse_rating's shortcut for two-decimal text gives what its checks and rounding
+    give: the number with exactly two decimals."""
+    text = f"{padding}{whole}{decimals}{padding}"
+    try:
+        value = Decimal(text.strip())
+    except ArithmeticError:
+        return
+    if value.as_tuple().exponent < -2:  # type: ignore[operator]
+        with pytest.raises(ValueError, match="more than two decimals"):
+            parse_rating(text)
+        return
+    parsed = parse_rating(text)
+    assert parsed == value and str(parsed) == str(round_half_away(value, 2))

@@ -7,6 +7,7 @@ decimals. Every rounding in every system goes through :func:`round_half_away`
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, TypeAlias
 
@@ -21,6 +22,8 @@ HALF = Decimal("0.5")
 ONE = Decimal("1")
 
 _QUANTA = {places: Decimal(1).scaleb(-places) for places in range(0, 7)}
+_TWO_DECIMALS = re.compile(r"[0-9]{1,9}\.[0-9]{2}")
+"""Ratings as files write them (:func:`format_rating`): nothing to check or round."""
 
 
 def round_half_away(value: Decimal | int | float, places: int = 2) -> Decimal:
@@ -29,7 +32,7 @@ def round_half_away(value: Decimal | int | float, places: int = 2) -> Decimal:
     Floats are accepted only for the ``site`` expected score (spec README,
     "Exact arithmetic"): they are converted exactly, then rounded here.
     """
-    if isinstance(value, float | int):
+    if isinstance(value, (float, int)):
         value = Decimal(value)
     return value.quantize(_QUANTA[places], rounding=ROUND_HALF_UP)
 
@@ -63,8 +66,11 @@ def parse_rating(text: str) -> Decimal:
 
     Raises ``ValueError`` with the reason when ``text`` is not such a number.
     """
+    stripped = text.strip()
+    if _TWO_DECIMALS.fullmatch(stripped):
+        return Decimal(stripped)
     try:
-        value = Decimal(text.strip())
+        value = Decimal(stripped)
     except InvalidOperation:
         raise ValueError(f"{text!r} is not a number") from None
     if not value.is_finite():

@@ -196,7 +196,7 @@ def _rate_compiled(
         reading = _stage(progress, "reading", path.stat().st_size)
         batch = read_pgn_batch(path, on_invalid, progress=reading)
     else:
-        from .io.columnar import read_batch
+        from .fast.columnar import read_batch
 
         batch = read_batch(path, fmt, on_invalid)
     result = replay(

@@ -8,7 +8,7 @@ validated here, and every error names the record, the field and the reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -91,18 +91,23 @@ GAME_FIELDS = (
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f"}
 _ID = re.compile(r"^[^\s\x00-\x1f][^\x00-\x1f]*$")
+ID_LONGEST = 200
+"""The longest id, in characters."""
+PLAIN_ID = re.compile(rf"[!-~]{{1,{ID_LONGEST}}}")
+"""Ids :meth:`FieldReader.ident` accepts as they are (printable ASCII without a space):
+the columnar readers take such a cell without asking it."""
+_SCALARS = (bool, int, float, Decimal)
 
 
 def _text(value: object) -> str | None:
     """A field's value as stripped text; None when absent or empty."""
+    if isinstance(value, str):
+        return value.strip() or None
     if value is None:
         return None
-    if isinstance(value, bool | int | float | Decimal):
+    if isinstance(value, _SCALARS):
         return str(value)
-    if not isinstance(value, str):
-        raise TypeError("must be a string")
-    stripped = value.strip()
-    return stripped or None
+    raise TypeError("must be a string")
 
 
 class FieldReader:
@@ -127,7 +132,7 @@ class FieldReader:
     def ident(self, name: str) -> str:
         value = self.text(name, required=True)
         assert value is not None
-        if not _ID.match(value) or len(value) > 200:
+        if not _ID.match(value) or len(value) > ID_LONGEST:
             raise self.fail(name, f"{value!r} is not a valid id")
         return value
 
@@ -208,6 +213,62 @@ class FieldReader:
             raise self.fail(name, f"unknown field (known fields: {', '.join(known)})")
 
 
+class GameFields(FieldReader):
+    """The fields of a game record, one method each: the one place that says how a
+    field is spelled, what it defaults to and why it is refused.
+    :meth:`GameRecord.from_mapping` reads a whole record with them; the columnar
+    readers (:mod:`chessrate.fast.columnar`) decide each distinct cell once with them
+    (``GameFields({name: cell}, where).method()``)."""
+
+    def time_control(self) -> TimeControl | None:
+        text = self.text("time_control")
+        if text is None:
+            return None
+        try:
+            return parse_time_control(text)
+        except ValueError as error:
+            raise self.fail("time_control", str(error)) from None
+
+    def result(self) -> Result:
+        text = self.text("result", required=True)
+        assert text is not None
+        try:
+            return Result(text.replace("½", "1/2"))
+        except ValueError:
+            raise self.fail("result", f"{text!r} is not one of 1-0, 0-1, 1/2-1/2, *") from None
+
+    def venue(self) -> Venue:
+        return self.choice("venue", Venue, Venue.ONLINE)
+
+    def confirmed(self) -> bool | None:
+        return self.boolean("confirmed")
+
+    def rated(self) -> bool:
+        rated = self.boolean("rated")
+        return True if rated is None else rated
+
+    def termination(self) -> Termination:
+        return self.choice("termination", Termination, Termination.NORMAL)
+
+    def played_at(self) -> datetime:
+        return self.timestamp("played_at")
+
+    def plies(self) -> int | None:
+        return self.integer("plies", maximum=MAX_PLIES)
+
+    def check_opponents(self, white: str, black: str) -> None:
+        if white == black:
+            raise self.fail("black", f"a player cannot play himself ({white!r})")
+
+    def check_confirmed(self, venue: Venue, confirmed: bool | None) -> None:
+        if confirmed is not None and venue is not Venue.OTB:
+            raise self.fail("confirmed", "only an otb game is confirmed")
+
+    def check_ending(self, result: Result, termination: Termination) -> None:
+        if result is Result.DRAW and termination in DECISIVE_TERMINATIONS:
+            raise self.fail("result", f"a game that ended by {termination.value} is not a draw")
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """One finished game, as submitted. ``source`` locates it (``FILE:LINE``)."""
@@ -242,46 +303,30 @@ class GameRecord:
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], where: str) -> GameRecord:
         """Validate one record; raises :class:`InvalidRecord` naming ``where`` and the field."""
-        fields = FieldReader(data, where)
+        fields = GameFields(data, where)
         fields.reject_unknown(GAME_FIELDS)
         game_id = fields.ident("id")
         white = fields.ident("white")
         black = fields.ident("black")
-        if white == black:
-            raise fields.fail("black", f"a player cannot play himself ({white!r})")
-        tc_text = fields.text("time_control")
-        time_control = None
-        if tc_text is not None:
-            try:
-                time_control = parse_time_control(tc_text)
-            except ValueError as error:
-                raise fields.fail("time_control", str(error)) from None
-        result_text = fields.text("result", required=True)
-        assert result_text is not None
-        try:
-            result = Result(result_text.replace("½", "1/2"))
-        except ValueError:
-            raise fields.fail(
-                "result", f"{result_text!r} is not one of 1-0, 0-1, 1/2-1/2, *"
-            ) from None
-        venue = fields.choice("venue", Venue, Venue.ONLINE)
-        confirmed = fields.boolean("confirmed")
-        if confirmed is not None and venue is not Venue.OTB:
-            raise fields.fail("confirmed", "only an otb game is confirmed")
-        rated = fields.boolean("rated")
-        termination = fields.choice("termination", Termination, Termination.NORMAL)
-        if result is Result.DRAW and termination in DECISIVE_TERMINATIONS:
-            raise fields.fail("result", f"a game that ended by {termination.value} is not a draw")
+        fields.check_opponents(white, black)
+        time_control = fields.time_control()
+        result = fields.result()
+        venue = fields.venue()
+        confirmed = fields.confirmed()
+        fields.check_confirmed(venue, confirmed)
+        rated = fields.rated()
+        termination = fields.termination()
+        fields.check_ending(result, termination)
         return cls(
             id=game_id,
-            played_at=fields.timestamp("played_at"),
+            played_at=fields.played_at(),
             white=white,
             black=black,
             result=result,
-            rated=True if rated is None else rated,
+            rated=rated,
             time_control=time_control,
             termination=termination,
-            plies=fields.integer("plies", maximum=MAX_PLIES),
+            plies=fields.plies(),
             venue=venue,
             confirmed=confirmed,
             source=where,
@@ -361,34 +406,72 @@ class Player:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], where: str) -> Player:
-        fields = FieldReader(data, where)
+        fields = PlayerFields(data, where)
         fields.reject_unknown(PLAYER_FIELDS, _IMPORTED)
-        bot = bool(fields.boolean("bot"))
-        bot_rating = fields.rating("bot_rating")
-        if bot and bot_rating is None:
-            raise fields.fail("bot_rating", "is required for a bot")
-        if bot_rating is not None and not bot:
-            raise fields.fail("bot_rating", "is only for a bot (set bot to true)")
-        pools = sorted({m.group(2) for name in data if (m := _IMPORTED.fullmatch(name))})
+        bot = fields.bot()
+        bot_rating = fields.bot_rating()
+        fields.check_bot(bot, bot_rating)
         imported: dict[str, ImportedRating] = {}
-        for pool in pools:
-            rating = fields.rating(f"rating_{pool}")
-            games = fields.integer(f"games_{pool}")
-            if rating is None and games is None:
-                continue
-            if rating is None:
-                raise fields.fail(f"rating_{pool}", f"is required with games_{pool}")
-            if games is None:
-                raise fields.fail(f"games_{pool}", f"is required with rating_{pool}")
-            if rating <= 0:
-                raise fields.fail(f"rating_{pool}", "must be positive")
-            imported[pool] = ImportedRating(rating, games)
+        for pool in imported_pools(data):
+            entry = fields.imported(pool, fields.pool_rating(pool), fields.pool_games(pool))
+            if entry is not None:
+                imported[pool] = entry
         return cls(
             id=fields.ident("id"),
-            name=fields.text("name"),
-            membership_until=fields.day("membership_until"),
+            name=fields.name(),
+            membership_until=fields.membership_until(),
             bot=bot,
             bot_rating=bot_rating,
             imported=imported,
             source=where,
         )
+
+
+def imported_pools(names: Iterable[str]) -> list[str]:
+    """The pools of the imported-rating fields (``rating_POOL``, ``games_POOL``) among
+    ``names``, in the order a player's fields are read."""
+    return sorted({m.group(2) for name in names if (m := _IMPORTED.fullmatch(name))})
+
+
+class PlayerFields(FieldReader):
+    """The fields of a players file's row, one method each (as :class:`GameFields` for
+    games): :meth:`Player.from_mapping` reads a row with them; the columnar players
+    reader (:mod:`chessrate.io.players`) decides each distinct cell once with them."""
+
+    def name(self) -> str | None:
+        return self.text("name")
+
+    def membership_until(self) -> date | None:
+        return self.day("membership_until")
+
+    def bot(self) -> bool:
+        return bool(self.boolean("bot"))
+
+    def bot_rating(self) -> Decimal | None:
+        return self.rating("bot_rating")
+
+    def check_bot(self, bot: bool, bot_rating: Decimal | None) -> None:
+        if bot and bot_rating is None:
+            raise self.fail("bot_rating", "is required for a bot")
+        if bot_rating is not None and not bot:
+            raise self.fail("bot_rating", "is only for a bot (set bot to true)")
+
+    def pool_rating(self, pool: str) -> Decimal | None:
+        return self.rating(f"rating_{pool}")
+
+    def pool_games(self, pool: str) -> int | None:
+        return self.integer(f"games_{pool}")
+
+    def imported(
+        self, pool: str, rating: Decimal | None, games: int | None
+    ) -> ImportedRating | None:
+        """A pool's imported rating from its two fields (None when both are absent)."""
+        if rating is None and games is None:
+            return None
+        if rating is None:
+            raise self.fail(f"rating_{pool}", f"is required with games_{pool}")
+        if games is None:
+            raise self.fail(f"games_{pool}", f"is required with rating_{pool}")
+        if rating <= 0:
+            raise self.fail(f"rating_{pool}", "must be positive")
+        return ImportedRating(rating, games)

@@ -14,8 +14,8 @@ from chessrate import rating
 from chessrate.cli import main
 from chessrate.errors import InvalidRecord
 from chessrate.fast import encode
+from chessrate.fast.columnar import read_batch
 from chessrate.fast.tables import site_expected, site_expected_table
-from chessrate.io.columnar import read_batch
 from chessrate.io.games import read_games
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -10,7 +10,7 @@ numba kernels::
     result.rating_lists()      # == Engine.rating_lists()
     result.outcome_counts()    # rated / unrated / void, as `chessrate rate` prints
 
-:func:`chessrate.io.columnar.read_batch` reads a CSV or JSON Lines file straight
+:func:`chessrate.fast.columnar.read_batch` reads a CSV or JSON Lines file straight
 into a :class:`GameBatch`.
 """
 

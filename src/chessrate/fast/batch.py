@@ -4,7 +4,7 @@
 game record"), in input order, with the player ids and game ids interned: the
 arrays hold small integers, the id tables hold the strings once. A batch is built
 from reference records by :func:`encode`, or straight from a file by
-:mod:`chessrate.io.columnar`. :meth:`GameBatch.record` rebuilds any row as the
+:mod:`chessrate.fast.columnar`. :meth:`GameBatch.record` rebuilds any row as the
 reference :class:`~chessrate.records.GameRecord`, so a refused game is explained
 by the reference system itself.
 """
@@ -168,6 +168,22 @@ class GameBatch:
         )
 
 
+RESULT_CODE = {result: code for code, result in enumerate(RESULTS)}
+TERMINATION_CODE = {termination: code for code, termination in enumerate(TERMINATIONS)}
+
+
+def plies_code(plies: int | None) -> int:
+    return NO_PLIES if plies is None else plies
+
+
+def venue_code(venue: Venue) -> int:
+    return OTB if venue is Venue.OTB else ONLINE
+
+
+def confirmed_code(confirmed: bool | None) -> int:
+    return NOT_GIVEN if confirmed is None else int(confirmed)
+
+
 class Interner:
     """Strings to dense integer codes, in order of first appearance."""
 
@@ -202,22 +218,20 @@ def encode(records: Iterable[GameRecord]) -> GameBatch:
     plies = np.empty(n, np.int32)
     venue = np.empty(n, np.int8)
     confirmed = np.empty(n, np.int8)
-    result_code = {r: i for i, r in enumerate(RESULTS)}
-    termination_code = {t: i for i, t in enumerate(TERMINATIONS)}
     for i, record in enumerate(games):
         game[i] = ids(record.id)
         white[i] = players(record.white)
         black[i] = players(record.black)
         played_at[i] = microseconds(record.played_at)
-        result[i] = result_code[record.result]
+        result[i] = RESULT_CODE[record.result]
         rated[i] = record.rated
         tc_kind[i], tc_base[i], tc_increment[i], tc_days[i] = time_control_codes(
             record.time_control
         )
-        termination[i] = termination_code[record.termination]
-        plies[i] = NO_PLIES if record.plies is None else record.plies
-        venue[i] = OTB if record.venue is Venue.OTB else ONLINE
-        confirmed[i] = NOT_GIVEN if record.confirmed is None else int(record.confirmed)
+        termination[i] = TERMINATION_CODE[record.termination]
+        plies[i] = plies_code(record.plies)
+        venue[i] = venue_code(record.venue)
+        confirmed[i] = confirmed_code(record.confirmed)
     return GameBatch(
         game=game,
         game_ids=ids.names,

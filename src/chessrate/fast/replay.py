@@ -402,7 +402,7 @@ class CompiledReplay:
             row_of_game = np.full(len(ids), -1, np.int64)
             row_of_game[self.batch.game[self.kept]] = self.kept
             self._row_of_game = row_of_game
-        from ..io.csvscan import ByteStrings
+        from .strings import ByteStrings
 
         if isinstance(ids, ByteStrings):  # read by the CSV scanner: a hash probe
             code = ids.code(game_id)

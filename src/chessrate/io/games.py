@@ -12,6 +12,7 @@ from pathlib import Path
 from ..errors import InvalidInput, InvalidRecord
 from ..records import PLAYER_FIELDS, GameRecord, Player
 from .pgn import read_pgn_games
+from .players import read_players_csv
 from .tabular import detect_format, parse_records, read_records
 
 OnInvalid = Callable[[InvalidRecord], None]
@@ -46,7 +47,12 @@ def read_games(
 
 def read_players(path: Path, fmt: str | None = None) -> list[Player]:
     """Every player of a players file (CSV or JSON Lines), validated; the first
-    invalid one raises (players are few and a wrong one would skew every rating)."""
+    invalid one raises (players are few and a wrong one would skew every rating).
+    CSV is read column by column (:mod:`chessrate.io.players`), with the same result."""
+    if detect_format(path, fmt) == "csv":
+        players = read_players_csv(path)
+        if players is not None:
+            return players
     return [Player.from_mapping(fields, where) for where, fields in read_records(path, fmt)]
 
 
