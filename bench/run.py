@@ -285,8 +285,8 @@ def fast_replay(
     """``chessrate.fast.replay`` with the site annulments (S10) applied after it."""
     return fast.replay(
         system_id, batch, players,
-        annulments=[(game_id, reason) for _where, game_id, reason in annulments],
-        annulled_at=ANNULLED_AT,
+        annulments=[fast.Annul(game_id, reason, ANNULLED_AT)
+                    for _where, game_id, reason in annulments],
     )  # fmt: skip
 
 
