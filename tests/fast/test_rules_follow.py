@@ -161,3 +161,13 @@ def test_a_changed_rule_changes_both_engines(system_id: str, change: dict[str, A
     default = outcome_of(system_type(rules_type()), players, records)
     assert outcome_of(changed, players, records) != default, "the change moved nothing here"
     check_same(changed, players, records, [r.id for r in records[::97]])
+
+
+def test_round_shift_is_round_div_by_a_power_of_two() -> None:
+    """The site kernel's rounding by shifts (a power-of-two denominator of the weights)
+    is round_div's half away from zero."""
+    from chessrate.fast.kernels import round_div, round_shift
+
+    for shift in range(6):
+        for numerator in range(-300, 301):
+            assert round_shift(numerator, shift) == round_div(numerator, 1 << shift)

@@ -37,10 +37,12 @@ from .params import (
     C_UNRATED,
     HALF_POINT,
     ONE_POINT,
+    S_DENOMINATOR,
     S_FLOOR,
     S_K,
     S_K_GAMES,
     S_K_NEW,
+    S_SHIFT,
     S_WEIGHTS,
 )
 
@@ -55,6 +57,28 @@ def round_div(numerator: int, denominator: int) -> int:
     if numerator >= 0:
         return (2 * numerator + denominator) // (2 * denominator)
     return -((-2 * numerator + denominator) // (2 * denominator))
+
+
+@njit(cache=True)
+def round_shift(numerator: int, shift: int) -> int:
+    """numerator / 2**shift rounded half away from zero (:func:`round_div` by a power of
+    two, with shifts instead of a division)."""
+    if numerator >= 0:
+        return (2 * numerator + (1 << shift)) >> (shift + 1)
+    return -((-2 * numerator + (1 << shift)) >> (shift + 1))
+
+
+@njit(cache=True)
+def weighted_by_shift(scaled: int, params: Any) -> int:
+    """A site change over the weights' common denominator, when it is a power of two:
+    :func:`round_shift` (the usual case: the weights are halves and quarters)."""
+    return round_shift(scaled, params[S_SHIFT])
+
+
+@njit(cache=True)
+def weighted_by_division(scaled: int, params: Any) -> int:
+    """A site change over the weights' common denominator, any denominator."""
+    return round_div(scaled, params[S_DENOMINATOR])
 
 
 @njit(cache=True)
@@ -224,7 +248,14 @@ def corr_kernel(
 
 @njit(cache=True)
 def _site_change(
-    own: int, opponent: int, halves: int, games: int, pool: int, table: Any, params: Any
+    own: int,
+    opponent: int,
+    halves: int,
+    games: int,
+    pool: int,
+    table: Any,
+    params: Any,
+    weighted: Any,
 ) -> int:
     """site S3-S5: the rating after the game, K x w x (score - expected) rounded,
     never below the floor; w is ``pool``'s weight (1 for a type rating)."""
@@ -232,9 +263,8 @@ def _site_change(
     last = table.shape[0] - 1
     expected = table[min(d, last)] if d >= 0 else ONE_POINT - table[min(-d, last)]
     k = params[S_K_NEW] if games < params[S_K_GAMES] else params[S_K]
-    numerator = params[S_WEIGHTS + 2 * pool]
-    denominator = params[S_WEIGHTS + 2 * pool + 1]
-    after = own + round_div(k * numerator * (halves * HALF_POINT - expected), denominator)
+    scaled = k * params[S_WEIGHTS + pool] * (halves * HALF_POINT - expected)
+    after = own + weighted(scaled, params)
     return int(max(after, params[S_FLOOR]))
 
 
@@ -252,6 +282,7 @@ def site_kernel(
     expected: Any,
     changes: Any,
     params: Any,
+    weighted: Any,
 ) -> None:
     """site S1-S7 for every game of ``order``: the type rating (w = 1) and the site
     Elo (pool 0, w = the type's weight). ``expected[d]`` is the higher rated side's
@@ -272,9 +303,9 @@ def site_kernel(
             na = ra
             nb = rb
             if not is_bot[a]:
-                na = _site_change(ra, rb, sa, games[a, p], weight, expected, params)
+                na = _site_change(ra, rb, sa, games[a, p], weight, expected, params, weighted)
             if not is_bot[b]:
-                nb = _site_change(rb, ra, 2 - sa, games[b, p], weight, expected, params)
+                nb = _site_change(rb, ra, 2 - sa, games[b, p], weight, expected, params, weighted)
             if is_bot[a]:
                 changes[t, 2 * slot] = 0
             else:

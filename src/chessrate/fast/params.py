@@ -10,6 +10,7 @@ denominator. The index names below are the arrays' layout; nothing else is.
 
 from __future__ import annotations
 
+import math
 from decimal import ROUND_CEILING, Decimal
 
 import numpy as np
@@ -36,8 +37,10 @@ A_FLOOR, A_K_NEW, A_NEW_GAMES, A_QUALIFYING, A_BONUS, A_K_POOL = range(6)
  C_CLAMP) = (0, 1, 2, 5, 6, 7, 8, 9)  # fmt: skip
 """``C_UNRATED + halves``: the performance against an unrated opponent (loss, draw,
 win)."""
-# site: S3, S4, S5; ``S_WEIGHTS + 2 * pool`` and ``+ 1``: the pool's weight as a fraction
-S_START, S_K_NEW, S_K, S_K_GAMES, S_FLOOR, S_WEIGHTS = range(6)
+# site: S3, S4, S5; every pool's weight is ``params[S_WEIGHTS + pool]`` over one common
+# denominator ``params[S_DENOMINATOR]``, which is ``1 << params[S_SHIFT]`` when it is a
+# power of two (S_SHIFT -1 otherwise): the kernel then rounds with shifts, not a division
+S_START, S_K_NEW, S_K, S_K_GAMES, S_FLOOR, S_DENOMINATOR, S_SHIFT, S_WEIGHTS = range(8)
 
 
 def fraction(value: Decimal) -> tuple[int, int]:
@@ -79,17 +82,24 @@ def corr_params(rules: CorrRules) -> I64:
 
 def site_params(rules: SiteRules) -> I64:
     """``SiteRules`` for :func:`chessrate.fast.kernels.site_kernel`. A type's pool
-    carries its S2 weight in the site Elo; the site Elo's own slot holds 1."""
+    carries its S2 weight in the site Elo; the site Elo's own slot holds 1 (the weight
+    of a type rating)."""
+    weights = []
+    for pool in SITE_POOLS:
+        kind = next((kind for kind in GameType if kind.value == pool), None)
+        weights.append(fraction(rules.weights[kind] if kind is not None else Decimal(1)))
+    denominator = math.lcm(*(d for _, d in weights))
+    is_power = denominator & (denominator - 1) == 0
     values = [
         to_hundredths(rules.start),
         rules.k_new,
         rules.k,
         rules.k_new_games,
         to_hundredths(rules.floor),
+        denominator,
+        denominator.bit_length() - 1 if is_power else -1,
+        *(n * (denominator // d) for n, d in weights),
     ]
-    for pool in SITE_POOLS:
-        kind = next((kind for kind in GameType if kind.value == pool), None)
-        values.extend(fraction(rules.weights[kind] if kind is not None else Decimal(1)))
     return np.array(values, np.int64)
 
 

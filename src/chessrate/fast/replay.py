@@ -907,6 +907,8 @@ class _Kernel:
             "rating": rating, "games": games, "is_bot": is_bot, "bot_rating": players.bot_rating,
         }  # fmt: skip
         self.params = params.site_params(rules)
+        shifts = self.params[params.S_SHIFT] >= 0
+        self.weighted = kernels.weighted_by_shift if shifts else kernels.weighted_by_division
         self.expected = site_expected_table()
         self.is_bot = players.bot
 
@@ -930,6 +932,7 @@ class _Kernel:
                 chunk, decided.pool, self.white, self.black, decided.white_halves,
                 self.is_bot, states["bot_rating"], states["rating"], states["games"],
                 self.expected, result.changes[start : start + chunk.shape[0]], self.params,
+                self.weighted,
             )  # fmt: skip
 
 
