@@ -113,6 +113,7 @@ CHANGES: list[tuple[str, dict[str, Any]]] = [
     ("corr", {"unrated_performance_loss": Decimal(1000)}),
     ("corr", {"provisional_gap": Decimal(250)}),
     ("corr", {"factor": Decimal("0.05")}),
+    ("corr", {"factor": Decimal("0.035")}),  # not in hundredths: the general division
     ("corr", {"win_bonus": Decimal(10)}),
     ("corr", {"diff_clamp": Decimal(200)}),
     ("site", {"start": Decimal("1200.00")}),
@@ -146,7 +147,7 @@ def test_every_rules_field_is_changed_here() -> None:
 
 
 @pytest.mark.parametrize(
-    ("system_id", "change"), CHANGES, ids=[f"{s}-{next(iter(c))}" for s, c in CHANGES]
+    ("system_id", "change"), CHANGES, ids=[f"{s}-{next(iter(c))}-{i}" for i, (s, c) in enumerate(CHANGES)]
 )
 def test_a_changed_rule_changes_both_engines(system_id: str, change: dict[str, Any]) -> None:
     system_type, rules_type = SYSTEM_OF[system_id]

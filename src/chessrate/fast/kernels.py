@@ -176,7 +176,7 @@ def _arena_k(games: int, pool: int, params: Any) -> int:
     return int(params[A_K_POOL + pool])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _corr_one(
     own_status: int,
     own_rating: int,
@@ -185,25 +185,27 @@ def _corr_one(
     other_status: int,
     other_rating: int,
     halves: int,
+    rules: Any,
+    factored: Any,
     params: Any,
 ) -> tuple[bool, int, int, int, int]:
-    """corr C2-C6 for one player: (counted, status, rating, games, sum)."""
-    margin = params[C_MARGIN]
+    """corr C2-C6 for one player: (counted, status, rating, games, sum). ``rules`` holds
+    CorrRules numbers as values (see :func:`corr_kernel`), ``factored`` is C5's rounding
+    (:func:`factored_in_hundredths` or :func:`factored_any`). Inlined into the kernel:
+    called with a function argument, it would otherwise stay a call per player."""
+    established, margin, gap_limit, clamp, win_bonus = rules
     if own_status == ESTABLISHED:  # C5, C6
         # C5 Decision: an unrated opponent's rating is the performance he earns here
         unrated = other_status == UNRATED
         opponent = own_rating + margin * (1 - halves) if unrated else other_rating
-        clamp = params[C_CLAMP]
         diff = max(-clamp, min(clamp, opponent - own_rating))
-        bonus = params[C_BONUS] * (halves - 1)
-        denominator = params[C_FACTOR_DEN]
-        change = round_div(diff * params[C_FACTOR_NUM] + bonus * denominator, denominator)
+        change = factored(diff, win_bonus * (halves - 1), params)
         if change < 0 and other_status != ESTABLISHED:
             change = 0
         return True, ESTABLISHED, own_rating + change, own_games + 1, 0
     if own_status != UNRATED and other_status != UNRATED:
         gap = other_rating - own_rating
-        if gap >= params[C_GAP] or gap <= -params[C_GAP]:  # C4: not counted at all
+        if gap >= gap_limit or gap <= -gap_limit:  # C4: not counted at all
             return False, own_status, own_rating, own_games, own_sum
     if other_status == UNRATED:  # C3
         performance = params[C_UNRATED + halves]
@@ -211,8 +213,22 @@ def _corr_one(
         performance = other_rating + margin * (halves - 1)
     total = own_sum + performance
     count = own_games + 1
-    status = ESTABLISHED if count >= params[C_ESTABLISHED] else PROVISIONAL
+    status = ESTABLISHED if count >= established else PROVISIONAL
     return True, status, round_div(total, count), count, total
+
+
+@njit(cache=True)
+def factored_in_hundredths(diff: int, bonus: int, params: Any) -> int:
+    """corr C5's factor x diff + bonus, rounded, for a factor in hundredths (0.04 is 4):
+    a division by a constant, the usual case."""
+    return round_div(diff * params[C_FACTOR_NUM] + bonus * ONE_POINT, ONE_POINT)
+
+
+@njit(cache=True)
+def factored_any(diff: int, bonus: int, params: Any) -> int:
+    """corr C5's factor x diff + bonus, rounded, for any exact factor."""
+    denominator = params[C_FACTOR_DEN]
+    return round_div(diff * params[C_FACTOR_NUM] + bonus * denominator, denominator)
 
 
 @njit(cache=True)
@@ -226,19 +242,43 @@ def corr_kernel(
     games: Any,
     total: Any,
     params: Any,
+    factored: Any,
 ) -> None:
     """corr C2-C6 for every game of ``order``; both players from pre-game states;
-    ``params`` the ``CorrRules`` (:func:`chessrate.fast.params.corr_params`)."""
+    ``params`` the ``CorrRules`` (:func:`chessrate.fast.params.corr_params`), its
+    numbers read once into values (not from the array again after each state write)."""
+    rules = (
+        params[C_ESTABLISHED], params[C_MARGIN], params[C_GAP], params[C_CLAMP],
+        params[C_BONUS],
+    )  # fmt: skip
     for t in range(order.shape[0]):
         g = order[t]
         a = white[g]
         b = black[g]
         sa = white_halves[g]
         ca, sta, ra, ga, ta = _corr_one(
-            status[a], rating[a], games[a], total[a], status[b], rating[b], sa, params
+            status[a],
+            rating[a],
+            games[a],
+            total[a],
+            status[b],
+            rating[b],
+            sa,
+            rules,
+            factored,
+            params,
         )
         cb, stb, rb, gb, tb = _corr_one(
-            status[b], rating[b], games[b], total[b], status[a], rating[a], 2 - sa, params
+            status[b],
+            rating[b],
+            games[b],
+            total[b],
+            status[a],
+            rating[a],
+            2 - sa,
+            rules,
+            factored,
+            params,
         )
         if ca:
             status[a], rating[a], games[a], total[a] = sta, ra, ga, ta

@@ -65,6 +65,8 @@ def arena_params(rules: ArenaRules) -> I64:
 def corr_params(rules: CorrRules) -> I64:
     """``CorrRules`` for :func:`chessrate.fast.kernels.corr_kernel`."""
     numerator, denominator = fraction(rules.factor)
+    if ONE_POINT % denominator == 0:  # a factor with two decimals: in hundredths
+        numerator, denominator = numerator * (ONE_POINT // denominator), ONE_POINT
     values = [
         rules.established_after,
         to_hundredths(rules.performance_margin),

@@ -883,6 +883,8 @@ class _Kernel:
         total = np.where(imported & ~established, rating * games, 0)
         self.result.states = {"status": status, "rating": rating, "games": games, "total": total}
         self.params = params.corr_params(rules)
+        in_hundredths = self.params[params.C_FACTOR_DEN] == params.ONE_POINT
+        self.factored = kernels.factored_in_hundredths if in_hundredths else kernels.factored_any
 
     def _site_states(self, players: Attributes, rules: SiteRules) -> None:
         # one player's pools side by side, rating and games of a pool together: a game
@@ -925,7 +927,7 @@ class _Kernel:
         elif result.system_id == "corr":
             kernels.corr_kernel(
                 chunk, self.white, self.black, decided.white_halves, states["status"],
-                states["rating"], states["games"], states["total"], self.params,
+                states["rating"], states["games"], states["total"], self.params, self.factored,
             )  # fmt: skip
         else:
             kernels.site_kernel(
