@@ -598,7 +598,8 @@ class CompiledReplay:
         ``display_arena``'s training rating."""
         shown, inverse = np.unique(display_hundredths(arrays.rating), return_inverse=True)
         numbers = np.array([str(value) for value in shown.tolist()], object)
-        codes, first = kernels.factorize(arrays.state, arrays.games, arrays.state, arrays.state)
+        # (int8, int64, int64, int64): the signature the time controls use, one compilation
+        codes, first = kernels.factorize(arrays.state, arrays.games, arrays.games, arrays.games)
         marks = np.array(
             [self._mark(int(arrays.state[r]), int(arrays.games[r])) for r in first.tolist()],
             object,
