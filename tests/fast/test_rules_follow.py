@@ -146,9 +146,10 @@ def test_every_rules_field_is_changed_here() -> None:
         assert changed == fields, system_id
 
 
-@pytest.mark.parametrize(
-    ("system_id", "change"), CHANGES, ids=[f"{s}-{next(iter(c))}-{i}" for i, (s, c) in enumerate(CHANGES)]
-)
+IDS = [f"{system}-{next(iter(change))}-{i}" for i, (system, change) in enumerate(CHANGES)]
+
+
+@pytest.mark.parametrize(("system_id", "change"), CHANGES, ids=IDS)
 def test_a_changed_rule_changes_both_engines(system_id: str, change: dict[str, Any]) -> None:
     system_type, rules_type = SYSTEM_OF[system_id]
     players, records = stream(system_id, seed=12)
