@@ -23,6 +23,7 @@ from .base import (
     PlayerLookup,
     PoolKey,
     StateLookup,
+    explained,
     no_annulment,
 )
 
@@ -48,6 +49,14 @@ def allowed_controls() -> str:
         controls = [f"{m}+{s}" for (m, s), p in OFFICIAL_CONTROLS.items() if p == pool]
         parts.append(f"{pool} {', '.join(controls)}")
     return "; ".join(parts)
+
+
+RULES = ("arena A6", "arena A7", "arena A10")
+"""The rules a change cites (stored as their position)."""
+
+# The reasons of a decision (GameRating.reason_code; stored as such): arena A4, A6, A7, A9
+(R_CASUAL, R_FORFEIT, R_NO_RESULT, R_NEITHER, R_BOTH, R_WHITE_QUALIFIES, R_BLACK_QUALIFIES,
+ R_WHITE_LOSS_IGNORED, R_BLACK_LOSS_IGNORED) = range(9)  # fmt: skip
 
 
 class ArenaStatus(StrEnum):
@@ -95,6 +104,8 @@ class ArenaSystem:
 
     id = "arena"
     pools: tuple[str, ...] = POOLS
+    rules_cited: tuple[str, ...] = RULES
+    states: tuple[str, ...] = tuple(ArenaStatus)
 
     def __init__(self, rules: ArenaRules | None = None) -> None:
         self.rules = rules or ArenaRules()
@@ -162,28 +173,57 @@ class ArenaSystem:
         self, game: GameRecord, players: PlayerLookup, states: StateLookup[ArenaState]
     ) -> GameRating[ArenaState]:
         if not game.rated:
-            return GameRating(game, Outcome.UNRATED, "casual game: moves nothing (A4)")
+            return self._decided(game, Outcome.UNRATED, R_CASUAL)
         pool = self.pool_of(game)
         self.check_membership(game, players)
         if game.termination is Termination.FORFEIT:
-            return GameRating(game, Outcome.VOID, "forfeit: counts for nothing (A4)")
+            return self._decided(game, Outcome.VOID, R_FORFEIT)
         if game.termination in FOREIGN_TERMINATIONS:
             raise game.refuse("termination", f"{game.termination.value!r} does not occur in arena")
         if game.score(game.white) is None:
-            return GameRating(game, Outcome.VOID, "no result (*): counts for nothing")
+            return self._decided(game, Outcome.VOID, R_NO_RESULT)
         white, black = states(game.white, pool), states(game.black, pool)
         rated = ArenaStatus.RATED
         if white.status is rated and black.status is rated:
             return self._rate_between_rated(game, pool, white, black)
         if white.status is not rated and black.status is not rated:
-            return GameRating(
-                game,
-                Outcome.RATED,
-                f"{pool}: neither player is rated, so the game counts for neither (A6)",
-            )
+            return self._decided(game, Outcome.RATED, R_NEITHER)
         if white.status is rated:
             return self._qualifying_game(game, pool, game.black, black, white)
         return self._qualifying_game(game, pool, game.white, white, black)
+
+    def _decided(
+        self,
+        game: GameRecord,
+        outcome: Outcome,
+        code: int,
+        changes: tuple[Change, ...] = (),
+        states: dict[PoolKey, ArenaState] | None = None,
+    ) -> GameRating[ArenaState]:
+        return GameRating(
+            game, outcome, self.reason(game, code, changes), changes, states or {}, code
+        )
+
+    def reason(self, game: GameRecord, code: int, changes: tuple[Change, ...] = ()) -> str:
+        """The game's decision in words, from its reason code (``R_*``) and the game: what
+        the ledger shows for a stored game."""
+        if code == R_CASUAL:
+            return "casual game: moves nothing (A4)"
+        if code == R_FORFEIT:
+            return "forfeit: counts for nothing (A4)"
+        if code == R_NO_RESULT:
+            return "no result (*): counts for nothing"
+        pool = self.pool_of(game)
+        if code == R_NEITHER:
+            return f"{pool}: neither player is rated, so the game counts for neither (A6)"
+        if code == R_BOTH:
+            return f"{pool}: both rated (A7)"
+        unrated = game.white if code in (R_WHITE_QUALIFIES, R_WHITE_LOSS_IGNORED) else game.black
+        opponent = game.opponent(unrated)
+        text = f"{pool}: {opponent} is rated, {unrated} is not: A6 for {unrated}, A9 for {opponent}"
+        if code in (R_WHITE_LOSS_IGNORED, R_BLACK_LOSS_IGNORED):
+            text += "; a loss before the count starts is ignored (A6)"
+        return text
 
     def k_factor(self, pool: str, state: ArenaState) -> int:
         """A8: K 40 until 30 rated games (qualifying games included), else the pool's K."""
@@ -212,45 +252,39 @@ class ArenaSystem:
             delta = score - pd
             change = round_half_away(delta * k)
             after = own.rating + change
-            games = own.games + 1
-            note = f"D = {table_b_d(d)} → PD {pd}; {score} − {pd} = {delta} × K {k} = {change:+}"
             if after < self.rules.floor:
                 new_state = ArenaState()
                 rule = "arena A10"
-                note += (
-                    f"; {after} is below {self.rules.floor}: the {pool} rating is lost, "
-                    "qualify again (A10)"
-                )
             else:
-                new_state = ArenaState(ArenaStatus.RATED, after, games)
+                new_state = ArenaState(ArenaStatus.RATED, after, own.games + 1)
                 rule = "arena A7"
             new_states[(player_id, pool)] = new_state
             changes.append(
-                Change(
-                    game_id=game.id,
-                    player=player_id,
-                    pool=pool,
-                    rule=rule,
-                    opponent=game.opponent(player_id),
-                    score=score,
-                    before=own.rating,
-                    after=after,
-                    state_before=own.status.value,
-                    state_after=new_state.status.value,
-                    games_before=own.games,
-                    games_after=new_state.counted_games,
-                    opponent_rating=other.rating,
-                    k=k,
-                    d=d,
-                    pd=pd,
-                    delta=delta,
-                    change=change,
-                    note=note,
+                explained(
+                    Change(
+                        game_id=game.id,
+                        player=player_id,
+                        pool=pool,
+                        rule=rule,
+                        opponent=game.opponent(player_id),
+                        score=score,
+                        before=own.rating,
+                        after=after,
+                        state_before=own.status.value,
+                        state_after=new_state.status.value,
+                        games_before=own.games,
+                        games_after=new_state.counted_games,
+                        opponent_rating=other.rating,
+                        k=k,
+                        d=d,
+                        pd=pd,
+                        delta=delta,
+                        change=change,
+                    ),
+                    self.note,
                 )
             )
-        return GameRating(
-            game, Outcome.RATED, f"{pool}: both rated (A7)", tuple(changes), new_states
-        )
+        return self._decided(game, Outcome.RATED, R_BOTH, tuple(changes), new_states)
 
     def _qualifying_game(
         self,
@@ -264,40 +298,30 @@ class ArenaSystem:
         assert rated_opponent.rating is not None
         score = game.score(player_id)
         assert score is not None
-        opponent = game.opponent(player_id)
-        reason = (
-            f"{pool}: {opponent} is rated, {player_id} is not: "
-            f"A6 for {player_id}, A9 for {opponent}"
-        )
+        white = player_id == game.white
         if own.status is ArenaStatus.UNRATED and score < HALF:
-            return GameRating(
-                game,
-                Outcome.RATED,
-                reason + "; a loss before the count starts is ignored (A6)",
-            )
+            ignored = R_WHITE_LOSS_IGNORED if white else R_BLACK_LOSS_IGNORED
+            return self._decided(game, Outcome.RATED, ignored)
         entries = (*own.qualifying, (rated_opponent.rating, score))
-        target = self.rules.qualifying_games
-        if len(entries) < target:
+        basis: Decimal | None = None
+        points: int | None = None
+        if len(entries) < self.rules.qualifying_games:
             new_state = ArenaState(ArenaStatus.QUALIFYING, qualifying=entries)
-            first = "count starts (scored at least ½); " if len(entries) == 1 else ""
-            note = f"{first}qualifying game {len(entries)} of {target}"
             after = None
-            change_note = note
         else:
-            _ra, _points, rf, how = self.first_rating(entries)
+            basis, total, rf, _how = self.first_rating(entries)
+            points = int(total * 2)
             if rf < self.rules.floor:
                 new_state = ArenaState()
-                change_note = f"{how}; below {self.rules.floor}: not rated, the count is reset (A6)"
             else:
                 new_state = ArenaState(ArenaStatus.RATED, rf, len(entries))
-                change_note = f"{how}; rated from now on (A6)"
             after = rf
         change = Change(
             game_id=game.id,
             player=player_id,
             pool=pool,
             rule="arena A6",
-            opponent=opponent,
+            opponent=game.opponent(player_id),
             score=score,
             before=None,
             after=after,
@@ -306,9 +330,45 @@ class ArenaSystem:
             games_before=own.counted_games,
             games_after=new_state.counted_games,
             opponent_rating=rated_opponent.rating,
-            note=change_note,
+            basis=basis,
+            code=points,
         )
-        return GameRating(game, Outcome.RATED, reason, (change,), {(player_id, pool): new_state})
+        code = R_WHITE_QUALIFIES if white else R_BLACK_QUALIFIES
+        return self._decided(
+            game,
+            Outcome.RATED,
+            code,
+            (explained(change, self.note),),
+            {(player_id, pool): new_state},
+        )
+
+    def note(self, change: Change) -> str:
+        """A change in words, from its numbers alone (A6, A7, A10): how the reference
+        explains it, and what the ledger shows for a stored change. A completed
+        qualification carries Ra as ``basis`` and its points (in half points) as
+        ``code``."""
+        floor = self.rules.floor
+        if change.rule == "arena A6":
+            count = change.games_before + 1  # this game's place among the qualifying games
+            if change.after is None:
+                first = "count starts (scored at least ½); " if count == 1 else ""
+                return f"{first}qualifying game {count} of {self.rules.qualifying_games}"
+            assert change.basis is not None and change.code is not None
+            _rf, how = self.first_rating_of(change.basis, Decimal(change.code) / 2, count)
+            if change.state_after == ArenaStatus.UNRATED.value:
+                return f"{how}; below {floor}: not rated, the count is reset (A6)"
+            return f"{how}; rated from now on (A6)"
+        assert change.d is not None and change.pd is not None and change.change is not None
+        note = (
+            f"D = {table_b_d(change.d)} → PD {change.pd}; {change.score} − {change.pd} = "
+            f"{change.delta} × K {change.k} = {change.change:+}"
+        )
+        if change.rule == "arena A10":
+            note += (
+                f"; {change.after} is below {floor}: the {change.pool} rating is lost, "
+                "qualify again (A10)"
+            )
+        return note
 
     def first_rating(
         self, entries: tuple[tuple[Decimal, Decimal], ...]
@@ -321,6 +381,12 @@ class ArenaSystem:
         count = len(entries)
         ra = round_half_away(sum((rating for rating, _ in entries), Decimal(0)) / count)
         points = sum((score for _, score in entries), Decimal(0))
+        rf, how = self.first_rating_of(ra, points, count)
+        return ra, points, rf, how
+
+    def first_rating_of(self, ra: Decimal, points: Decimal, count: int) -> tuple[Decimal, str]:
+        """A6 from Ra, the points s and the number of games n: (Rf, the calculation in
+        words)."""
         half = Decimal(count) / 2
         if points == half:
             rf, how = ra, "50 %, Rf = Ra"
@@ -334,7 +400,7 @@ class ArenaSystem:
                 f"under 50 %, p = {round_half_away(points / count)}, Rf = Ra + dp ({dp})",
             )
         rf = round_half_away(rf)
-        return ra, points, rf, f"Ra = {ra}, s = {points.normalize():f}: {how} = {rf}"
+        return rf, f"Ra = {ra}, s = {points.normalize():f}: {how} = {rf}"
 
     # -- lists ---------------------------------------------------------------------
 

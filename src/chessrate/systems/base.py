@@ -8,7 +8,7 @@ every change. No I/O, no clock, no database (DESIGN.md "a pure core").
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -49,6 +49,14 @@ class Change:
     delta: Decimal | None = None
     change: Decimal | None = None
     note: str = ""
+    basis: Decimal | None = None
+    """A number the rule started from that is neither player's rating (arena A6: Ra, the
+    opponents' average; corr C2: the sum of the performances; site S10: the change
+    being reversed)."""
+    code: int | None = None
+    """A small whole number the note needs (arena A6: the qualifying points in half
+    points; corr C5/C6: the opponent's state; site S3/S5 in the site Elo: the game
+    type's pool)."""
 
     def as_row(self) -> dict[str, str]:
         """The change as a flat row of text (history files)."""
@@ -93,6 +101,9 @@ class GameRating(Generic[S]):
     reason: str
     changes: tuple[Change, ...] = ()
     states: Mapping[PoolKey, S] = field(default_factory=dict)
+    reason_code: int = 0
+    """Which of the system's reasons ``reason`` says (``system.reason(game, code,
+    changes)`` writes it again: the ledger stores the code)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +128,11 @@ class ListEntry:
         }
 
 
+def explained(change: Change, note: Callable[[Change], str]) -> Change:
+    """The change with its note written by the system's ``note`` from its numbers."""
+    return replace(change, note=note(change))
+
+
 PlayerLookup = Callable[[str], Player]
 StateLookup = Callable[[str, str], S]
 
@@ -126,6 +142,10 @@ class RatingSystem(Protocol[S]):
 
     id: str
     pools: tuple[str, ...]
+    rules_cited: tuple[str, ...]
+    """Every rule a change can cite (``Change.rule``), in a fixed order."""
+    states: tuple[str, ...]
+    """Every state a change can name (``Change.state_before``/``state_after``)."""
 
     def check_player(self, player: Player) -> None:
         """Refuse attributes this system cannot use (e.g. an imported rating for an
@@ -141,6 +161,13 @@ class RatingSystem(Protocol[S]):
 
     def list_entry(self, player: Player, pool: str, state: S) -> ListEntry | None:
         """The player's rating-list row in ``pool``, or None when not listed."""
+
+    def note(self, change: Change) -> str:
+        """A change in words, from its numbers alone (``Change.note``)."""
+
+    def reason(self, game: GameRecord, code: int, changes: tuple[Change, ...] = ()) -> str:
+        """A decision in words, from its reason code, the game and its changes
+        (``GameRating.reason``)."""
 
     def annul(
         self, rating: GameRating[S], states: StateLookup[S]

@@ -20,6 +20,7 @@ from .base import (
     PlayerLookup,
     PoolKey,
     StateLookup,
+    explained,
     no_annulment,
 )
 
@@ -27,6 +28,12 @@ POOL = "corr"
 
 FOREIGN_TERMINATIONS = frozenset({Termination.BOT_NO_MOVE})
 """Endings that do not occur in corr (it has no bots): refused."""
+
+RULES = ("corr C2", "corr C5", "corr C6")
+"""The rules a change cites (stored as their position)."""
+
+# The reasons of a decision (GameRating.reason_code; stored as such)
+R_CASUAL, R_FORFEIT, R_NO_RESULT, R_RATED, R_NEITHER = range(5)
 
 
 class CorrStatus(StrEnum):
@@ -69,6 +76,8 @@ class CorrSystem:
 
     id = "corr"
     pools: tuple[str, ...] = (POOL,)
+    rules_cited: tuple[str, ...] = RULES
+    states: tuple[str, ...] = tuple(s.value for s in CorrStatus)
 
     def __init__(self, rules: CorrRules | None = None) -> None:
         self.rules = rules or CorrRules()
@@ -103,27 +112,84 @@ class CorrSystem:
         self, game: GameRecord, players: PlayerLookup, states: StateLookup[CorrState]
     ) -> GameRating[CorrState]:
         if not game.rated:
-            return GameRating(game, Outcome.UNRATED, "casual game: moves nothing")
+            return self._decided(game, Outcome.UNRATED, R_CASUAL)
         if game.termination is Termination.FORFEIT:
-            return GameRating(game, Outcome.VOID, "forfeit: counts for nothing")
+            return self._decided(game, Outcome.VOID, R_FORFEIT)
         if game.termination in FOREIGN_TERMINATIONS:
             raise game.refuse("termination", "'bot_no_move' does not occur in corr")
         if game.score(game.white) is None:
-            return GameRating(game, Outcome.VOID, "no result (*): counts for nothing")
+            return self._decided(game, Outcome.VOID, R_NO_RESULT)
         white, black = states(game.white, POOL), states(game.black, POOL)
         changes = []
         new_states = {}
         for player_id, own, other in ((game.white, white, black), (game.black, black, white)):
             change, state = self._rate_one(game, player_id, own, other)
             if change is not None:
-                changes.append(change)
+                changes.append(explained(change, self.note))
                 new_states[(player_id, POOL)] = state
-        reason = (
-            "rated: " + "; ".join(f"{c.player} {c.rule}" for c in changes)
-            if changes
-            else "rated: counted for neither player (C4)"
+        code = R_RATED if changes else R_NEITHER
+        return self._decided(game, Outcome.RATED, code, tuple(changes), new_states)
+
+    def _decided(
+        self,
+        game: GameRecord,
+        outcome: Outcome,
+        code: int,
+        changes: tuple[Change, ...] = (),
+        states: dict[PoolKey, CorrState] | None = None,
+    ) -> GameRating[CorrState]:
+        return GameRating(
+            game, outcome, self.reason(game, code, changes), changes, states or {}, code
         )
-        return GameRating(game, Outcome.RATED, reason, tuple(changes), new_states)
+
+    def reason(self, game: GameRecord, code: int, changes: tuple[Change, ...] = ()) -> str:
+        """The game's decision in words, from its reason code (``R_*``) and its changes."""
+        if code == R_CASUAL:
+            return "casual game: moves nothing"
+        if code == R_FORFEIT:
+            return "forfeit: counts for nothing"
+        if code == R_NO_RESULT:
+            return "no result (*): counts for nothing"
+        if code == R_NEITHER:
+            return "rated: counted for neither player (C4)"
+        return "rated: " + "; ".join(f"{c.player} {c.rule}" for c in changes)
+
+    def note(self, change: Change) -> str:
+        """A change in words, from its numbers alone (C2, C5, C6): how the reference
+        explains it, and what the ledger shows. C2 carries the sum of the performances
+        as ``basis``; C5/C6 the opponent's state as ``code``."""
+        rules = self.rules
+        if change.rule == "corr C2":
+            opponent = CorrState(rating=change.opponent_rating)  # only its rating is read
+            performance = self.performance(change.score, opponent)
+            rating = change.opponent_rating
+            against = "unrated opponent" if rating is None else f"opponent {_cents(rating)}"
+            games = change.games_after
+            assert change.basis is not None and change.after is not None
+            note = (
+                f"performance {performance} ({_word(change.score)} vs {against}); "
+                f"mean of {games} performances {_cents(change.basis)}/{games} = "
+                f"{_cents(change.after)}"
+            )
+            if change.state_after == CorrStatus.ESTABLISHED.value:
+                note += f"; {games} games: established from now on (C1)"
+            return note
+        assert change.d is not None and change.code is not None
+        raw_diff = change.d
+        diff = max(-rules.diff_clamp, min(rules.diff_clamp, raw_diff))
+        bonus = self._bonus(change.score)
+        computed = round_half_away(rules.factor * diff + bonus)
+        clamp = f" (clamped from {raw_diff})" if diff != raw_diff else ""
+        note = f"{rules.factor} × diff {diff}{clamp} {bonus:+} = {computed:+}"
+        if change.rule == "corr C6":
+            opponent_state = tuple(CorrStatus)[change.code]
+            note += f"; protected against a {opponent_state.value} opponent: 0 (C6)"
+        return note
+
+    def _bonus(self, score: Decimal) -> Decimal | int:
+        """C5: +16 for a win, -16 for a loss, 0 for a draw."""
+        win = self.rules.win_bonus
+        return win if score == ONE else -win if score == 0 else 0
 
     def performance(self, score: Decimal, opponent: CorrState) -> Decimal:
         """C3: the per-game performance from the opponent's pre-game rating."""
@@ -168,13 +234,6 @@ class CorrSystem:
             if games >= self.rules.established_after
             else CorrStatus.PROVISIONAL
         )
-        against = "unrated opponent" if other.rating is None else f"opponent {other.rating}"
-        note = (
-            f"performance {performance} ({_word(score)} vs {against}); "
-            f"mean of {games} performances {total}/{games} = {rating}"
-        )
-        if status is CorrStatus.ESTABLISHED:
-            note += f"; {games} games: established from now on (C1)"
         state = CorrState(status, rating, games, total)
         return (
             Change(
@@ -192,7 +251,7 @@ class CorrSystem:
                 games_after=games,
                 opponent_rating=other.rating,
                 change=None if own.rating is None else rating - own.rating,
-                note=note,
+                basis=total,
             ),
             state,
         )
@@ -210,13 +269,9 @@ class CorrSystem:
             opponent_rating = other.rating
         raw_diff = opponent_rating - own.rating
         diff = max(-rules.diff_clamp, min(rules.diff_clamp, raw_diff))
-        bonus = rules.win_bonus if score == ONE else -rules.win_bonus if score == 0 else 0
-        change = round_half_away(rules.factor * diff + bonus)
-        clamp = f" (clamped from {raw_diff})" if diff != raw_diff else ""
-        note = f"0.04 × diff {diff}{clamp} {bonus:+} = {change:+}"
+        change = round_half_away(rules.factor * diff + self._bonus(score))
         rule = "corr C5"
         if change < 0 and other.status is not CorrStatus.ESTABLISHED:
-            note += f"; protected against a {other.status.value} opponent: 0 (C6)"
             change = Decimal("0.00")
             rule = "corr C6"
         after = own.rating + change
@@ -237,7 +292,7 @@ class CorrSystem:
                 opponent_rating=opponent_rating,
                 d=raw_diff,
                 change=change,
-                note=note,
+                code=tuple(CorrStatus).index(other.status),
             ),
             CorrState(CorrStatus.ESTABLISHED, after, own.games + 1),
         )
@@ -266,6 +321,12 @@ def corr_mark(status: CorrStatus, games: int) -> str:
     """C7: what follows a displayed rating: ``P (7)`` while provisional (7 games so
     far), nothing once established."""
     return f"P ({games})" if status is CorrStatus.PROVISIONAL else ""
+
+
+def _cents(value: Decimal) -> Decimal:
+    """A rating as the notes show it: with its hundredths (``1500.00``, also when the
+    number was ``1500``: a stored number keeps no other form)."""
+    return round_half_away(value)
 
 
 def _word(score: Decimal) -> str:

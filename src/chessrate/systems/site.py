@@ -16,7 +16,7 @@ from ..errors import InvalidRecord
 from ..numbers import HALF, ONE, display, round_half_away
 from ..records import GameRecord, Outcome, Player, Result, Termination, Venue
 from ..timecontrol import ClockKind, TimeControl
-from .base import Change, GameRating, ListEntry, PlayerLookup, PoolKey, StateLookup
+from .base import Change, GameRating, ListEntry, PlayerLookup, PoolKey, StateLookup, explained
 
 SITE = "site"
 
@@ -59,6 +59,14 @@ ENDINGS_WITH_A_LOSER = frozenset(
 
 BOT_NEVER_LOSES_BY = frozenset({Termination.TIMEOUT, Termination.ABANDON, Termination.EXPIRED})
 """S7: a bot never loses on time, by abandoning or by expiry (such a record is refused)."""
+
+RULES = ("site S3", "site S5", "site S10")
+"""The rules a change cites (stored as their position)."""
+
+# The reasons of a decision (GameRating.reason_code; stored as such); a rated game's
+# code is R_RATED plus its type's position in GameType.
+(R_CASUAL, R_TWO_BOTS, R_OTB_PENDING, R_FORFEIT, R_ABORTED, R_BOT_NO_MOVE, R_NO_RESULT,
+ R_RATED) = range(8)  # fmt: skip
 
 EXPECTED_PLACES = 2
 """The logistic expected score is computed in float and rounded to two decimals
@@ -108,6 +116,8 @@ class SiteSystem:
     """The ``site`` rating system (spec site.md)."""
 
     id = "site"
+    rules_cited: tuple[str, ...] = RULES
+    states: tuple[str, ...] = ("rated",)
     pools: tuple[str, ...] = POOLS
 
     def __init__(self, rules: SiteRules | None = None) -> None:
@@ -193,26 +203,81 @@ class SiteSystem:
     ) -> GameRating[SiteState]:
         white, black = players(game.white), players(game.black)
         if not game.rated:
-            return GameRating(game, Outcome.UNRATED, "casual game: moves nothing (S1)")
+            return self._decided(game, Outcome.UNRATED, R_CASUAL)
         kind = self.game_type(game, white, black)
         if white.bot and black.bot:
-            return GameRating(game, Outcome.UNRATED, "two bots: nothing to rate (S7)")
+            return self._decided(game, Outcome.UNRATED, R_TWO_BOTS)
         if game.venue is Venue.OTB and kind is GameType.OTB and not game.confirmed:
-            return GameRating(
-                game, Outcome.UNRATED, "otb game not confirmed by both players: pending (S2)"
-            )
+            return self._decided(game, Outcome.UNRATED, R_OTB_PENDING)
         result = self._result(game, white, black)
-        if not isinstance(result, Result):  # the reason why the game is void
-            return GameRating(game, Outcome.VOID, result)
+        if not isinstance(result, Result):  # the reason (code) why the game is void
+            return self._decided(game, Outcome.VOID, result)
         return self._rate_humans_or_bot(game, kind, result, white, black, states)
 
-    def _result(self, game: GameRecord, white: Player, black: Player) -> Result | str:
-        """S7-S9 and forfeits: the result to rate, or why the game is void."""
+    def _decided(
+        self,
+        game: GameRecord,
+        outcome: Outcome,
+        code: int,
+        changes: tuple[Change, ...] = (),
+        states: dict[PoolKey, SiteState] | None = None,
+    ) -> GameRating[SiteState]:
+        return GameRating(
+            game, outcome, self.reason(game, code, changes), changes, states or {}, code
+        )
+
+    def reason(self, game: GameRecord, code: int, changes: tuple[Change, ...] = ()) -> str:
+        """The game's decision in words, from its reason code (``R_*``) and the game: what
+        the ledger shows for a stored game."""
+        if code == R_CASUAL:
+            return "casual game: moves nothing (S1)"
+        if code == R_TWO_BOTS:
+            return "two bots: nothing to rate (S7)"
+        if code == R_OTB_PENDING:
+            return "otb game not confirmed by both players: pending (S2)"
+        if code == R_FORFEIT:
+            return "forfeit: counts for nothing"
+        if code == R_ABORTED:
+            return f"aborted: {game.plies} plies, before both sides moved: void (S8)"
+        if code == R_BOT_NO_MOVE:
+            return f"the bot's move did not arrive before move 10 ({game.plies} plies): void (S7)"
+        if code == R_NO_RESULT:
+            return "no result (*): counts for nothing"
+        kind = tuple(GameType)[code - R_RATED]
+        return f"{kind.value}: type rating and site Elo (weight {self.rules.weights[kind]})"
+
+    def note(self, change: Change) -> str:
+        """A change in words, from its numbers alone (S3, S5, S10): how the reference
+        explains it, and what the ledger shows. A change of the site Elo carries the
+        game type's position in GameType as ``code``; S10 the reversed change as
+        ``basis``."""
+        if change.rule == "site S10":
+            return f"fair-play annulment: the game's {change.basis:+} is reversed"
+        assert change.pd is not None and change.k is not None
+        expected, k, score = change.pd, change.k, change.score
+        if change.pool == SITE:
+            assert change.code is not None
+            kind = tuple(GameType)[change.code]
+            weight = self.rules.weights[kind]
+            weight_text = f" × weight {weight} ({kind.value})"
+        else:
+            weight, weight_text = Decimal(1), ""
+        computed = round_half_away(k * weight * (score - expected))
+        note = (
+            f"expected {expected} (opponent {round_half_away(change.opponent_rating or 0)}); "
+            f"K {k}{weight_text} × ({_score_text(score)} − {expected}) = {computed:+}"
+        )
+        if change.rule == "site S5":
+            note += f"; stops at the floor {self.rules.floor} (S5)"
+        return note
+
+    def _result(self, game: GameRecord, white: Player, black: Player) -> Result | int:
+        """S7-S9 and forfeits: the result to rate, or the reason code of a void game."""
         termination = game.termination
         if termination is Termination.FORFEIT:
-            return "forfeit: counts for nothing"
+            return R_FORFEIT
         if game.plies is not None and game.plies < self.rules.aborted_below_plies:
-            return f"aborted: {game.plies} plies, before both sides moved: void (S8)"
+            return R_ABORTED
         bot = black if black.bot else white if white.bot else None
         if termination is Termination.BOT_NO_MOVE:
             return self._bot_no_move(game, bot)
@@ -232,10 +297,10 @@ class SiteSystem:
                 "loser (S8): give the result",
             )
         if game.result is Result.NO_RESULT:
-            return "no result (*): counts for nothing"
+            return R_NO_RESULT
         return game.result
 
-    def _bot_no_move(self, game: GameRecord, bot: Player | None) -> Result | str:
+    def _bot_no_move(self, game: GameRecord, bot: Player | None) -> Result | int:
         """S7 Decision: the bot's move did not arrive: void in moves 1-9 (fewer than 18
         plies), from move 10 on the human's loss."""
         if bot is None:
@@ -243,7 +308,7 @@ class SiteSystem:
         if game.plies is None:
             raise game.refuse("plies", "is required with termination 'bot_no_move' (S7)")
         if game.plies < self.rules.bot_void_before_plies:
-            return f"the bot's move did not arrive before move 10 ({game.plies} plies): void (S7)"
+            return R_BOT_NO_MOVE
         human_loses = Result.WHITE_WINS if bot.id == game.white else Result.BLACK_WINS
         if game.result not in (human_loses, Result.NO_RESULT):
             raise game.refuse(
@@ -309,10 +374,10 @@ class SiteSystem:
                 change, state = self._move(
                     game, pool, w, own.id, own_state, other.id, opponent_rating, score, kind
                 )
-                changes.append(change)
+                changes.append(explained(change, self.note))
                 new_states[(own.id, pool)] = state
-        reason = f"{kind.value}: type rating and site Elo (weight {weight})"
-        return GameRating(game, Outcome.RATED, reason, tuple(changes), new_states)
+        code = R_RATED + tuple(GameType).index(kind)
+        return self._decided(game, Outcome.RATED, code, tuple(changes), new_states)
 
     def _move(
         self,
@@ -331,14 +396,8 @@ class SiteSystem:
         k = self.k_factor(own)
         change = round_half_away(k * weight * (score - expected))
         after = own.rating + change
-        weight_text = "" if pool != SITE else f" × weight {weight} ({kind.value})"
-        note = (
-            f"expected {expected} (opponent {opponent_rating}); "
-            f"K {k}{weight_text} × ({_score_text(score)} − {expected}) = {change:+}"
-        )
         rule = "site S3"
         if after < self.rules.floor:
-            note += f"; stops at the floor {self.rules.floor} (S5)"
             after = self.rules.floor
             rule = "site S5"
         return (
@@ -361,7 +420,7 @@ class SiteSystem:
                 pd=expected,
                 delta=score - expected,
                 change=after - own.rating,
-                note=note,
+                code=tuple(GameType).index(kind) if pool == SITE else None,
             ),
             SiteState(after, own.games + 1),
         )
@@ -383,21 +442,24 @@ class SiteSystem:
             state = SiteState(after, max(0, current.games - 1))
             new_states[key] = state
             changes.append(
-                Change(
-                    game_id=original.game_id,
-                    player=original.player,
-                    pool=original.pool,
-                    rule="site S10",
-                    opponent=original.opponent,
-                    score=original.score,
-                    before=current.rating,
-                    after=after,
-                    state_before="rated",
-                    state_after="rated",
-                    games_before=current.games,
-                    games_after=state.games,
-                    change=after - current.rating,
-                    note=f"fair-play annulment: the game's {original.change:+} is reversed",
+                explained(
+                    Change(
+                        game_id=original.game_id,
+                        player=original.player,
+                        pool=original.pool,
+                        rule="site S10",
+                        opponent=original.opponent,
+                        score=original.score,
+                        before=current.rating,
+                        after=after,
+                        state_before="rated",
+                        state_after="rated",
+                        games_before=current.games,
+                        games_after=state.games,
+                        change=after - current.rating,
+                        basis=original.change,
+                    ),
+                    self.note,
                 )
             )
         return tuple(changes), new_states
