@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from enum import Enum, StrEnum
 from typing import TypeVar
@@ -475,3 +475,22 @@ class PlayerFields(FieldReader):
         if rating <= 0:
             raise self.fail(f"rating_{pool}", "must be positive")
         return ImportedRating(rating, games)
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MICROSECONDS_PER_DAY = 86_400_000_000
+
+
+def microseconds(moment: datetime) -> int:
+    """A timestamp as whole microseconds since 1970-01-01 UTC (exact: datetimes have
+    microsecond resolution; a naive one is taken as UTC). The ledger stores moments so,
+    and the compiled replay orders games by it."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    delta = moment - EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def moment(value: int) -> datetime:
+    """The inverse of :func:`microseconds` (a UTC datetime)."""
+    return EPOCH + timedelta(microseconds=value)

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from chessrate.cli import main
 from chessrate.ledger import Ledger
 from chessrate.ledger.live import LiveGames
-from chessrate.ledger.schema import events, games
+from chessrate.ledger.schema import games
 from chessrate.systems.site_live import LiveGame, Ply
 from chessrate.timecontrol import parse_time_control
 
@@ -48,7 +48,7 @@ def open_expiring_games(ledger: Ledger, count: int) -> list[str]:
 def ended_once(ledger: Ledger, ids: list[str]) -> None:
     with ledger.reader.connect() as conn:
         stored = conn.execute(select(func.count()).select_from(games)).scalar_one()
-        refs = Counter(conn.execute(select(events.c.ref).where(events.c.kind == "game")).scalars())
+        refs = Counter(conn.execute(select(games.c.id)).scalars())  # a game's row is its event
     assert stored == len(ids)
     assert set(refs) == set(ids)
     assert max(refs.values()) == 1  # one game event per live game: ended once

@@ -470,14 +470,32 @@ def test_verify_finds_a_tampered_state(site_sample: str) -> None:
     assert problems[0].startswith("ana site: state is ")
 
 
-def test_verify_finds_tampered_changes(site_sample: str) -> None:
+@pytest.mark.parametrize(
+    "column",
+    ["before", "after", "opponent_rating", "k", "d", "pd", "basis", "code", "games_before",
+     "games_after", "rule", "slot"],
+)  # fmt: skip
+def test_verify_finds_tampered_changes(site_sample: str, column: str) -> None:
+    """Every stored number of a change is compared with the replay's."""
     ledger = Ledger(site_sample)
     with ledger.engine.begin() as conn:
         conn.execute(
-            text("UPDATE changes SET detail = replace(detail, '\"after\":\"', '\"after\":\"1') "
-                 "WHERE game_id = 's0001'")
+            text(f"UPDATE changes SET {column} = coalesce({column}, 0) + 1 "
+                 "WHERE seq = (SELECT seq FROM games WHERE id = 's0001') AND slot = 0")
         )  # fmt: skip
-    assert ledger.verify() == ["game s0001: stored changes differ from the replay"]
+    problems = ledger.verify()
+    assert len(problems) == 1
+    assert problems[0].startswith("game s0001: ")
+
+
+@pytest.mark.parametrize(("column", "value"), [("outcome", 1), ("reason", 0)])
+def test_verify_finds_a_tampered_decision(site_sample: str, column: str, value: int) -> None:
+    ledger = Ledger(site_sample)
+    with ledger.engine.begin() as conn:
+        conn.execute(text(f"UPDATE games SET {column} = {value} WHERE id = 's0001'"))
+    problems = ledger.verify()
+    assert len(problems) == 1
+    assert problems[0].startswith(f"game s0001: {column}")
 
 
 @pytest.mark.parametrize(
@@ -554,16 +572,16 @@ def test_the_arena_and_corr_samples_load_and_verify(
 
 
 def test_verify_reports_an_unreadable_stored_change(site_sample: str) -> None:
-    """A change corrupted into a non-number is a difference, not a crash."""
+    """A change corrupted into a code no system has is a difference, not a crash."""
     ledger = Ledger(site_sample)
     with ledger.engine.begin() as conn:
         conn.execute(
-            text("UPDATE changes SET detail = replace(detail, '\"after\":\"', '\"after\":\"x') "
-                 "WHERE game_id = 's0001'")
+            text("UPDATE changes SET rule = 99 "
+                 "WHERE seq = (SELECT seq FROM games WHERE id = 's0001')")
         )  # fmt: skip
     problems = ledger.verify()
     assert len(problems) == 1
-    assert problems[0].startswith("game s0001: the stored game cannot be read")
+    assert problems[0].startswith("game s0001: a stored change cannot be read")
 
 
 def test_import_all_is_one_transaction(ledger_url: str) -> None:

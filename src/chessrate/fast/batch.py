@@ -13,12 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import numpy.typing as npt
 
-from ..records import GameRecord, Result, Termination, Venue
+from ..records import (
+    GameRecord,
+    Result,
+    Termination,
+    Venue,
+    microseconds,
+    moment,
+)
 from ..timecontrol import ClockKind, TimeControl
 
 I8 = npt.NDArray[np.int8]
@@ -63,21 +69,6 @@ NO_PLIES = -1
 """``plies`` code for an absent value."""
 NOT_GIVEN = -1
 """``confirmed`` code for an absent value (else 0 false, 1 true)."""
-
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-MICROSECONDS_PER_DAY = 86_400_000_000
-
-
-def microseconds(moment: datetime) -> int:
-    """A timestamp as whole microseconds since 1970-01-01 UTC (exact: datetimes
-    have microsecond resolution)."""
-    delta = moment - EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-def moment(value: int) -> datetime:
-    """The inverse of :func:`microseconds` (a UTC datetime)."""
-    return EPOCH + timedelta(microseconds=value)
 
 
 def time_control(kind: int, base: int, increment: int, days: int) -> TimeControl | None:

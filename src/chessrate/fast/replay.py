@@ -35,7 +35,7 @@ from ..engine import Annulment, Engine
 from ..errors import InvalidRecord
 from ..io.lists import ListColumns
 from ..numbers import display_hundredths, format_hundredths, from_hundredths, to_hundredths
-from ..records import GameRecord, Outcome, Player, Termination
+from ..records import MICROSECONDS_PER_DAY, GameRecord, Outcome, Player, Termination
 from ..systems import get_system
 from ..systems.arena import FOREIGN_TERMINATIONS as ARENA_FOREIGN
 from ..systems.arena import POOLS as ARENA_POOLS
@@ -64,7 +64,6 @@ from . import kernels, params
 from .batch import (
     BLACK_WINS,
     DRAW,
-    MICROSECONDS_PER_DAY,
     NO_PLIES,
     NO_RESULT,
     OTB,

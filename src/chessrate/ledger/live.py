@@ -41,7 +41,7 @@ from ..systems.site_live import (
     plies_text,
 )
 from ..timecontrol import parse_time_control
-from . import codec
+from . import codec, rows
 from .connection import as_utc
 from .schema import games, live_games
 from .store import Ledger
@@ -464,7 +464,7 @@ class LiveGames:
                 select(games.c.outcome, games.c.annulled).where(games.c.id == row.id)
             ).first()
             if stored is not None:
-                outcome = "void" if stored.annulled else stored.outcome
+                outcome = "void" if stored.annulled else rows.OUTCOMES[stored.outcome].value
         return LiveView(
             game=game,
             status=status,

@@ -135,7 +135,8 @@ class Periods:
         attributes = codec.dumps({"id": player_id, "name": name})
         if conn.execute(select(players.c.id).where(players.c.id == player_id)).first() is None:
             conn.execute(
-                insert(players).values(id=player_id, name=name, attributes=attributes, bot=False,
+                insert(players).values(id=player_id, key=self.ledger.next_player_key(conn),
+                                       name=name, attributes=attributes, bot=False,
                                        created_at=now, updated_at=now)
             )  # fmt: skip
         values = {

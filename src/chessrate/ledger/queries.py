@@ -4,19 +4,18 @@ players, games) for export and replay. Reads never take SQLite's write lock."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, func, select, text
 
 from ..errors import NotFound
 from ..numbers import from_hundredths
-from ..records import GameRecord, Outcome, Player
+from ..records import GameRecord, Outcome, Player, moment
 from ..systems.base import Change
-from . import codec
+from . import codec, rows
 from .connection import LedgerConnection, as_utc
 from .schema import annulments, changes, events, games, players, ratings
 from .views import AnnulmentView, GameView, HistoryItem, PlayerView, RatingView
@@ -27,14 +26,57 @@ class LedgerQueries(LedgerConnection):
 
     # -- players ------------------------------------------------------------------------
 
-    def load_players(self, conn: Connection, ids: Iterable[str], lock: bool) -> dict[str, Player]:
-        """The players among ``ids`` that exist (rows locked in id order when ``lock``)."""
+    def load_players(
+        self,
+        conn: Connection,
+        ids: Iterable[str],
+        lock: bool,
+        keys: dict[str, int] | None = None,
+    ) -> dict[str, Player]:
+        """The players among ``ids`` that exist (rows locked in id order when ``lock``);
+        their integer keys go into ``keys`` when given."""
         wanted = sorted(set(ids))
-        query = select(players.c.id, players.c.attributes).where(players.c.id.in_(wanted))
-        query = query.order_by(players.c.id)
+        query = select(players.c.id, players.c.key, players.c.attributes)
+        query = query.where(players.c.id.in_(wanted)).order_by(players.c.id)
         if lock:
             query = query.with_for_update()
-        return {row.id: codec.player_from_json(row.attributes) for row in conn.execute(query)}
+        found = {}
+        for row in conn.execute(query):
+            found[row.id] = codec.player_from_json(row.attributes)
+            if keys is not None:
+                keys[row.id] = row.key
+        return found
+
+    def player_keys(self, conn: Connection, ids: Iterable[str]) -> dict[str, int]:
+        """The integer keys of the players among ``ids`` that exist."""
+        query = select(players.c.id, players.c.key).where(players.c.id.in_(sorted(set(ids))))
+        return {row.id: row.key for row in conn.execute(query)}
+
+    def player_names(self, conn: Connection, keys: Iterable[int]) -> dict[int, str]:
+        """The ids of the players with these integer keys."""
+        query = select(players.c.key, players.c.id).where(players.c.key.in_(sorted(set(keys))))
+        return {row.key: row.id for row in conn.execute(query)}
+
+    def next_player_key(self, conn: Connection) -> int:
+        """A new player's integer key (PostgreSQL: a sequence; SQLite: one more than the
+        largest, under the database write lock)."""
+        if self.postgres:
+            return int(conn.execute(text("SELECT nextval('player_keys')")).scalar_one())
+        return int(conn.execute(select(func.coalesce(func.max(players.c.key), 0))).scalar_one()) + 1
+
+    def next_seq(self, conn: Connection) -> int:
+        """The next event's ``seq``, one sequence for games, players and annulments
+        (PostgreSQL: a sequence, drawn under the players' locks; SQLite: one more than
+        the largest, under the database write lock)."""
+        if self.postgres:
+            return int(conn.execute(text("SELECT nextval('ledger_seq')")).scalar_one())
+        last = conn.execute(
+            text(
+                "SELECT max(coalesce((SELECT max(seq) FROM events), 0), "
+                "coalesce((SELECT max(seq) FROM games), 0))"
+            )
+        ).scalar_one()
+        return int(last) + 1
 
     def get_player(self, player_id: str) -> PlayerView:
         with self.reading() as conn:
@@ -70,46 +112,85 @@ class LedgerQueries(LedgerConnection):
         with self.reading() as conn:
             return self._game_view(conn, game_id)
 
+    def _game_row(self, conn: Connection, game_id: str) -> Any:
+        return conn.execute(select(games).where(games.c.id == game_id)).first()
+
+    def _namer(self, conn: Connection, row: Any) -> Callable[[int], str]:
+        """The ids of a game row's players by their keys."""
+        return self.player_names(conn, (row.white, row.black)).__getitem__
+
+    def _changes_of(
+        self, conn: Connection, row: Any, seqs: Sequence[int], namer: Callable[[int], str]
+    ) -> tuple[Change, ...]:
+        """The changes of a game's events (the game's, its annulment's), in order: every
+        change is one of its two players' in one of the pools, at one of ``seqs``."""
+        query = (
+            select(changes)
+            .where(
+                changes.c.player.in_(sorted({row.white, row.black})),
+                changes.c.pool.in_(range(len(self.pools))),
+                changes.c.seq.in_(seqs),
+            )
+            .order_by(changes.c.seq, changes.c.slot)
+        )
+        system = self.system
+        return tuple(
+            rows.change_from_row(system, change._mapping, namer, row.id)
+            for change in conn.execute(query)
+        )
+
     def _game_view(self, conn: Connection, game_id: str) -> GameView:
-        row = conn.execute(select(games).where(games.c.id == game_id)).first()
+        row = self._game_row(conn, game_id)
         if row is None:
             raise NotFound(f"game {game_id}: no such game")
-        rows = conn.execute(
-            select(changes.c.detail).where(changes.c.game_id == game_id).order_by(changes.c.id)
-        ).all()
+        namer = self._namer(conn, row)
+        seqs = [row.seq]
+        if row.annulled:
+            annulled = select(annulments.c.seq).where(annulments.c.game_id == game_id)
+            seqs += list(conn.execute(annulled).scalars())
+        record = rows.record_from_row(row._mapping, namer)
+        game_changes = self._changes_of(conn, row, seqs, namer)
+        rated = tuple(c for c in game_changes if c.rule.split()[-1] != "S10")
+        outcome = rows.OUTCOMES[row.outcome]
         return GameView(
             id=row.id,
             seq=row.seq,
-            record=GameRecord.from_mapping(json.loads(row.record), f"game {row.id}"),
-            outcome=Outcome.VOID.value if row.annulled else row.outcome,
-            reason=row.reason,
+            record=record,
+            outcome=Outcome.VOID.value if row.annulled else outcome.value,
+            reason=self.system.reason(record, row.reason, rated),
             annulled=row.annulled,
-            changes=tuple(codec.change_from_mapping(json.loads(r.detail)) for r in rows),
-            submitted_at=as_utc(row.submitted_at),
+            changes=game_changes,
+            submitted_at=moment(row.submitted_at),
         )
 
     def history(self, player_id: str, pool: str) -> list[HistoryItem]:
         """Every change of a player's rating in a pool, oldest first (games and
         annulments)."""
+        if pool not in self.pools:
+            raise NotFound(f"pool {pool}: not a pool of {self.system_id} ({', '.join(self.pools)})")
+        game_seq = func.coalesce(changes.c.game, changes.c.seq)
         query = (
-            select(changes.c.seq, changes.c.detail, events.c.kind, games.c.played_at, events.c.at)
-            .join(events, events.c.seq == changes.c.seq)
-            .join(games, games.c.id == changes.c.game_id)
-            .where(changes.c.player_id == player_id, changes.c.pool == pool)
-            .order_by(changes.c.seq, changes.c.id)
+            select(changes, games.c.id.label("game_id"), games.c.played_at, annulments.c.at)
+            .join(games, games.c.seq == game_seq)
+            .outerjoin(annulments, annulments.c.seq == changes.c.seq)
+            .order_by(changes.c.seq)
         )
         with self.reading() as conn:
-            if conn.execute(select(players.c.id).where(players.c.id == player_id)).first() is None:
+            key = self.player_keys(conn, [player_id]).get(player_id)
+            if key is None:
                 raise NotFound(f"player {player_id}: no such player")
-            rows = conn.execute(query).all()
+            query = query.where(changes.c.player == key, changes.c.pool == self.pools.index(pool))
+            found = conn.execute(query).all()
+            names = self.player_names(conn, {r.opponent for r in found} | {key})
+        system = self.system
         return [
             HistoryItem(
-                seq=row.seq,
-                kind=row.kind,
-                played_at=as_utc(row.played_at if row.kind == "game" else row.at),
-                change=codec.change_from_mapping(json.loads(row.detail)),
+                seq=r.seq,
+                kind="game" if r.game is None else "annulment",
+                played_at=moment(r.played_at) if r.game is None else as_utc(r.at),
+                change=rows.change_from_row(system, r._mapping, names.__getitem__, r.game_id),
             )
-            for row in rows
+            for r in found
         ]
 
     def leaderboard(
@@ -148,29 +229,33 @@ class LedgerQueries(LedgerConnection):
 
     def annulments(self) -> list[AnnulmentView]:
         with self.reading() as conn:
-            rows = conn.execute(select(annulments).order_by(annulments.c.seq)).all()
-            details = conn.execute(
-                select(changes.c.seq, changes.c.detail)
-                .where(changes.c.seq.in_([r.seq for r in rows]))
-                .order_by(changes.c.id)
-            ).all()
-        by_seq: dict[int, list[Change]] = {}
-        for d in details:
-            by_seq.setdefault(d.seq, []).append(codec.change_from_mapping(json.loads(d.detail)))
-        return [
-            AnnulmentView(
-                r.game_id, r.seq, as_utc(r.at), r.by, r.reason, tuple(by_seq.get(r.seq, ()))
-            )
-            for r in rows
-        ]
+            found = conn.execute(select(annulments).order_by(annulments.c.seq)).all()
+            views = []
+            for r in found:
+                row = self._game_row(conn, r.game_id)
+                moved = self._changes_of(conn, row, (r.seq,), self._namer(conn, row))
+                views.append(AnnulmentView(r.game_id, r.seq, as_utc(r.at), r.by, r.reason, moved))
+        return views
 
     # -- the whole ledger ---------------------------------------------------------------
 
-    def events(self) -> Iterator[tuple[int, str, str, str, datetime]]:
-        """(seq, kind, ref, payload, at) of every event in commit order."""
+    def events(self) -> Iterator[tuple[int, str, str, Any, datetime]]:
+        """(seq, kind, ref, data, at) of every event in commit order: a player's
+        event's data is its attributes (JSON text), an annulment's its reason and who
+        decided (JSON text), a game's its stored row (``at`` its submission)."""
         with self.reading() as conn:
-            for row in conn.execute(select(events).order_by(events.c.seq)):
-                yield row.seq, row.kind, row.ref, row.payload, as_utc(row.at)
+            others = conn.execute(select(events).order_by(events.c.seq))
+            played = conn.execute(select(games).order_by(games.c.seq))
+            other = next(others, None)
+            game = next(played, None)
+            while other is not None or game is not None:
+                if game is None or (other is not None and other.seq < game.seq):
+                    assert other is not None
+                    yield other.seq, other.kind, other.ref, other.payload, as_utc(other.at)
+                    other = next(others, None)
+                else:
+                    yield game.seq, "game", game.id, game, moment(game.submitted_at)
+                    game = next(played, None)
 
     def players(self) -> list[Player]:
         with self.reading() as conn:
@@ -182,8 +267,9 @@ class LedgerQueries(LedgerConnection):
     def export_games(self) -> Iterator[GameRecord]:
         """Every game record in commit order."""
         with self.reading() as conn:
-            for row in conn.execute(select(games.c.id, games.c.record).order_by(games.c.seq)):
-                yield GameRecord.from_mapping(json.loads(row.record), f"game {row.id}")
+            names = dict(conn.execute(select(players.c.key, players.c.id)).all())
+            for row in conn.execute(select(games).order_by(games.c.seq)):
+                yield rows.record_from_row(row._mapping, names.__getitem__)
 
     def counts(self) -> dict[str, int]:
         with self.reading() as conn:

@@ -19,12 +19,11 @@ writes the words again).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from ..numbers import HALF, ONE, from_hundredths, to_hundredths
-from ..records import GameRecord, Outcome, Result, Termination, Venue
+from ..records import GameRecord, Outcome, Result, Termination, Venue, microseconds, moment
 from ..systems.base import Change, RatingSystem, explained
 from ..timecontrol import parse_time_control
 
@@ -44,20 +43,8 @@ CHANGE_COLUMNS: tuple[str, ...] = (
 )  # fmt: skip
 """A change row's columns besides ``seq`` (its event) and ``game`` (its game's seq)."""
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def micros(moment: datetime) -> int:
-    """An aware moment as whole microseconds since 1970-01-01 UTC (naive means UTC)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    delta = moment - EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-def moment(value: int) -> datetime:
-    """:func:`micros` back to an aware UTC datetime."""
-    return EPOCH + timedelta(microseconds=value)
+micros = microseconds
+"""A moment as the ledger stores it (:func:`chessrate.records.microseconds`)."""
 
 
 def _cents(value: Decimal | None) -> int | None:
@@ -116,7 +103,7 @@ def change_row(
 
 
 def change_from_row(
-    system: RatingSystem[Any], row: Mapping[str, Any], name: Callable[[int], str], game_id: str
+    system: RatingSystem[Any], row: Mapping[Any, Any], name: Callable[[int], str], game_id: str
 ) -> Change:
     """A stored change row back to the change, its note written by the system."""
     score = SCORES[row["score"]]
@@ -172,7 +159,7 @@ def game_row(record: GameRecord, key: Callable[[str], int]) -> dict[str, Any]:
     }
 
 
-def record_from_row(row: Mapping[str, Any], name: Callable[[int], str]) -> GameRecord:
+def record_from_row(row: Mapping[Any, Any], name: Callable[[int], str]) -> GameRecord:
     """A stored game row back to its record."""
     control = row["time_control"]
     return GameRecord(

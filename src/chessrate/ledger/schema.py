@@ -1,5 +1,13 @@
-"""The ledger's tables (SQLAlchemy Core). Ratings are stored as integer hundredths;
-explanations as exact JSON. Alembic migrations in ``migrations/`` create them."""
+"""The ledger's tables (SQLAlchemy Core). Alembic migrations in ``migrations/`` create
+them.
+
+Games and their changes are stored as numbers (:mod:`chessrate.ledger.rows`): ratings
+in integer hundredths, moments in microseconds since 1970 UTC, players by their
+integer ``key``, rules, pools, states, results and reasons as codes; the words of a
+change or a decision are written again from the numbers when they are read. Every
+event has a ``seq``, one sequence for the whole ledger: a game's is its key in
+``games``; players' and annulments' events are in ``events``.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +20,7 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
+    SmallInteger,
     String,
     Table,
     Text,
@@ -33,6 +42,9 @@ players = Table(
     "players",
     metadata,
     Column("id", String(200), primary_key=True),
+    # The integer the games and changes name the player by; always set (the
+    # migration that added it could not declare it NOT NULL on SQLite).
+    Column("key", BigInteger),
     Column("name", Text),
     Column("attributes", Text, nullable=False),  # Player.to_mapping() as JSON
     Column("bot", Boolean, nullable=False, default=False),
@@ -40,46 +52,65 @@ players = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 
+Index("players_key", players.c.key, unique=True)
+
 events = Table(
     "events",
     metadata,
-    Column("seq", Seq, primary_key=True, autoincrement=True),
-    Column("kind", String(16), nullable=False),  # player | game | annulment
+    Column("seq", Seq, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),  # player | annulment
     Column("ref", String(200), nullable=False),  # player id or game id
     Column("payload", Text, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
-    sqlite_autoincrement=True,
 )
 
 games = Table(
     "games",
     metadata,
-    Column("id", String(200), primary_key=True),
-    Column("seq", Seq, ForeignKey("events.seq"), nullable=False, unique=True),
-    Column("record", Text, nullable=False),  # GameRecord.to_mapping() as canonical JSON
-    Column("played_at", DateTime(timezone=True), nullable=False),
-    Column("white", String(200), ForeignKey("players.id"), nullable=False, index=True),
-    Column("black", String(200), ForeignKey("players.id"), nullable=False, index=True),
-    Column("outcome", String(16), nullable=False),
-    Column("reason", Text, nullable=False),
-    Column("annulled", Boolean, nullable=False, default=False),
-    Column("submitted_at", DateTime(timezone=True), nullable=False),
+    Column("seq", Seq, primary_key=True, autoincrement=False),
+    Column("id", String(200), nullable=False, unique=True),
+    Column("played_at", BigInteger, nullable=False),  # microseconds since 1970 UTC
+    Column("white", BigInteger, nullable=False),  # players.key
+    Column("black", BigInteger, nullable=False),
+    Column("result", SmallInteger, nullable=False),  # rows.RESULTS
+    Column("rated", Boolean, nullable=False),
+    Column("time_control", String(64)),
+    Column("termination", SmallInteger, nullable=False),  # rows.TERMINATIONS
+    Column("plies", Integer),
+    Column("venue", SmallInteger, nullable=False),  # rows.VENUES
+    Column("confirmed", Boolean),
+    Column("outcome", SmallInteger, nullable=False),  # rows.OUTCOMES
+    Column("reason", SmallInteger, nullable=False),  # the system's reason code
+    Column("annulled", Boolean, nullable=False),
+    Column("submitted_at", BigInteger, nullable=False),  # microseconds since 1970 UTC
 )
 
 changes = Table(
     "changes",
     metadata,
-    Column("id", Seq, primary_key=True, autoincrement=True),
-    Column("seq", Seq, ForeignKey("events.seq"), nullable=False, index=True),
-    Column("game_id", String(200), ForeignKey("games.id"), nullable=False, index=True),
-    Column("player_id", String(200), ForeignKey("players.id"), nullable=False),
-    Column("pool", String(32), nullable=False),
-    Column("rule", String(32), nullable=False),
-    Column("after_cents", BigInteger),
-    Column("detail", Text, nullable=False),  # codec.change_to_mapping as JSON
-    sqlite_autoincrement=True,
+    # A player's history in a pool is one range of the key (no other index).
+    Column("player", BigInteger, primary_key=True),  # players.key
+    Column("pool", SmallInteger, primary_key=True),  # position in system.pools
+    Column("seq", Seq, primary_key=True, autoincrement=False),  # the event
+    Column("game", BigInteger),  # an annulment's game (its seq); NULL: the event's own
+    Column("slot", SmallInteger, nullable=False),  # its place among the event's changes
+    Column("rule", SmallInteger, nullable=False),  # position in system.rules_cited
+    Column("opponent", BigInteger, nullable=False),  # players.key
+    Column("score", SmallInteger, nullable=False),  # half points
+    Column("before", BigInteger),  # hundredths, as every rating number below
+    Column("after", BigInteger),
+    Column("state_before", SmallInteger, nullable=False),  # position in system.states
+    Column("state_after", SmallInteger, nullable=False),
+    Column("games_before", Integer, nullable=False),
+    Column("games_after", Integer, nullable=False),
+    Column("opponent_rating", BigInteger),
+    Column("k", Integer),
+    Column("d", BigInteger),
+    Column("pd", BigInteger),
+    Column("basis", BigInteger),
+    Column("code", Integer),
+    sqlite_with_rowid=False,
 )
-Index("changes_player_pool", changes.c.player_id, changes.c.pool, changes.c.seq)
 
 ratings = Table(
     "ratings",

@@ -11,7 +11,6 @@ committed in ``seq`` order, and ``verify`` replays them in that order.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -27,7 +26,7 @@ from ..errors import Conflict, InvalidRecord, NotFound
 from ..numbers import to_hundredths
 from ..records import GameRecord, Outcome, Player, Result
 from ..systems.base import Change, GameRating, PoolKey, RatingSystem
-from . import codec
+from . import codec, rows
 from .queries import LedgerQueries
 from .schema import annulments, changes, events, games, players, ratings
 from .views import AnnulmentView, GameView, PlayerView
@@ -46,6 +45,8 @@ class LedgerWrites(LedgerQueries):
             index_elements=[ratings.c.player_id, ratings.c.pool],
             set_={name: upsert.excluded[name] for name in columns},
         )
+        self._insert_game = insert(games)
+        self._insert_change = insert(changes)
 
     # -- players ------------------------------------------------------------------------
 
@@ -110,17 +111,20 @@ class LedgerWrites(LedgerQueries):
         values = {"name": player.name, "attributes": attributes, "bot": player.bot,
                   "updated_at": now}  # fmt: skip
         if new:
-            conn.execute(insert(players).values(id=player.id, created_at=now, **values))
+            key = self.next_player_key(conn)
+            conn.execute(insert(players).values(id=player.id, key=key, created_at=now, **values))
         else:
             conn.execute(update(players).where(players.c.id == player.id).values(**values))
+            key = self.player_keys(conn, [player.id])[player.id]
         seq = self._event(conn, "player", player.id, attributes, now)
         # An imported rating is on the lists at once, before the player's first game;
         # until a game moves it, it follows the player's current import.
-        moved = set(
-            conn.execute(
-                select(changes.c.pool).where(changes.c.player_id == player.id).distinct()
+        moved = {
+            self.pools[pool]
+            for pool in conn.execute(
+                select(changes.c.pool).where(changes.c.player == key).distinct()
             ).scalars()
-        )
+        }
         conn.execute(
             delete(ratings).where(ratings.c.player_id == player.id, ratings.c.pool.not_in(moved))
         )
@@ -163,11 +167,12 @@ class LedgerWrites(LedgerQueries):
         return self._submit(conn, record, now)
 
     def _submit(self, conn: Connection, record: GameRecord, now: datetime) -> tuple[GameView, bool]:
-        locked = self._locked_players(conn, (record.white, record.black))
-        existing = conn.execute(select(games.c.record).where(games.c.id == record.id)).first()
+        keys: dict[str, int] = {}
+        locked = self.load_players(conn, (record.white, record.black), lock=True, keys=keys)
+        existing = self._game_row(conn, record.id)
         if existing is not None:
-            stored = GameRecord.from_mapping(json.loads(existing.record), f"game {record.id}")
-            if replace(stored, source="") == replace(record, source=""):
+            stored = rows.record_from_row(existing._mapping, self._namer(conn, existing))
+            if stored == replace(record, source=""):
                 return self._game_view(conn, record.id), False
             raise Conflict(f"game {record.id}: id: already used for a different game")
         for side, player_id in (("white", record.white), ("black", record.black)):
@@ -176,17 +181,14 @@ class LedgerWrites(LedgerQueries):
         states = _StateCache(conn, self.system_id, self.system, locked)
         states.prefetch((record.white, record.black))
         rating = self.system.rate(record, locked.__getitem__, states)
-        text = codec.dumps(record.to_mapping())
-        seq = self._event(conn, "game", record.id, text, now)
+        seq = self.next_seq(conn)
         conn.execute(
-            insert(games).values(
-                id=record.id, seq=seq, record=text,
-                played_at=record.played_at, white=record.white, black=record.black,
-                outcome=rating.outcome.value, reason=rating.reason, annulled=False,
-                submitted_at=now,
-            )
+            self._insert_game,
+            {"seq": seq, **rows.game_row(record, keys.__getitem__),
+             "outcome": rows.OUTCOMES.index(rating.outcome), "reason": rating.reason_code,
+             "annulled": False, "submitted_at": rows.micros(now)},
         )  # fmt: skip
-        self._store_changes(conn, seq, rating.changes)
+        self._store_changes(conn, seq, None, rating.changes, keys)
         self._store_states(conn, seq, rating.states, locked)
         view = GameView(
             record.id, seq, replace(record, source=""), rating.outcome.value, rating.reason,
@@ -195,24 +197,28 @@ class LedgerWrites(LedgerQueries):
         return view, True
 
     def _event(self, conn: Connection, kind: str, ref: str, payload: str, now: datetime) -> int:
-        result = conn.execute(
-            insert(events).values(kind=kind, ref=ref, payload=payload, at=now)
-            .returning(events.c.seq)
-        )  # fmt: skip
-        return int(result.scalar_one())
+        seq = self.next_seq(conn)
+        conn.execute(insert(events).values(seq=seq, kind=kind, ref=ref, payload=payload, at=now))
+        return seq
 
-    def _store_changes(self, conn: Connection, seq: int, items: Sequence[Change]) -> None:
+    def _store_changes(
+        self,
+        conn: Connection,
+        seq: int,
+        game: int | None,
+        items: Sequence[Change],
+        keys: Mapping[str, int],
+    ) -> None:
         if not items:
             return
+        system = self.system
         conn.execute(
-            insert(changes),
+            self._insert_change,
             [
-                {"seq": seq, "game_id": c.game_id, "player_id": c.player, "pool": c.pool,
-                 "rule": c.rule, "after_cents": _hundredths(c.after),
-                 "detail": codec.dumps(codec.change_to_mapping(c))}
-                for c in items
+                {**rows.change_row(system, c, slot, keys.__getitem__), "seq": seq, "game": game}
+                for slot, c in enumerate(items)
             ],
-        )  # fmt: skip
+        )
 
     def _store_states(
         self,
@@ -272,27 +278,26 @@ class LedgerWrites(LedgerQueries):
     def _annul(
         self, conn: Connection, game_id: str, reason: str, by: str | None, now: datetime
     ) -> AnnulmentView:
-        row = conn.execute(select(games).where(games.c.id == game_id)).first()
+        row = self._game_row(conn, game_id)
         if row is None:
             raise NotFound(f"game {game_id}: no such game")
-        people = self._locked_players(conn, (row.white, row.black))
-        row = conn.execute(select(games).where(games.c.id == game_id)).one()
+        namer = self._namer(conn, row)
+        white, black = namer(row.white), namer(row.black)
+        keys: dict[str, int] = {}
+        people = self.load_players(conn, (white, black), lock=True, keys=keys)
+        row = self._game_row(conn, game_id)
+        assert row is not None
         if row.annulled:
             raise Conflict(f"game {game_id}: id: already annulled")
-        if row.outcome != Outcome.RATED.value:
+        outcome = rows.OUTCOMES[row.outcome]
+        if outcome is not Outcome.RATED:
             raise InvalidRecord(
-                f"game {game_id}", "id", f"the game is {row.outcome}: no rating to annul"
+                f"game {game_id}", "id", f"the game is {outcome.value}: no rating to annul"
             )
-        record = GameRecord.from_mapping(json.loads(row.record), f"game {game_id}")
-        original = tuple(
-            codec.change_from_mapping(json.loads(r.detail))
-            for r in conn.execute(
-                select(changes.c.detail)
-                .where(changes.c.game_id == game_id, changes.c.seq == row.seq)
-                .order_by(changes.c.id)
-            )
-        )
-        rating: GameRating[Any] = GameRating(record, Outcome.RATED, row.reason, original)
+        record = rows.record_from_row(row._mapping, namer)
+        original = self._changes_of(conn, row, (row.seq,), namer)
+        reason_text = self.system.reason(record, row.reason, original)
+        rating: GameRating[Any] = GameRating(record, Outcome.RATED, reason_text, original)
         states = _StateCache(conn, self.system_id, self.system, people)
         reversed_changes, new_states = self.system.annul(rating, states)
         payload = codec.dumps({"reason": reason, "by": by})
@@ -300,8 +305,8 @@ class LedgerWrites(LedgerQueries):
         conn.execute(
             insert(annulments).values(game_id=game_id, seq=seq, at=now, by=by, reason=reason)
         )
-        conn.execute(update(games).where(games.c.id == game_id).values(annulled=True))
-        self._store_changes(conn, seq, reversed_changes)
+        conn.execute(update(games).where(games.c.seq == row.seq).values(annulled=True))
+        self._store_changes(conn, seq, row.seq, reversed_changes, keys)
         self._store_states(conn, seq, new_states, people)
         return AnnulmentView(game_id, seq, now, by, reason, reversed_changes)
 

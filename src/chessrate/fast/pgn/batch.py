@@ -44,15 +44,14 @@ from ...io.pgn.tags import (
     termination_word,
     time_control,
 )
+from ...records import EPOCH, microseconds
 from ..batch import (
-    EPOCH,
     NO_PLIES,
     NOT_GIVEN,
     ONLINE,
     RESULTS,
     TERMINATIONS,
     GameBatch,
-    microseconds,
     time_control_codes,
 )
 from .columns import PgnColumns, read_pgn_columns

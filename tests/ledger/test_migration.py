@@ -1,0 +1,95 @@
+"""Migration 0003: a ledger made by the previous schema (0002: games, changes and
+events as JSON) becomes the numeric one, on SQLite and PostgreSQL, and then reads and
+verifies exactly as a ledger made today from the same data.
+
+``tests/data/ledgers/{system}_v2.json.gz`` holds every table's rows of each system's
+sample ledger as chessrate at commit bacbb72 stored it (made by ``dump_v2.py`` beside
+them).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+
+from chessrate.ledger import Ledger
+from chessrate.samples import load_sample
+
+DATA = Path(__file__).parents[1] / "data" / "ledgers"
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)  # when dump_v2.py made the ledgers
+MIGRATIONS = Path(__file__).parents[2] / "src" / "chessrate" / "ledger" / "migrations"
+
+
+def _value(column: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(column.type, sa.Boolean):
+        return bool(value)
+    if isinstance(column.type, sa.DateTime):
+        moment = datetime.fromisoformat(value)
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return value
+
+
+def old_ledger(url: str, system_id: str) -> None:
+    """The schema of migration 0002, holding the rows the previous version stored."""
+    engine = sa.create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    tables = json.loads(gzip.decompress((DATA / f"{system_id}_v2.json.gz").read_bytes()))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0002")
+        meta = sa.MetaData()
+        meta.reflect(conn)
+        for name in ("settings", "players", "events", "games", "changes", "ratings",
+                     "annulments"):  # fmt: skip
+            table = meta.tables[name]
+            found = tables[name]
+            rows = [
+                {c: _value(table.c[c], v) for c, v in zip(found["columns"], row, strict=True)}
+                for row in found["rows"]
+            ]
+            if rows:
+                conn.execute(table.insert(), rows)
+    engine.dispose()
+
+
+@pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
+def test_a_ledger_of_the_previous_schema_is_converted(
+    ledger_url: str, tmp_path: Path, system_id: str
+) -> None:
+    old_ledger(ledger_url, system_id)
+    migrated = Ledger(ledger_url)
+    migrated.migrate()
+    assert migrated.verify() == []
+
+    fresh = Ledger.create(f"sqlite:///{tmp_path}/fresh.db", system_id, NOW)
+    load_sample(fresh, NOW)
+    ids = [record.id for record in fresh.export_games()]
+    assert [record.id for record in migrated.export_games()] == ids
+    for game_id in ids:
+        mine, theirs = migrated.get_game(game_id), fresh.get_game(game_id)
+        assert (mine.seq, mine.record, mine.outcome, mine.reason, mine.annulled, mine.changes,
+                mine.submitted_at) == (theirs.seq, theirs.record, theirs.outcome, theirs.reason,
+                                       theirs.annulled, theirs.changes, theirs.submitted_at)  # fmt: skip
+    for player in fresh.players():
+        for pool in fresh.pools:
+            assert migrated.history(player.id, pool) == fresh.history(player.id, pool)
+    for pool in fresh.pools:
+        assert migrated.leaderboard(pool, limit=1000) == fresh.leaderboard(pool, limit=1000)
+    assert migrated.annulments() == fresh.annulments()
+
+    # and it goes on: a new player and a new game get the next key and seq
+    newcomer = migrated.players()[0]
+    assert migrated.get_player(newcomer.id).player == newcomer
+    migrated.dispose()
+    fresh.dispose()
