@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -28,7 +28,7 @@ from .errors import ChessrateError, InvalidInput, LedgerUnavailable
 from .io.fide import new_list, read_events, read_start_list, report_json, report_text
 from .io.games import (
     annulments_text,
-    games_text,
+    games_lines,
     players_text,
     read_annulments,
     read_games,
@@ -714,15 +714,15 @@ def export(games: Path, players_path: Path | None, annul_path: Path | None, db: 
     ledger = _open_ledger(db)
     try:
         exported = export_records(ledger)
+        files: dict[Path, str | Iterator[str]] = {games: games_lines(exported.games)}
+        if players_path is not None:
+            files[players_path] = players_text(exported.players, players_path)
+        if annul_path is not None:
+            files[annul_path] = annulments_text((a.game_id, a.reason) for a in exported.annulments)
+        write_all(files)  # the games stream from the ledger to the file
     finally:
         ledger.dispose()
-    files = {games: games_text(exported.games)}
-    if players_path is not None:
-        files[players_path] = players_text(exported.players, players_path)
-    if annul_path is not None:
-        files[annul_path] = annulments_text((a.game_id, a.reason) for a in exported.annulments)
-    write_all(files)
-    click.echo(f"{len(exported.games)} games written to {games}")
+    click.echo(f"{exported.count} games written to {games}")
     if players_path is not None:
         click.echo(f"{len(exported.players)} players written to {players_path}")
     if annul_path is not None:

@@ -11,7 +11,7 @@ ledger's methods and runs no database query of its own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -149,7 +149,9 @@ class LedgerExport:
     """A ledger as files: its games in commit order, its players' current attributes,
     its annulments; and the reasons a re-import might not reproduce it exactly."""
 
-    games: list[GameRecord]
+    games: Iterator[GameRecord]
+    """Streamed from the ledger in commit order (read it once)."""
+    count: int
     players: list[Player]
     annulments: list[AnnulmentView]
     warnings: list[str]
@@ -163,21 +165,7 @@ def export_records(ledger: Ledger) -> LedgerExport:
     annulment, or a player's attributes changed after games were rated (the export
     carries the current attributes). Those cases are listed in ``warnings``.
     """
-    late_games = 0
-    annulled = False
-    rated_any = False
-    registered: set[str] = set()
-    changed: set[str] = set()
-    for _seq, kind, ref, _payload, _at in ledger.events():
-        if kind == "game":
-            rated_any = True
-            late_games += annulled
-        elif kind == "annulment":
-            annulled = True
-        elif kind == "player":
-            if ref in registered and rated_any:
-                changed.add(ref)
-            registered.add(ref)
+    late_games, changed = ledger.export_marks()
     warnings = []
     if late_games:
         warnings.append(
@@ -191,7 +179,8 @@ def export_records(ledger: Ledger) -> LedgerExport:
             "the export carries the current attributes, so ratings may differ on re-import"
         )
     return LedgerExport(
-        games=list(ledger.export_games()),
+        games=ledger.export_games(),
+        count=ledger.counts()["games"],
         players=ledger.players(),
         annulments=ledger.annulments(),
         warnings=warnings,

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InvalidInput, InvalidRecord
@@ -104,7 +104,13 @@ def parse_players(text: str, source: str, fmt: str = "csv") -> list[Player]:
 
 def games_text(records: Iterable[GameRecord]) -> str:
     """Game records as JSON Lines, in the record form of the spec (``to_mapping``)."""
-    return "".join(json.dumps(r.to_mapping(), ensure_ascii=False) + "\n" for r in records)
+    return "".join(games_lines(records))
+
+
+def games_lines(records: Iterable[GameRecord]) -> Iterator[str]:
+    """:func:`games_text` a line at a time (an export streams them to its file)."""
+    for record in records:
+        yield json.dumps(record.to_mapping(), ensure_ascii=False) + "\n"
 
 
 def players_text(players: Iterable[Player], path: Path) -> str:

@@ -8,7 +8,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -164,9 +164,10 @@ def _csv_text(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
     return buffer.getvalue()
 
 
-def write_all(files: dict[Path, str]) -> None:
-    """Write several files all-or-nothing: every text goes to a temporary file next to
-    its target first; only when all are written are they moved into place."""
+def write_all(files: Mapping[Path, str | Iterable[str]]) -> None:
+    """Write several files all-or-nothing: every text (or stream of text pieces) goes
+    to a temporary file next to its target first; only when all are written are they
+    moved into place."""
     staged: list[tuple[str, Path]] = []
     try:
         for path, text in files.items():
@@ -175,7 +176,10 @@ def write_all(files: dict[Path, str]) -> None:
             )
             staged.append((temporary, path))
             with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-                out.write(text)
+                if isinstance(text, str):
+                    out.write(text)
+                else:
+                    out.writelines(text)
     except OSError as error:
         for temporary, _ in staged:
             Path(temporary).unlink(missing_ok=True)

@@ -257,6 +257,30 @@ class LedgerQueries(LedgerConnection):
                     yield game.seq, "game", game.id, game, moment(game.submitted_at)
                     game = next(played, None)
 
+    def export_marks(self) -> tuple[int, list[str]]:
+        """What keeps an export from re-importing exactly: the number of games committed
+        after the first annulment, and the players whose attributes changed after the
+        first game (from the events table only: no game is read)."""
+        with self.reading() as conn:
+            first_game = conn.execute(select(func.min(games.c.seq))).scalar()
+            first_annulment = conn.execute(
+                select(func.min(events.c.seq)).where(events.c.kind == "annulment")
+            ).scalar()
+            late = 0
+            if first_annulment is not None:
+                late = conn.execute(
+                    select(func.count()).select_from(games).where(games.c.seq > first_annulment)
+                ).scalar_one()
+            registered: set[str] = set()
+            changed: list[str] = []
+            query = select(events.c.seq, events.c.ref).where(events.c.kind == "player")
+            for seq, ref in conn.execute(query.order_by(events.c.seq)):
+                late_change = first_game is not None and seq > first_game
+                if ref in registered and late_change and ref not in changed:
+                    changed.append(ref)
+                registered.add(ref)
+        return int(late), changed
+
     def players(self) -> list[Player]:
         with self.reading() as conn:
             return [
