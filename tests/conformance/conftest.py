@@ -7,7 +7,9 @@ order). When the test ends, the same events are replayed through the compiled pa
 the order the test applied them and each annulment at its place among them), and
 both must agree: the same refusals with the same messages, the same outcome for
 every game, the same rating lists (ratings to the hundredth, displays, states,
-games) and the same annulments with their changes.
+games) and the same annulments with their changes. The rows the compiled path
+emits (``on_rows``) must be the engine's games, reasons and changes as the ledger
+stores them.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ import pytest
 from chessrate.engine import Annulment, Engine
 from chessrate.errors import InvalidRecord
 from chessrate.fast import SYSTEMS, Annul, Roster, encode, replay
+from chessrate.fast.rows import RowChunk
 from chessrate.records import GameRecord, Player
+from tests.fast.test_emit_rows import Keys, assert_same, emitted_games, reference_games
 
 
 @dataclass
@@ -58,6 +62,7 @@ class EngineLog:
         game_errors = [error for _, error in self.games if error is not None]
         annul_errors = [a.outcome for a in self.annulments if isinstance(a.outcome, str)]
         errors: list[InvalidRecord] = []
+        chunks: list[RowChunk] = []
         compiled = replay(
             engine.system,
             encode(records),
@@ -65,6 +70,7 @@ class EngineLog:
             annulments=[Annul(a.game_id, a.reason, a.at, a.by, a.after) for a in self.annulments],
             in_order=True,
             on_invalid=errors.append,
+            on_rows=chunks.append,
         )
         messages = [str(error) for error in errors]
         assert messages[: len(game_errors)] == game_errors, "refused games differ"
@@ -77,6 +83,9 @@ class EngineLog:
             if isinstance(call.outcome, Annulment):
                 assert compiled.annulments[call.game_id] == call.outcome
         assert compiled.rating_lists() == engine.rating_lists()
+        keys = Keys()
+        expected = reference_games(engine.system, engine.ratings, keys)
+        assert_same(expected, emitted_games(compiled, chunks, keys))
 
 
 @pytest.fixture(autouse=True)

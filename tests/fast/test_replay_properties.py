@@ -190,9 +190,7 @@ def test_compiled_replay_equals_the_reference_engine(system_id: str, data: st.Da
     check_same(system_id, roster, records, annulments(data.draw, records))
 
 
-@SETTINGS
-@given(data=st.data())
-def test_arena_qualification_and_floor_streams(data: st.DataObject) -> None:
+def qualification_stream(data: st.DataObject) -> tuple[list[Player], list[GameRecord]]:
     """arena A6/A10 reached often: members only, official blitz, rated opponents near 1000."""
     rated = {0: "1010.00", 1: "1650.00", 2: "1702.30"}
     roster = [
@@ -211,4 +209,12 @@ def test_arena_qualification_and_floor_streams(data: st.DataObject) -> None:
                   "black": black, "result": data.draw(st.sampled_from(RESULTS[:3])),
                   "time_control": "180+2"}  # fmt: skip
         records.append(GameRecord.from_mapping(record, f"q:{number}"))
+    return roster, records
+
+
+@SETTINGS
+@given(data=st.data())
+def test_arena_qualification_and_floor_streams(data: st.DataObject) -> None:
+    """arena A6/A10 reached often: members only, official blitz, rated opponents near 1000."""
+    roster, records = qualification_stream(data)
     check_same("arena", roster, records, [])

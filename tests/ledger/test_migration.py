@@ -78,9 +78,7 @@ def test_a_ledger_of_the_previous_schema_is_converted(
     assert [record.id for record in migrated.export_games()] == ids
     for game_id in ids:
         mine, theirs = migrated.get_game(game_id), fresh.get_game(game_id)
-        assert (mine.seq, mine.record, mine.outcome, mine.reason, mine.annulled, mine.changes,
-                mine.submitted_at) == (theirs.seq, theirs.record, theirs.outcome, theirs.reason,
-                                       theirs.annulled, theirs.changes, theirs.submitted_at)  # fmt: skip
+        assert mine == theirs
     for player in fresh.players():
         for pool in fresh.pools:
             assert migrated.history(player.id, pool) == fresh.history(player.id, pool)

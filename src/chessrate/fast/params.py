@@ -6,20 +6,28 @@ here, in integer hundredths where the rule is a rating. A ``Rules`` object with
 other values gives other arrays, and both engines follow (``tests/fast`` shows it).
 Fractions (corr's factor 0.04, site's weights) travel as exact numerator and
 denominator. The index names below are the arrays' layout; nothing else is.
+
+When a kernel emits the ledger's rows (:mod:`chessrate.fast.rows`), the codes it writes
+(a rule's position in the system's ``rules_cited``, a state's in ``states``, a reason
+code of ``GameRating.reason_code``) come the same way, from the system's own tuples and
+``R_*`` constants through one int64 array per system (``*_codes``).
 """
 
 from __future__ import annotations
 
 import math
 from decimal import ROUND_CEILING, Decimal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..numbers import to_hundredths
+from ..systems import arena, corr
 from ..systems.arena import POOLS as ARENA_POOLS
-from ..systems.arena import ArenaRules
-from ..systems.corr import CorrRules
+from ..systems.arena import ArenaRules, ArenaStatus
+from ..systems.base import RatingSystem
+from ..systems.corr import CorrRules, CorrStatus
 from ..systems.site import POOLS as SITE_POOLS
 from ..systems.site import GameType, SiteRules
 
@@ -29,6 +37,10 @@ ONE_POINT = 100
 """1.00 (a rating point, a whole score, an expected score of 1) in hundredths."""
 HALF_POINT = 50
 """A half point of score in hundredths of a point (scores are counted in halves)."""
+
+# the kernels' states: arena's (arena A5) and corr's (corr C1)
+UNRATED, QUALIFYING, RATED = 0, 1, 2
+PROVISIONAL, ESTABLISHED = 1, 2
 
 # arena: A6, A8, A10
 A_FLOOR, A_K_NEW, A_NEW_GAMES, A_QUALIFYING, A_BONUS, A_K_POOL = range(6)
@@ -111,3 +123,66 @@ def largest_site_change(rules: SiteRules) -> int:
     weight = max(max(rules.weights.values(), default=Decimal(1)), Decimal(1))
     bound = max(rules.k_new, rules.k) * weight * 100
     return int(bound.to_integral_value(rounding=ROUND_CEILING))
+
+
+# -- the codes an emitting kernel writes (fast/rows.py) ------------------------------
+# arena: the rules A6, A7, A10; ``EA_STATE + status`` (a kernel status); the reasons
+# neither rated, both rated, ``EA_QUALIFIES + side`` and ``EA_LOSS_IGNORED + side``
+# (side 0 White, 1 Black)
+EA_A6, EA_A7, EA_A10, EA_STATE, EA_NEITHER, EA_BOTH, EA_QUALIFIES, EA_LOSS_IGNORED = (
+    0, 1, 2, 3, 6, 7, 8, 10)  # fmt: skip
+# corr: the rules C2, C5, C6; ``EC_STATE + status``; the reasons counted for someone or
+# for neither (C4)
+EC_C2, EC_C5, EC_C6, EC_STATE, EC_RATED, EC_NEITHER = 0, 1, 2, 3, 6, 7
+# site: the rules S3, S5; the state "rated"; ``ES_KIND + pool``: the game type (its
+# position in GameType) of a type's pool, a site Elo change's ``code``
+ES_S3, ES_S5, ES_RATED, ES_KIND = 0, 1, 2, 3
+
+
+def _by_status(states: tuple[str, ...], statuses: dict[int, str]) -> list[int]:
+    """Each kernel status's position in the system's ``states``, by kernel status."""
+    return [states.index(statuses[status]) for status in sorted(statuses)]
+
+
+def arena_codes(system: RatingSystem[Any]) -> I64:
+    """The codes :func:`chessrate.fast.kernels.arena_kernel` writes into emitted rows."""
+    rules = system.rules_cited
+    states = _by_status(
+        system.states,
+        {UNRATED: ArenaStatus.UNRATED, QUALIFYING: ArenaStatus.QUALIFYING,
+         RATED: ArenaStatus.RATED},
+    )  # fmt: skip
+    values = [
+        rules.index("arena A6"), rules.index("arena A7"), rules.index("arena A10"), *states,
+        arena.R_NEITHER, arena.R_BOTH, arena.R_WHITE_QUALIFIES, arena.R_BLACK_QUALIFIES,
+        arena.R_WHITE_LOSS_IGNORED, arena.R_BLACK_LOSS_IGNORED,
+    ]  # fmt: skip
+    return np.array(values, np.int64)
+
+
+def corr_codes(system: RatingSystem[Any]) -> I64:
+    """The codes :func:`chessrate.fast.kernels.corr_kernel` writes into emitted rows (a
+    C5/C6 change's ``code``, the opponent's state, is his status's position too)."""
+    rules = system.rules_cited
+    states = _by_status(
+        system.states,
+        {UNRATED: CorrStatus.UNRATED, PROVISIONAL: CorrStatus.PROVISIONAL,
+         ESTABLISHED: CorrStatus.ESTABLISHED},
+    )  # fmt: skip
+    values = [
+        rules.index("corr C2"), rules.index("corr C5"), rules.index("corr C6"), *states,
+        corr.R_RATED, corr.R_NEITHER,
+    ]  # fmt: skip
+    return np.array(values, np.int64)
+
+
+def site_codes(system: RatingSystem[Any]) -> I64:
+    """The codes :func:`chessrate.fast.kernels.site_kernel` writes into emitted rows."""
+    rules = system.rules_cited
+    kinds = tuple(GameType)
+    by_pool = [
+        next((kinds.index(kind) for kind in kinds if kind.value == pool), -1)
+        for pool in system.pools
+    ]
+    values = [rules.index("site S3"), rules.index("site S5"), system.states.index("rated")]
+    return np.array([*values, *by_pool], np.int64)

@@ -12,7 +12,9 @@ Steps, each matching :class:`chessrate.engine.Engine` exactly:
    record is rebuilt and passed to the reference system's ``rate``, which raises
    the very same ``InvalidRecord``; a repeated identical record is dropped, a
    different one refused as ``Engine.apply`` does;
-4. the rated games run through the system's numba kernel on integer hundredths;
+4. the rated games run through the system's numba kernel on integer hundredths
+   (with ``on_rows``, the kernels also write every change as the ledger's numbers:
+   :mod:`chessrate.fast.rows`);
 5. :class:`CompiledReplay` answers like the engine: rating lists, outcomes, S10
    annulments.
 """
@@ -36,7 +38,7 @@ from ..errors import InvalidRecord
 from ..io.lists import ListColumns
 from ..numbers import display_hundredths, format_hundredths, from_hundredths, to_hundredths
 from ..records import MICROSECONDS_PER_DAY, GameRecord, Outcome, Player, Termination
-from ..systems import get_system
+from ..systems import arena, corr, get_system, site
 from ..systems.arena import FOREIGN_TERMINATIONS as ARENA_FOREIGN
 from ..systems.arena import POOLS as ARENA_POOLS
 from ..systems.arena import (
@@ -76,6 +78,7 @@ from .batch import (
     WHITE_WINS,
     GameBatch,
 )
+from .rows import OUTCOMES, ROW_CHUNK, RowChunk, RowWriter
 from .tables import site_expected_table, table_a_dp, table_b_pd_high
 
 SYSTEMS = ("arena", "corr", "site")
@@ -196,23 +199,37 @@ class Attributes:
 @dataclass(slots=True)
 class _Decided:
     """Outcome per game (input order) and what the kernels need: the pool (site: the
-    game type's pool) and White's score in half points."""
+    game type's pool) and White's score in half points; with ``reasons``, the reason
+    code (``GameRating.reason_code``) of each game the kernel does not decide."""
 
     action: npt.NDArray[np.int8]
     pool: I64
     white_halves: I64
+    reason: npt.NDArray[np.int16] | None = None
+
+
+NO_REASON = -1
+"""The reason code of a game the kernel gives its reason (and of a refused one)."""
 
 
 class _Decider:
     """Outcome codes set condition by condition in the reference's order: the first
-    condition that holds for a game decides it."""
+    condition that holds for a game decides it. With ``reasons``, each condition also
+    sets the reference's reason code (``R_*`` of the system module), a number or one
+    per game."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, reasons: bool = False) -> None:
         self.action = np.full(n, UNDECIDED, np.int8)
+        self.reason = np.full(n, NO_REASON, np.int16) if reasons else None
 
-    def __call__(self, condition: npt.NDArray[np.bool_] | bool, code: int) -> None:
+    def __call__(
+        self, condition: npt.NDArray[np.bool_] | bool, code: int, reason: int | I64 = NO_REASON
+    ) -> None:
         open_ = self.action == UNDECIDED
-        self.action[open_ & condition] = code
+        chosen = open_ & condition
+        self.action[chosen] = code
+        if self.reason is not None:
+            self.reason[chosen] = reason if isinstance(reason, int) else reason[chosen]
 
 
 def _halves(result: npt.NDArray[np.int8]) -> I64:
@@ -241,42 +258,46 @@ def _arena_pool(control: TimeControl | None) -> int:
     return NO_POOL if pool is None else ARENA_POOLS.index(pool)
 
 
-def _decide_arena(batch: GameBatch, member_until: I64) -> _Decided:
+def _decide_arena(batch: GameBatch, member_until: I64, reasons: bool = False) -> _Decided:
     """arena.rate's checks, in its order (A2, A3, A4)."""
-    decide = _Decider(len(batch))
+    decide = _Decider(len(batch), reasons)
     pool = _per_control(batch, _arena_pool)  # A2, by arena.pool_for_control
     day = batch.played_at // MICROSECONDS_PER_DAY
-    decide(~batch.rated, UNRATED)
+    decide(~batch.rated, UNRATED, arena.R_CASUAL)
     decide(pool == NO_POOL, REFUSED)
     decide(member_until[batch.white] < day, REFUSED)
     decide(member_until[batch.black] < day, REFUSED)
-    decide(batch.termination == T_FORFEIT, VOID)
+    decide(batch.termination == T_FORFEIT, VOID, arena.R_FORFEIT)
     decide(_is_in(batch.termination, ARENA_FOREIGN), REFUSED)
-    decide(batch.result == NO_RESULT, VOID)
-    decide(True, RATED)
-    return _Decided(decide.action, pool, _halves(batch.result))
+    decide(batch.result == NO_RESULT, VOID, arena.R_NO_RESULT)
+    decide(True, RATED)  # its reason: the kernel's
+    return _Decided(decide.action, pool, _halves(batch.result), decide.reason)
 
 
-def _decide_corr(batch: GameBatch) -> _Decided:
+def _decide_corr(batch: GameBatch, reasons: bool = False) -> _Decided:
     """corr.rate's checks, in its order."""
-    decide = _Decider(len(batch))
-    decide(~batch.rated, UNRATED)
-    decide(batch.termination == T_FORFEIT, VOID)
+    decide = _Decider(len(batch), reasons)
+    decide(~batch.rated, UNRATED, corr.R_CASUAL)
+    decide(batch.termination == T_FORFEIT, VOID, corr.R_FORFEIT)
     decide(_is_in(batch.termination, CORR_FOREIGN), REFUSED)
-    decide(batch.result == NO_RESULT, VOID)
-    decide(True, RATED)
-    return _Decided(decide.action, np.zeros(len(batch), np.int64), _halves(batch.result))
+    decide(batch.result == NO_RESULT, VOID, corr.R_NO_RESULT)
+    decide(True, RATED)  # its reason: the kernel's
+    pool = np.zeros(len(batch), np.int64)
+    return _Decided(decide.action, pool, _halves(batch.result), decide.reason)
 
 
 NO_CONTROL, TOO_SLOW = -1, -2
 """``_site_control`` codes of a game that cannot be typed by its control."""
 
 
-def _decide_site(batch: GameBatch, is_bot: B, system: SiteSystem) -> _Decided:
-    """site.rate's checks, in its order (S1, S2, S7, S8, S9), with ``system``'s rules."""
+def _decide_site(
+    batch: GameBatch, is_bot: B, system: SiteSystem, reasons: bool = False
+) -> _Decided:
+    """site.rate's checks, in its order (S1, S2, S7, S8, S9), with ``system``'s rules;
+    a rated game's reason is its type's (``R_RATED`` + the type's position)."""
     rules = system.rules
     n = len(batch)
-    decide = _Decider(n)
+    decide = _Decider(n, reasons)
     white_bot, black_bot = is_bot[batch.white], is_bot[batch.black]
     any_bot = white_bot | black_bot
     otb = batch.venue == OTB
@@ -293,23 +314,25 @@ def _decide_site(batch: GameBatch, is_bot: B, system: SiteSystem) -> _Decided:
     )
     plies, result, termination = batch.plies, batch.result.copy(), batch.termination
     has_plies = plies != NO_PLIES
-    decide(~batch.rated, UNRATED)
+    decide(~batch.rated, UNRATED, site.R_CASUAL)
     free = ~any_bot & ~otb
     decide(free & (by_control == NO_CONTROL), REFUSED)
     decide(free & (by_control == TOO_SLOW), REFUSED)
-    decide(white_bot & black_bot, UNRATED)
-    decide((kind == _KINDS.index(GameType.OTB)) & (batch.confirmed != 1), UNRATED)
-    decide(termination == T_FORFEIT, VOID)
-    decide(has_plies & (plies < rules.aborted_below_plies), VOID)
+    decide(white_bot & black_bot, UNRATED, site.R_TWO_BOTS)
+    otb_pending = (kind == _KINDS.index(GameType.OTB)) & (batch.confirmed != 1)
+    decide(otb_pending, UNRATED, site.R_OTB_PENDING)
+    decide(termination == T_FORFEIT, VOID, site.R_FORFEIT)
+    decide(has_plies & (plies < rules.aborted_below_plies), VOID, site.R_ABORTED)
     no_move = termination == T_BOT_NO_MOVE
     human_loses = np.where(black_bot, BLACK_WINS, WHITE_WINS).astype(np.int8)
     decide(no_move & ~any_bot, REFUSED)
     decide(no_move & ~has_plies, REFUSED)
-    decide(no_move & (plies < rules.bot_void_before_plies), VOID)
+    decide(no_move & (plies < rules.bot_void_before_plies), VOID, site.R_BOT_NO_MOVE)
     decide(no_move & (result != human_loses) & (result != NO_RESULT), REFUSED)
     counted = no_move & (decide.action == UNDECIDED)
     result[counted] = human_loses[counted]
-    decide(no_move, RATED)
+    rated_reason = site.R_RATED + kind
+    decide(no_move, RATED, rated_reason)
     bot_lost = (black_bot & (result == WHITE_WINS)) | (
         white_bot & ~black_bot & (result == BLACK_WINS)
     )
@@ -320,10 +343,10 @@ def _decide_site(batch: GameBatch, is_bot: B, system: SiteSystem) -> _Decided:
     white_to_move = plies % 2 == 0
     decide(expired & has_plies & (white_to_move != (result == BLACK_WINS)), REFUSED)
     decide((result == NO_RESULT) & _is_in(termination, ENDINGS_WITH_A_LOSER), REFUSED)
-    decide(result == NO_RESULT, VOID)
-    decide(True, RATED)
+    decide(result == NO_RESULT, VOID, site.R_NO_RESULT)
+    decide(True, RATED, rated_reason)
     kind = np.maximum(kind, 0)  # a refused game's kind is never read
-    return _Decided(decide.action, _KIND_POOL[kind], _halves(result))
+    return _Decided(decide.action, _KIND_POOL[kind], _halves(result), decide.reason)
 
 
 def _no_states(player_id: str, pool: str) -> Any:
@@ -704,6 +727,7 @@ def replay(
     in_order: bool = False,
     on_invalid: Callable[[InvalidRecord], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    on_rows: Callable[[RowChunk], None] | None = None,
 ) -> CompiledReplay:
     """Replay ``batch`` through a system's rules (arena, corr or site; an id for the
     default rules, or a system object with its own), as
@@ -716,7 +740,13 @@ def replay(
     rating order, and skipped. ``annulments`` (site S10) are applied at their place
     among the games; a refused annulment raises, or with ``on_invalid`` is reported
     there after the refused games. ``progress`` is told how many games
-    were applied after each chunk."""
+    were applied after each chunk.
+
+    ``on_rows`` is given every kept game's outcome, reason code and changes as the
+    ledger's numbers (:class:`chessrate.fast.rows.RowChunk`), a chunk after each kernel
+    call, in rating order: the rows the reference ``Engine`` would give, as
+    ``chessrate.ledger.rows.change_row`` writes them. ``annulments`` are not emitted
+    (the games after one are, from the states it left)."""
     roster = players if isinstance(players, Roster) else Roster(system, players)
     system_id = system if isinstance(system, str) else system.id
     if roster.system_id != system_id:
@@ -735,13 +765,14 @@ def replay(
     result.imported = attributes.imported
 
     # 2. outcomes
+    reasons = on_rows is not None
     if system_id == "arena":
-        decided = _decide_arena(batch, attributes.until)
+        decided = _decide_arena(batch, attributes.until, reasons)
     elif system_id == "corr":
-        decided = _decide_corr(batch)
+        decided = _decide_corr(batch, reasons)
     else:
         assert isinstance(roster.system, SiteSystem)
-        decided = _decide_site(batch, attributes.bot, roster.system)
+        decided = _decide_site(batch, attributes.bot, roster.system, reasons)
     result.decided = decided
     action = decided.action
 
@@ -795,6 +826,8 @@ def replay(
     rated_order_of_row[rated_rows] = np.arange(rated_rows.shape[0])
     result.rated_order_of_row = rated_order_of_row
     kernel = _Kernel(result, attributes)
+    if on_rows is not None:
+        kernel.emit_to(on_rows)
     pending = sorted(annulments, key=lambda a: len(batch) if a.after is None else a.after)
     interleaved = [a for a in pending if a.after is not None and a.after < len(batch)]
     done = 0
@@ -812,6 +845,8 @@ def replay(
             _annul(result, annulment, on_invalid)
         result.applied = None
     kernel.run(done, rated_rows.shape[0], progress)
+    if kernel.writer is not None:
+        kernel.writer.finish()
     if progress is not None and kept.shape[0] > rated_rows.shape[0]:
         progress(int(kept.shape[0] - rated_rows.shape[0]))
     for annulment in pending[len(interleaved) :]:
@@ -831,12 +866,23 @@ def _annul(
         on_invalid(error)
 
 
+_OUTCOME_OF_ACTION = np.full(RATED + 1, -1, np.int8)
+for _action, _outcome in OUTCOME_OF.items():
+    _OUTCOME_OF_ACTION[_action] = OUTCOMES.index(_outcome)
+
+_WIDTH = {"arena": 2, "corr": 2, "site": 4}
+"""The most changes one game makes (site: type rating and site Elo of two humans)."""
+
+
 class _Kernel:
     """A system's kernel and its state arrays, from the players' initial states; runs
-    over a range of the rated games at a time (annulments go between ranges)."""
+    over a range of the rated games at a time (annulments go between ranges). After
+    :meth:`emit_to`, every chunk's rows go to ``writer``."""
 
     def __init__(self, result: CompiledReplay, players: Attributes) -> None:
         self.result = result
+        self.writer: RowWriter | None = None
+        self.chunk = CHUNK
         batch = result.batch
         self.white = batch.white.astype(np.int64)
         self.black = batch.black.astype(np.int64)
@@ -849,12 +895,34 @@ class _Kernel:
         else:
             self._site_states(players, rules)
 
+    def emit_to(self, on_rows: Callable[[RowChunk], None]) -> None:
+        """Have the kernels write every change, and give each chunk's rows to
+        ``on_rows`` (the decided reasons are needed: ``_decide_*(..., reasons=True)``)."""
+        result = self.result
+        decided = result.decided
+        assert decided is not None and decided.reason is not None
+        system_id = result.system_id
+        codes = {"arena": params.arena_codes, "corr": params.corr_codes}.get(
+            system_id, params.site_codes
+        )(result.system)
+        self.writer = RowWriter(
+            on_rows, result.kept, result.action, _OUTCOME_OF_ACTION, RATED, decided.reason,
+            system_id != "site", _WIDTH[system_id], codes,
+        )  # fmt: skip
+        self.chunk = ROW_CHUNK
+
     def run(self, start: int, stop: int, progress: Callable[[int], None] | None) -> None:
         """Rate the rated games ``start:stop`` (rating order), a chunk at a time."""
         rows = self.result.rated_rows
-        for begin in range(start, stop, CHUNK):
-            end = min(stop, begin + CHUNK)
-            self._call(rows[begin:end], begin)
+        writer = self.writer
+        for begin in range(start, stop, self.chunk):
+            end = min(stop, begin + self.chunk)
+            if writer is None:
+                self._call(rows[begin:end], begin, None)
+            else:
+                buffers = writer.buffers(end - begin)
+                count = self._call(rows[begin:end], begin, buffers)
+                writer.emit_rated(begin, end, buffers, count)
             if progress is not None:
                 progress(end - begin)
 
@@ -914,28 +982,31 @@ class _Kernel:
         self.expected = site_expected_table()
         self.is_bot = players.bot
 
-    def _call(self, chunk: I64, start: int) -> None:
+    def _call(self, chunk: I64, start: int, rows: tuple[I64, I64, I64] | None) -> int:
+        """The kernel on ``chunk`` (with ``rows``: writing them); the changes written."""
         result, states = self.result, self.result.states
         decided = result.decided
         assert decided is not None
         if result.system_id == "arena":
-            kernels.arena_kernel(
+            count = kernels.arena_kernel(
                 chunk, decided.pool, self.white, self.black, decided.white_halves,
                 states["status"], states["rating"], states["games"], states["q_count"],
-                states["q_sum"], states["q_halves"], self.pd_high, self.dp, self.params,
+                states["q_sum"], states["q_halves"], self.pd_high, self.dp, self.params, rows,
             )  # fmt: skip
         elif result.system_id == "corr":
-            kernels.corr_kernel(
+            count = kernels.corr_kernel(
                 chunk, self.white, self.black, decided.white_halves, states["status"],
                 states["rating"], states["games"], states["total"], self.params, self.factored,
+                rows,
             )  # fmt: skip
         else:
-            kernels.site_kernel(
+            count = kernels.site_kernel(
                 chunk, decided.pool, self.white, self.black, decided.white_halves,
                 self.is_bot, states["bot_rating"], states["rating"], states["games"],
                 self.expected, result.changes[start : start + chunk.shape[0]], self.params,
-                self.weighted,
+                self.weighted, rows,
             )  # fmt: skip
+        return int(count)
 
 
 def kernel_again(result: CompiledReplay) -> int:
