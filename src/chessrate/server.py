@@ -6,7 +6,9 @@ clock); ``create_app_from_env()`` reads
 :class:`~chessrate.application.settings.Settings` (``CHESSRATE_DATABASE_URL``) for
 ``uvicorn --factory chessrate.server:create_app_from_env`` (what ``chessrate serve``
 runs). The app's lifespan checks that the database holds a ledger, runs the live
-games' sweeper on a ledger that plays live games, and disposes of a ledger it opened.
+games' sweeper on a ledger that plays live games, stops the worker's group committer
+(:mod:`chessrate.application.group`: ``POST /games``) after committing what it holds,
+and disposes of a ledger it opened.
 
 Why a module of its own: the API and the pages are two front ends over one
 application layer (:mod:`chessrate.application`). Neither should know the other, so
@@ -27,6 +29,7 @@ from starlette.concurrency import run_in_threadpool
 
 from . import __version__
 from .application.deps import Clock, TokenCache, utc_now
+from .application.group import GroupCommitter
 from .application.settings import API_V1, Settings
 from .ledger import Ledger
 from .ledger import database_url as ledger_url
@@ -60,6 +63,7 @@ def create_app(
     if ledger is None:
         ledger = Ledger(ledger_url(database_url or settings.database_url))
     the_ledger = ledger
+    committer = GroupCommitter(the_ledger, settings.group_max)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -76,6 +80,8 @@ def create_app(
                 sweeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await sweeper
+            # The games already queued are committed and answered before the ledger goes.
+            await run_in_threadpool(committer.close)
             if owned:
                 the_ledger.dispose()
 
@@ -88,6 +94,7 @@ def create_app(
     )
     app.state.ledger = the_ledger
     app.state.clock = clock
+    app.state.committer = committer
     app.state.tokens = TokenCache(the_ledger.token_role, ttl=settings.token_cache_seconds)
     mount_api(app)
     mount_web(app)

@@ -3,6 +3,7 @@ benchmark, and wait until it answers ``/healthz``."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -25,6 +26,16 @@ def free_port() -> int:
 @contextmanager
 def running_server(database_url: str, workers: int = 1, timeout: float = 60) -> Iterator[str]:
     """Serve the ledger at ``database_url``; yield the base URL. The ledger must exist."""
+    with server_process(database_url, workers, timeout) as (base, _):
+        yield base
+
+
+@contextmanager
+def server_process(
+    database_url: str, workers: int = 1, timeout: float = 60
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """:func:`running_server`, yielding also the server's process (the leader of its own
+    process group, with its workers): a test may kill it."""
     port = free_port()
     command = [sys.executable, "-m", "chessrate", "serve", "--db", database_url,
                "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]  # fmt: skip
@@ -51,9 +62,10 @@ def running_server(database_url: str, workers: int = 1, timeout: float = 60) -> 
             if time.monotonic() > deadline:
                 raise RuntimeError("chessrate serve did not answer /healthz in time")
             time.sleep(0.2)
-        yield base
+        yield base, process
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # a test may have killed it
+            os.killpg(process.pid, signal.SIGTERM)
         try:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:

@@ -2,7 +2,10 @@
 
 The app keeps its ledger, clock and token cache on ``app.state`` (set by
 :func:`chessrate.server.create_app`); routes and pages receive them through the
-``Annotated`` aliases below (``LedgerDep``, ``Now``, ``Writer``, …).
+``Annotated`` aliases below (``LedgerDep``, ``Now``, ``Writer``, …). The dependencies
+are coroutines that never block: FastAPI runs a plain function dependency in a thread,
+a hop per dependency per request; a token the cache does not know is looked up in a
+thread.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from typing import Annotated, cast
 
 from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from ..ledger import Ledger
+from .group import GroupCommitter
 
 Clock = Callable[[], datetime]
 """The service's time: ``submitted_at`` of games, the time of annulments and periods."""
@@ -50,6 +55,14 @@ class TokenCache:
         self._entries: dict[str, tuple[str, float]] = {}
         self._lock = threading.Lock()
 
+    def cached(self, token: str) -> str | None:
+        """The token's role while it is trusted; None when the ledger must be asked
+        (:meth:`role`). Never touches the database."""
+        key = hashlib.sha256(token.encode()).hexdigest()
+        with self._lock:
+            entry = self._entries.get(key)
+        return entry[0] if entry is not None and entry[1] > self.timer() else None
+
     def role(self, token: str) -> str | None:
         key = hashlib.sha256(token.encode()).hexdigest()
         now = self.timer()
@@ -77,21 +90,26 @@ class Caller:
     token: str
 
 
-def get_ledger(request: Request) -> Ledger:
+async def get_ledger(request: Request) -> Ledger:
     return cast(Ledger, request.app.state.ledger)
 
 
-def get_clock(request: Request) -> Clock:
+async def get_committer(request: Request) -> GroupCommitter:
+    return cast(GroupCommitter, request.app.state.committer)
+
+
+async def get_clock(request: Request) -> Clock:
     return cast(Clock, request.app.state.clock)
 
 
-def get_now(request: Request) -> datetime:
+async def get_now(request: Request) -> datetime:
     """The request's time, read once from the app's clock."""
-    return get_clock(request)()
+    return cast(Clock, request.app.state.clock)()
 
 
 LedgerDep = Annotated[Ledger, Depends(get_ledger)]
 ClockDep = Annotated[Clock, Depends(get_clock)]
+CommitterDep = Annotated[GroupCommitter, Depends(get_committer)]
 Now = Annotated[datetime, Depends(get_now)]
 
 bearer = HTTPBearer(
@@ -108,7 +126,7 @@ def _unauthorized(reason: str) -> HTTPException:
     )
 
 
-def get_caller(
+async def get_caller(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> Caller:
@@ -117,20 +135,22 @@ def get_caller(
         raise _unauthorized("a write needs an Authorization: Bearer <token> header")
     token = credentials.credentials
     cache = cast(TokenCache, request.app.state.tokens)
-    role = cache.role(token)
+    role = cache.cached(token)
+    if role is None:  # ask the ledger, off the event loop
+        role = await run_in_threadpool(cache.role, token)
     if role is None:
         raise _unauthorized("unknown or invalid token")
     return Caller(role, token)
 
 
-def require_writer(caller: Annotated[Caller, Depends(get_caller)]) -> Caller:
+async def require_writer(caller: Annotated[Caller, Depends(get_caller)]) -> Caller:
     """A writer or a moderator (a moderator may do everything a writer does)."""
     if caller.role not in (WRITER, MODERATOR):
         raise HTTPException(status.HTTP_403_FORBIDDEN, f"the {caller.role} role cannot write")
     return caller
 
 
-def require_moderator(caller: Annotated[Caller, Depends(get_caller)]) -> Caller:
+async def require_moderator(caller: Annotated[Caller, Depends(get_caller)]) -> Caller:
     if caller.role != MODERATOR:
         raise HTTPException(
             status.HTTP_403_FORBIDDEN, f"this needs a moderator token (yours is {caller.role})"

@@ -29,6 +29,7 @@ from ..systems.site_live import LiveGame, LiveStatus, Side
 from ..timecontrol import parse_time_control
 from . import schemas
 from .deps import Caller
+from .group import GroupCommitter
 from .settings import API_V1
 
 BATCH = "batch"
@@ -179,14 +180,28 @@ def _where(body: Mapping[str, Any]) -> str:
     return f"game {game_id.strip()}" if isinstance(game_id, str) and game_id.strip() else "game"
 
 
+def game_record(ledger: Ledger, body: Mapping[str, Any]) -> GameRecord:
+    """A submitted game's record, validated (InvalidRecord names the game and field)."""
+    _refuse_periods(ledger)
+    return GameRecord.from_mapping(body, _where(body))
+
+
 def submit_game(
     ledger: Ledger, body: Mapping[str, Any], now: datetime
 ) -> tuple[schemas.GamePublic, bool]:
     """Rate and store one game; ``created`` is False when the same game was stored
     before (the stored answer is returned, nothing changes)."""
-    _refuse_periods(ledger)
-    record = GameRecord.from_mapping(body, _where(body))
-    view, created = ledger.submit_game(record, now)
+    view, created = ledger.submit_game(game_record(ledger, body), now)
+    return game_public(view), created
+
+
+async def submit_game_grouped(
+    committer: GroupCommitter, body: Mapping[str, Any], now: datetime
+) -> tuple[schemas.GamePublic, bool]:
+    """:func:`submit_game` through the worker's group committer: the game is rated and
+    committed with the games that arrived with it, and answered after that commit."""
+    record = game_record(committer.ledger, body)
+    view, created = await committer.submit(record, now)
     return game_public(view), created
 
 

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..ledger.connection import DEFAULT_DATABASE
+from .group import DEFAULT_GROUP_MAX
 
 API_V1 = "/api/v1"
 
@@ -14,10 +16,13 @@ class Settings(BaseSettings):
     """``CHESSRATE_DATABASE_URL``: a SQLAlchemy URL (``postgresql://…``) or a plain path
     (a SQLite file); ``CHESSRATE_TOKEN_CACHE_SECONDS``: how long a worker trusts a
     token's role before asking the ledger again; ``CHESSRATE_SWEEP_SECONDS``: how often
-    each worker applies the live games' deadlines (0: never; use ``chessrate sweep``)."""
+    each worker applies the live games' deadlines (0: never; use ``chessrate sweep``);
+    ``CHESSRATE_GROUP_MAX``: the most games a worker rates and commits together (group
+    commit of ``POST /games``; 1: each game in its own transaction)."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
     database_url: str = DEFAULT_DATABASE
     token_cache_seconds: float = 5.0
     sweep_seconds: float = 5.0
+    group_max: int = Field(default=DEFAULT_GROUP_MAX, ge=1)

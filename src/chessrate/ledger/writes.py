@@ -22,7 +22,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
-from ..errors import Conflict, InvalidRecord, NotFound
+from ..errors import ChessrateError, Conflict, InvalidRecord, LedgerUnavailable, NotFound
 from ..numbers import to_hundredths
 from ..records import GameRecord, Outcome, Player, Result
 from ..systems.base import Change, GameRating, PoolKey, RatingSystem
@@ -159,6 +159,78 @@ class LedgerWrites(LedgerQueries):
         with self.transaction() as conn:
             self._locked_players(conn, {p for r in records for p in (r.white, r.black)})
             return [self._submit(conn, record, now) for record in records]
+
+    def submit_group(
+        self, items: Sequence[tuple[GameRecord, datetime]]
+    ) -> list[tuple[GameView, bool] | Exception]:
+        """Rate and store games that arrived together (the service's group commit), in
+        ONE transaction: every player of the group locked (id order), then each game
+        in the given order as :meth:`submit_game` would, then one commit. Each game
+        answers for itself: its (view, created), or the error that refused it
+        (:class:`Conflict`, :class:`InvalidRecord`, :class:`NotFound`) and nothing of
+        it is stored. Nothing is stored unless the commit returns.
+
+        A group first runs straight through; when a game is refused, the transaction
+        is rolled back and the group runs again with each game in its own savepoint,
+        so that only the refused game's savepoint is undone (two round trips more per
+        game: paid only by a group that holds a refusal)."""
+        if not items:
+            return []
+        try:
+            with self.transaction() as conn:
+                self._lock_group(conn, items)
+                return [self._submit(conn, record, now) for record, now in items]
+        except (Conflict, InvalidRecord, NotFound, IntegrityError):
+            pass  # some game is refused (or was just committed by another worker)
+        try:
+            with self.transaction() as conn:
+                self._lock_group(conn, items)
+                return [self._submit_saved(conn, record, now) for record, now in items]
+        except LedgerUnavailable:
+            raise
+        except Exception:
+            # The group failed as a whole (its commit, or an error that is not a game's
+            # refusal): nothing of it is stored. Each game then goes in its own
+            # transaction, as submit_game does, so that it answers for itself.
+            return [self._submit_alone(record, now) for record, now in items]
+
+    def _lock_group(self, conn: Connection, items: Sequence[tuple[GameRecord, datetime]]) -> None:
+        """Lock every player of a group at its start, in id order, as one statement, so
+        that two workers' groups never wait for each other in a circle (each game then
+        locks its two players again: rows this transaction already holds). SQLite holds
+        the whole database from ``BEGIN IMMEDIATE`` on: nothing to do."""
+        if not self.postgres:
+            return
+        wanted = sorted({p for record, _ in items for p in (record.white, record.black)})
+        conn.execute(
+            select(players.c.id)
+            .where(players.c.id.in_(wanted))
+            .order_by(players.c.id)
+            .with_for_update()
+        ).all()
+
+    def _submit_saved(
+        self, conn: Connection, record: GameRecord, now: datetime
+    ) -> tuple[GameView, bool] | ChessrateError:
+        """One game of a group, inside a savepoint; its refusal is returned, not raised."""
+        for attempt in (1, 2):
+            try:
+                with conn.begin_nested():
+                    return self._submit(conn, record, now)
+            except (Conflict, InvalidRecord, NotFound) as error:
+                return error
+            except IntegrityError:
+                # The same id was committed by another worker in the meantime: the next
+                # statement sees it (read committed), so the game is answered as stored.
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _submit_alone(self, record: GameRecord, now: datetime) -> tuple[GameView, bool] | Exception:
+        try:
+            return self.submit_game(record, now)
+        except Exception as error:  # this game's answer, whatever it is
+            return error
 
     def submit_in(
         self, conn: Connection, record: GameRecord, now: datetime

@@ -8,7 +8,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Body, Depends, Response, status
 
 from ...application import schemas, services
-from ...application.deps import LedgerDep, Now, Writer
+from ...application.deps import CommitterDep, LedgerDep, Now, Writer
 from ...application.settings import API_V1
 from .body import JSON_LINES_TYPES, json_lines_body, text_request_body
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
@@ -28,16 +28,18 @@ router = APIRouter(prefix="/games", tags=["games"])
         **CONFLICT,
     },
 )
-def submit_game(
+async def submit_game(
     _: Writer,
     body: Annotated[dict[str, Any], Body()],
-    ledger: LedgerDep,
+    committer: CommitterDep,
     now: Now,
     response: Response,
 ) -> schemas.GamePublic:
     """Rate and store one game (201). Resubmitting the same id with the same content
-    answers the stored game (200) and changes nothing; with different content, 409."""
-    game, created = services.submit_game(ledger, body, now)
+    answers the stored game (200) and changes nothing; with different content, 409.
+    Games that arrive together are rated and committed together (group commit); each
+    is answered after its commit."""
+    game, created = await services.submit_game_grouped(committer, body, now)
     response.status_code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
     response.headers["Location"] = f"{API_V1}/games/{quote(game.id, safe='')}"
     return game

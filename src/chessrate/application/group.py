@@ -1,0 +1,131 @@
+"""Group commit: the games that one worker receives together are rated and committed
+together, and each request is answered with its own result after the commit.
+
+One :class:`GroupCommitter` per worker process owns one writer thread. A request
+queues its game (record, time, future) and waits; the writer takes everything queued
+(at most ``max_group`` games), hands it to :meth:`Ledger.submit_group` (one
+transaction, the group's players locked in id order, each game in arrival order in its
+own savepoint, one commit), then resolves each game's future with its (view, created)
+or the error that refused it alone. Under load the groups grow by themselves (what
+arrives while a group commits is the next group); a lone request is a group of one.
+Nothing is answered before its commit returns, so a killed worker loses only games it
+had not answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections import deque
+from concurrent.futures import Future
+from datetime import datetime
+
+from ..ledger import GameView, Ledger
+from ..records import GameRecord
+
+log = logging.getLogger(__name__)
+
+DEFAULT_GROUP_MAX = 256
+
+_Item = tuple[GameRecord, datetime, "Future[tuple[GameView, bool]]"]
+
+
+class GroupCommitter:
+    """A worker's writer of single games (``POST /games``): see the module's docstring.
+    Usable from any thread and any event loop; the writer thread starts with the first
+    game and stops at :meth:`close` (the app's shutdown)."""
+
+    def __init__(self, ledger: Ledger, max_group: int = DEFAULT_GROUP_MAX) -> None:
+        if max_group < 1:
+            raise ValueError(f"max_group: must be at least 1, not {max_group}")
+        self.ledger = ledger
+        self.max_group = max_group
+        self._queue: deque[_Item] = deque()
+        self._ready = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self.groups = 0
+        """Groups taken by the writer so far, and their games (for logs and tests)."""
+        self.games = 0
+
+    @property
+    def queued(self) -> int:
+        """Games waiting for the next group (not yet taken by the writer)."""
+        with self._ready:
+            return len(self._queue)
+
+    async def submit(self, record: GameRecord, now: datetime) -> tuple[GameView, bool]:
+        """Queue one game and wait for its commit: (view, created), or the error that
+        refused it (raised here)."""
+        return await asyncio.wrap_future(self.enqueue(record, now))
+
+    def enqueue(self, record: GameRecord, now: datetime) -> Future[tuple[GameView, bool]]:
+        """Queue one game; the future is resolved after the commit of its group."""
+        future: Future[tuple[GameView, bool]] = Future()
+        with self._ready:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._write_forever, name="chessrate-group-commit", daemon=True
+                )
+                self._thread.start()
+            self._queue.append((record, now, future))
+            self._ready.notify()
+        return future
+
+    def close(self, timeout: float | None = None) -> None:
+        """Commit what is queued, then stop the writer thread (a later game starts
+        another one)."""
+        with self._ready:
+            thread = self._thread
+            if thread is None:
+                return
+            self._stopping = True
+            self._ready.notify()
+        thread.join(timeout)
+
+    def _take(self) -> list[_Item] | None:
+        """The next group (everything queued, at most ``max_group``); None when asked
+        to stop and nothing is queued."""
+        with self._ready:
+            while not self._queue:
+                if self._stopping:
+                    self._stopping = False
+                    self._thread = None
+                    return None
+                self._ready.wait()
+            group: list[_Item] = []
+            while self._queue and len(group) < self.max_group:
+                item = self._queue.popleft()
+                # From here on the game will be answered: its request can no longer
+                # cancel it. A request that gave up before (cancelled) is skipped:
+                # unanswered, nothing stored, as if its worker had been killed.
+                if item[2].set_running_or_notify_cancel():
+                    group.append(item)
+            self.groups += 1 if group else 0
+            self.games += len(group)
+            return group
+
+    def _write_forever(self) -> None:
+        while (group := self._take()) is not None:
+            if not group:
+                continue
+            try:
+                results = self.ledger.submit_group([(record, now) for record, now, _ in group])
+            except BaseException as error:  # the database is unavailable: every game says so
+                for _, _, future in group:
+                    _settle(future, error)
+                if not isinstance(error, Exception):
+                    raise
+                continue
+            for (_, _, future), result in zip(group, results, strict=True):
+                _settle(future, result)
+
+
+def _settle(
+    future: Future[tuple[GameView, bool]], result: tuple[GameView, bool] | BaseException
+) -> None:
+    if isinstance(result, BaseException):
+        future.set_exception(result)
+    else:
+        future.set_result(result)
