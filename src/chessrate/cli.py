@@ -31,7 +31,6 @@ from .io.games import (
     games_lines,
     players_text,
     read_annulments,
-    read_games,
     read_players,
 )
 from .io.lists import history_text, rating_list_text, write_all
@@ -657,17 +656,17 @@ def import_(
     already in the ledger with the same content are skipped. One invalid record stops
     the import with exit code 2 and FILE:LINE: field: reason, and nothing is stored.
     """
-    from .operations import import_records
+    from .operations import import_file
 
-    records = read_games(games, fmt)
     players = read_players(players_path) if players_path is not None else []
     annulments = read_annulments(annul_path) if annul_path is not None else []
     ledger = _open_ledger(db)
     try:
-        report = import_records(
-            ledger, records, players, _now(), annulments,
-            by=None if annul_path is None else str(annul_path),
-        )  # fmt: skip
+        with _ProgressBars() as bars:
+            report = import_file(
+                ledger, games, fmt, players, _now(), annulments,
+                by=None if annul_path is None else str(annul_path), progress=bars,
+            )  # fmt: skip
     finally:
         ledger.dispose()
     if report.created_players or report.updated_players:

@@ -11,17 +11,21 @@ ledger's methods and runs no database query of its own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .engine import Engine
 from .errors import InvalidRecord, NotFound
-from .io.games import AnnulmentRequest
+from .io.games import AnnulmentRequest, read_games
 from .ledger import AnnulmentView, Ledger
 from .ledger.periods import Periods
 from .records import GameRecord, Player
+
+if TYPE_CHECKING:
+    from .rating import Progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,31 +63,8 @@ def import_records(
     ``FILE:LINE`` and field, and nothing is stored.
     """
     system = ledger.system  # a fide ledger refuses here: it rates periods, not games
-    in_file: Engine[Any] = Engine(system)
-    for player in players:
-        in_file.add_player(player)  # duplicates and attributes the system cannot use
-    stored_players = {player.id: player for player in ledger.players()}
-    to_create: list[Player] = []
-    to_update: list[Player] = []
-    final: dict[str, Player] = dict(stored_players)
-    for player in players:
-        current = stored_players.get(player.id)
-        if current is None:
-            to_create.append(player)
-            final[player.id] = player
-            continue
-        # The ledger's update keeps the attributes the file leaves out.
-        merged = Player.from_mapping(
-            {**current.to_mapping(), **player.to_mapping()}, player.source or player.id
-        )
-        system.check_player(merged)
-        if merged != current:
-            to_update.append(player)
-        final[player.id] = merged
-    named = {side for game in games for side in (game.white, game.black)}
-    implicit = sorted(named - final.keys())
-    for player_id in implicit:
-        final[player_id] = Player(player_id)
+    plan = _plan_players(ledger, players, {side for g in games for side in (g.white, g.black)})
+    to_create, to_update, implicit, final = plan
 
     stored_games: dict[str, GameRecord] = {}
     if games and ledger.counts()["games"]:
@@ -124,7 +105,7 @@ def import_records(
     # One transaction for all of it: players, games, annulments, or nothing.
     stored, done = ledger.import_all(
         [*to_create, *(Player(player_id) for player_id in implicit)],
-        [(p.id, {k: v for k, v in p.to_mapping().items() if k != "id"}) for p in to_update],
+        _updates(to_update),
         games,
         [(game_id, reason) for _, game_id, reason in wanted],
         by,
@@ -142,6 +123,97 @@ def import_records(
         outcomes=dict(outcomes),
         annulled=tuple(annulled),
     )
+
+
+def _plan_players(
+    ledger: Ledger, players: Sequence[Player], named: set[str]
+) -> tuple[list[Player], list[Player], list[str], dict[str, Player]]:
+    """The file's players against the ledger's: (to create, to update, named in games
+    but nowhere else, every player's final attributes). Refuses a player the system
+    cannot use, and the same id twice in the file."""
+    system = ledger.system
+    in_file: Engine[Any] = Engine(system)
+    for player in players:
+        in_file.add_player(player)  # duplicates and attributes the system cannot use
+    stored_players = {player.id: player for player in ledger.players()}
+    to_create: list[Player] = []
+    to_update: list[Player] = []
+    final: dict[str, Player] = dict(stored_players)
+    for player in players:
+        current = stored_players.get(player.id)
+        if current is None:
+            to_create.append(player)
+            final[player.id] = player
+            continue
+        # The ledger's update keeps the attributes the file leaves out.
+        merged = Player.from_mapping(
+            {**current.to_mapping(), **player.to_mapping()}, player.source or player.id
+        )
+        system.check_player(merged)
+        if merged != current:
+            to_update.append(player)
+        final[player.id] = merged
+    implicit = sorted(named - final.keys())
+    for player_id in implicit:
+        final[player_id] = Player(player_id)
+    return to_create, to_update, implicit, final
+
+
+def _updates(to_update: Sequence[Player]) -> list[tuple[str, dict[str, Any]]]:
+    return [(p.id, {k: v for k, v in p.to_mapping().items() if k != "id"}) for p in to_update]
+
+
+BULK_SYSTEMS = ("arena", "corr", "site")
+"""The systems whose ledgers take a whole file through the compiled replay."""
+
+
+def import_file(
+    ledger: Ledger,
+    path: Path,
+    fmt: str | None,
+    players: Sequence[Player],
+    now: datetime,
+    annulments: Sequence[AnnulmentRequest] = (),
+    by: str | None = None,
+    progress: Progress | None = None,
+) -> ImportReport:
+    """Import a games file: into a ledger that holds no game yet, through the bulk path
+    (:meth:`~chessrate.ledger.Ledger.bulk_import`: the compiled replay, rows written in
+    bulk); else game by game (:func:`import_records`). Either way one transaction, and
+    the same rows (tests/ledger/test_bulk.py)."""
+    if ledger.system_id not in BULK_SYSTEMS or ledger.has_games():
+        return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
+    from .rating import read_compiled_batch
+
+    batch = read_compiled_batch(path, fmt, progress)
+    to_create, to_update, implicit, final = _plan_players(ledger, players, set(batch.player_ids))
+    for where, _game_id, _reason in annulments:
+        if ledger.system_id != "site":
+            raise InvalidRecord(
+                where, "id",
+                f"the {ledger.system_id} regulation has no fair-play annulment (site S10)",
+            )  # fmt: skip
+    step = None if progress is None else _advance(progress, "rating and storing", len(batch))
+    counts, done = ledger.bulk_import(
+        batch, [*to_create, *(Player(player_id) for player_id in implicit)],
+        _updates(to_update), list(final.values()), annulments, by, now, step,
+    )  # fmt: skip
+    return ImportReport(
+        created_players=tuple(p.id for p in to_create),
+        updated_players=tuple(p.id for p in to_update),
+        implicit_players=tuple(implicit),
+        new_games=sum(counts.values()),
+        repeated_games=len(batch) - sum(counts.values()),
+        outcomes=counts,
+        annulled=tuple(a.game_id for a in done),
+    )
+
+
+def _advance(progress: Progress, stage: str, total: int) -> Callable[[int], None]:
+    def advance(count: int) -> None:
+        progress(stage, count, total)
+
+    return advance
 
 
 @dataclass(frozen=True, slots=True)

@@ -190,15 +190,7 @@ def _rate_compiled(
     from .fast import Roster, replay
 
     roster = Roster(system, players)
-    if detect_format(path, fmt) == "pgn":
-        from .fast.pgn import read_pgn_batch
-
-        reading = _stage(progress, "reading", path.stat().st_size)
-        batch = read_pgn_batch(path, on_invalid, progress=reading)
-    else:
-        from .fast.columnar import read_batch
-
-        batch = read_batch(path, fmt, on_invalid)
+    batch = read_compiled_batch(path, fmt, progress, on_invalid)
     result = replay(
         system,
         batch,
@@ -207,6 +199,22 @@ def _rate_compiled(
         progress=_stage(progress, "rating", len(batch)),
     )
     return _CompiledFile(system, path, "compiled", state=result)
+
+
+def read_compiled_batch(
+    path: Path, fmt: str | None, progress: Progress | None, on_invalid: OnInvalid | None = None
+) -> Any:
+    """A games file (CSV, JSON Lines or PGN) as the compiled replay's
+    :class:`~chessrate.fast.batch.GameBatch` (the same records and errors as the
+    reference readers)."""
+    if detect_format(path, fmt) == "pgn":
+        from .fast.pgn import read_pgn_batch
+
+        reading = _stage(progress, "reading", path.stat().st_size)
+        return read_pgn_batch(path, on_invalid, progress=reading)
+    from .fast.columnar import read_batch
+
+    return read_batch(path, fmt, on_invalid)
 
 
 class RatedFile:

@@ -98,13 +98,23 @@ def round_trip(system: RatingSystem[Any], change: Change, slot: int, keys: Keys)
 
 def check_stream(system_id: str, engine: Engine[Any], records: list[GameRecord],
                  wanted: list[tuple[str, str]]) -> int:  # fmt: skip
-    """Rate, and require every game, reason and change to come back from its row."""
+    """Rate, and require every game, reason and change to come back from its row, and
+    every change to give the state the system left (``system.state_after``)."""
     system, keys, count = engine.system, Keys(), 0
     for record in records:
+        before = {
+            (player, pool): engine.states.get((player, pool))
+            for player in (record.white, record.black)
+            for pool in system.pools
+        }
         try:
             rating = engine.apply(record)
         except InvalidRecord:
             continue
+        for change in rating.changes:  # the state a change leaves, from its numbers
+            key = (change.player, change.pool)
+            earlier = before[key] or system.initial_state(engine.player(change.player), change.pool)
+            assert system.state_after(change, earlier) == rating.states[key]
         back = rows.record_from_row(rows.game_row(record, keys.key), keys.names.__getitem__)
         assert back == record
         assert system.reason(record, rating.reason_code, rating.changes) == rating.reason
@@ -123,7 +133,9 @@ def check_stream(system_id: str, engine: Engine[Any], records: list[GameRecord],
 
 
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
-def test_every_sample_change_and_game_comes_back_from_its_row(system_id: str) -> None:
+def test_every_sample_change_and_game_comes_back_from_its_row_and_gives_its_state(
+    system_id: str,
+) -> None:
     engine, records, wanted = sample_engine(system_id)
     assert check_stream(system_id, engine, records, wanted) > 300
 
@@ -131,7 +143,9 @@ def test_every_sample_change_and_game_comes_back_from_its_row(system_id: str) ->
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_random_streams_come_back_from_their_rows(system_id: str, data: st.DataObject) -> None:
+def test_random_streams_come_back_from_their_rows_and_give_their_states(
+    system_id: str, data: st.DataObject
+) -> None:
     roster = data.draw(players(system_id))
     records = data.draw(games(system_id))
     engine = Engine(get_system(system_id), roster)

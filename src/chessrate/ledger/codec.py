@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from ..numbers import from_hundredths, to_hundredths
 from ..records import Player
 from ..systems.arena import ArenaState, ArenaStatus
 from ..systems.base import Change
@@ -20,7 +21,10 @@ def _dec(value: object) -> Decimal | None:
 
 
 def _text(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)
+    """A rating number as a state's JSON keeps it: always with its hundredths
+    (``1500.00``, whether it was computed as ``1500`` or read back from the ledger's
+    integer hundredths), so that equal states have equal texts."""
+    return None if value is None else str(from_hundredths(to_hundredths(value)))
 
 
 def dumps(data: object) -> str:
@@ -35,17 +39,17 @@ def state_to_json(state: object) -> str:
             "status": state.status.value,
             "rating": _text(state.rating),
             "games": state.games,
-            "qualifying": [[str(r), str(s)] for r, s in state.qualifying],
+            "qualifying": [[_text(r), str(s)] for r, s in state.qualifying],
         })  # fmt: skip
     if isinstance(state, CorrState):
         return dumps({
             "status": state.status.value,
             "rating": _text(state.rating),
             "games": state.games,
-            "performances": str(state.performances),
+            "performances": _text(state.performances),
         })  # fmt: skip
     if isinstance(state, SiteState):
-        return dumps({"rating": str(state.rating), "games": state.games})
+        return dumps({"rating": _text(state.rating), "games": state.games})
     raise TypeError(f"no codec for {type(state).__name__}")
 
 

@@ -103,9 +103,14 @@ def change_row(
 
 
 def change_from_row(
-    system: RatingSystem[Any], row: Mapping[Any, Any], name: Callable[[int], str], game_id: str
+    system: RatingSystem[Any],
+    row: Mapping[Any, Any],
+    name: Callable[[int], str],
+    game_id: str,
+    words: bool = True,
 ) -> Change:
-    """A stored change row back to the change, its note written by the system."""
+    """A stored change row back to the change, its note written by the system (unless
+    ``words`` is False: only the numbers are wanted)."""
     score = SCORES[row["score"]]
     before, after, pd = _decimal(row["before"]), _decimal(row["after"]), _decimal(row["pd"])
     delta, moved = derived(score, before, after, pd)
@@ -131,7 +136,7 @@ def change_from_row(
         basis=_decimal(row["basis"]),
         code=row["code"],
     )
-    return explained(change, system.note)
+    return explained(change, system.note) if words else change
 
 
 GAME_COLUMNS: tuple[str, ...] = (

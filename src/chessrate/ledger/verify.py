@@ -17,12 +17,12 @@ from ..engine import Engine as ReplayEngine
 from ..records import Player
 from ..systems.base import Change
 from . import rows
+from .bulk import LedgerBulk
 from .schema import changes, players, ratings
 from .schema import games as rows_games
-from .writes import LedgerWrites
 
 
-class LedgerVerify(LedgerWrites):
+class LedgerVerify(LedgerBulk):
     """The replay check (the :class:`~chessrate.ledger.Ledger`'s share)."""
 
     def verify(self) -> list[str]:

@@ -342,6 +342,19 @@ class ArenaSystem:
             {(player_id, pool): new_state},
         )
 
+    def state_after(self, change: Change, before: ArenaState) -> ArenaState:
+        """The state a change leaves, from its numbers and the state ``before`` it (a
+        qualifying game adds its opponent's rating and score to the entries before):
+        how a stored ledger's current rating is rebuilt from its last change."""
+        status = ArenaStatus(change.state_after)
+        if status is ArenaStatus.UNRATED:
+            return ArenaState()
+        if status is ArenaStatus.QUALIFYING:
+            assert change.opponent_rating is not None
+            entry = (change.opponent_rating, change.score)
+            return ArenaState(status, qualifying=(*before.qualifying, entry))
+        return ArenaState(status, change.after, change.games_after)
+
     def note(self, change: Change) -> str:
         """A change in words, from its numbers alone (A6, A7, A10): how the reference
         explains it, and what the ledger shows for a stored change. A completed

@@ -165,6 +165,10 @@ class RatingSystem(Protocol[S]):
     def note(self, change: Change) -> str:
         """A change in words, from its numbers alone (``Change.note``)."""
 
+    def state_after(self, change: Change, before: S) -> S:
+        """The state ``change`` leaves its player in, from its numbers and the state
+        ``before`` it (a stored ledger's current ratings are rebuilt so)."""
+
     def reason(self, game: GameRecord, code: int, changes: tuple[Change, ...] = ()) -> str:
         """A decision in words, from its reason code, the game and its changes
         (``GameRating.reason``)."""

@@ -154,6 +154,15 @@ class CorrSystem:
             return "rated: counted for neither player (C4)"
         return "rated: " + "; ".join(f"{c.player} {c.rule}" for c in changes)
 
+    def state_after(self, change: Change, before: CorrState) -> CorrState:
+        """The state a change leaves, from its numbers: C2 keeps the sum of the
+        performances (``basis``); an established player's change keeps none."""
+        status = CorrStatus(change.state_after)
+        if change.rule == "corr C2":
+            assert change.basis is not None
+            return CorrState(status, change.after, change.games_after, change.basis)
+        return CorrState(status, change.after, change.games_after)
+
     def note(self, change: Change) -> str:
         """A change in words, from its numbers alone (C2, C5, C6): how the reference
         explains it, and what the ledger shows. C2 carries the sum of the performances

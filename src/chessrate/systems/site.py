@@ -246,6 +246,11 @@ class SiteSystem:
         kind = tuple(GameType)[code - R_RATED]
         return f"{kind.value}: type rating and site Elo (weight {self.rules.weights[kind]})"
 
+    def state_after(self, change: Change, before: SiteState) -> SiteState:
+        """The state a change leaves, from its numbers (S3, S5, S10)."""
+        assert change.after is not None
+        return SiteState(change.after, change.games_after)
+
     def note(self, change: Change) -> str:
         """A change in words, from its numbers alone (S3, S5, S10): how the reference
         explains it, and what the ledger shows. A change of the site Elo carries the

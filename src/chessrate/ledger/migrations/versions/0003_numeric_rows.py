@@ -109,6 +109,7 @@ def upgrade() -> None:
     change_rows: list[dict[str, Any]] = []
     if system_id in ("arena", "corr", "site"):
         game_rows, change_rows = _convert(bind, system_id, keys)
+        _restate(bind, system_id)
 
     op.drop_table("changes")
     if postgres:
@@ -185,6 +186,27 @@ def _convert(
             row = rows.change_row(system, change, slot, keys.__getitem__)
             change_rows.append({**row, "seq": seq, "game": game})
     return game_rows, change_rows
+
+
+def _restate(bind: Any, system_id: str) -> None:
+    """The current ratings' states in the codec's form of today (every rating number
+    with its hundredths: ``1500.00``, never ``1500``)."""
+    from chessrate.ledger import codec
+
+    found = bind.execute(sa.text("SELECT player_id, pool, state FROM ratings")).all()
+    changed = [
+        {"player_id": row.player_id, "pool": row.pool, "state": text}
+        for row in found
+        if (text := codec.state_to_json(codec.state_from_json(system_id, row.state)))
+        != row.state
+    ]
+    if changed:
+        bind.execute(
+            sa.text(
+                "UPDATE ratings SET state = :state WHERE player_id = :player_id AND pool = :pool"
+            ),
+            changed,
+        )
 
 
 def _check(seq: int, replayed: tuple[Any, ...], stored: list[Any]) -> None:

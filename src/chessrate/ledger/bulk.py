@@ -1,0 +1,357 @@
+"""The bulk import: a whole file rated by the compiled replay and written in bulk.
+
+A ledger that holds no game yet can take a whole file at once: the compiled replay
+(:func:`chessrate.fast.replay`, in file order: the ledger rates in commit order)
+rates it and emits every game's decision and every change as the ledger's numbers
+(:class:`chessrate.fast.rows.RowChunk`), which are written as they come, a chunk at
+a time: ``executemany`` on SQLite, ``COPY`` on PostgreSQL. Then the current ratings
+(each (player, pool)'s last change, through the system's ``state_after``) and the
+annulments (the per-game path's :meth:`~LedgerWrites._annul`). All of it is one
+transaction: a refused record raises before anything is written, and any failure
+leaves the ledger as it was.
+
+The rows are the per-game path's, number for number and in the same ``seq`` order
+(players' events, then the games, then the annulments): ``tests/ledger/test_bulk.py``
+compares every table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from sqlalchemy import Connection, insert, select
+
+from ..errors import InvalidRecord, NotFound
+from ..records import Player, Venue, microseconds
+from ..systems.base import PoolKey
+from . import codec, rows
+from .schema import events, games, players
+from .views import AnnulmentView
+from .writes import LedgerWrites
+
+GAME_INSERT = ("seq", *rows.GAME_COLUMNS, "outcome", "reason", "annulled", "submitted_at")
+CHANGE_INSERT = (
+    "player", "pool", "seq", "game",
+    *(name for name in rows.CHANGE_COLUMNS if name not in ("player", "pool")),
+)  # fmt: skip
+"""The columns in the order the bulk writer sends them."""
+
+I64 = npt.NDArray[np.int64]
+
+
+class LedgerBulk(LedgerWrites):
+    """The bulk import (the :class:`~chessrate.ledger.Ledger`'s share)."""
+
+    def has_games(self) -> bool:
+        """Whether the ledger holds a game (a bulk import needs one that does not)."""
+        with self.reading() as conn:
+            return _has_games(conn)
+
+    def bulk_import(
+        self,
+        batch: Any,
+        new_players: Sequence[Player],
+        updates: Sequence[tuple[str, Mapping[str, object]]],
+        roster: Iterable[Player],
+        annulments_wanted: Sequence[tuple[str, str, str]],
+        by: str | None,
+        now: datetime,
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[dict[str, int], list[AnnulmentView]]:
+        """Players created and updated, every game of ``batch`` (a
+        :class:`~chessrate.fast.batch.GameBatch`) rated in batch order by the compiled
+        replay against ``roster`` (every player's final attributes), the annulments
+        ((where, game id, reason)) applied: one transaction, all or nothing. Returns
+        the number of games by outcome and the annulments."""
+        from ..fast import replay
+        from ..fast.rows import NULL, NULLABLE, RowChunk
+
+        system = self.system
+        counts: dict[str, int] = {}
+        with self.transaction() as conn:
+            if _has_games(conn):
+                raise ValueError("a bulk import needs a ledger without games")
+            self._bulk_players(conn, new_players, now)
+            for player_id, fields in updates:
+                self._update_player(conn, player_id, fields, now)
+            people = {player.id: player for player in roster}
+            keys = self.player_keys(conn, people)
+            first_seq = self.next_seq(conn)
+            writer = _Writer(self, conn, batch, people, keys, first_seq, now)
+
+            def on_rows(chunk: RowChunk) -> None:
+                writer.write(chunk, NULL, NULLABLE)
+                if progress is not None:
+                    progress(len(chunk))
+
+            result = replay(system, batch, list(people.values()), in_order=True, on_rows=on_rows)
+            assert list(result.names[: len(writer.names)]) == writer.names
+            writer.finish_sequence()
+            self._bulk_ratings(conn, writer, people, now)
+            for outcome, count in zip(rows.OUTCOMES, writer.outcomes.tolist(), strict=True):
+                if count:
+                    counts[outcome.value] = int(count)
+            annulled = []
+            for where, game_id, reason in annulments_wanted:
+                try:
+                    annulled.append(self._annul(conn, game_id, reason, by, now))
+                except (InvalidRecord, NotFound) as error:
+                    text = error.reason if isinstance(error, InvalidRecord) else str(error)
+                    raise InvalidRecord(where, "id", f"{game_id}: {text}") from None
+        return counts, annulled
+
+    def _bulk_players(self, conn: Connection, new: Sequence[Player], now: datetime) -> None:
+        """New players as the per-game path creates them, in one statement each: their
+        rows (keys in order), their events, their imported ratings."""
+        if not new:
+            return
+        for player in new:
+            self.system.check_player(player)
+        key = self.next_player_key(conn)
+        seq = self.next_seq(conn)
+        texts = [codec.dumps(p.to_mapping()) for p in new]
+        conn.execute(
+            insert(players),
+            [{"id": p.id, "key": key + n, "name": p.name, "attributes": text, "bot": p.bot,
+              "created_at": now, "updated_at": now}
+             for n, (p, text) in enumerate(zip(new, texts, strict=True))],
+        )  # fmt: skip
+        conn.execute(
+            insert(events),
+            [{"seq": seq + n, "kind": "player", "ref": p.id, "payload": text, "at": now}
+             for n, (p, text) in enumerate(zip(new, texts, strict=True))],
+        )  # fmt: skip
+        if not self.postgres:
+            return
+        # PostgreSQL's sequences follow the numbers taken here.
+        conn.exec_driver_sql(f"SELECT setval('player_keys', {key + len(new) - 1})")
+        conn.exec_driver_sql(f"SELECT setval('ledger_seq', {seq + len(new) - 1})")
+
+    def _bulk_ratings(
+        self, conn: Connection, writer: _Writer, people: Mapping[str, Player], now: datetime
+    ) -> None:
+        """The current ratings: each (player, pool)'s state after its last change, and
+        the imported ratings no game moved (at the player's event)."""
+        system, names = self.system, writer.names
+        states: dict[PoolKey, Any] = {}
+        seqs: dict[PoolKey, int] = {}
+        for (code, pool_code), (row, seq) in writer.last_changes().items():
+            player_id = names[code]
+            key = (player_id, system.pools[pool_code])
+            if row["rule"] in writer.fold_rules:  # folded in order already
+                states[key] = writer.folded[(code, pool_code)]
+            else:
+                change = rows.change_from_row(system, row, _nobody, "", words=False)
+                initial = system.initial_state(people[player_id], key[1])
+                states[key] = system.state_after(change, initial)
+            seqs[key] = seq
+        with_events = self._player_event_seqs(conn, [p for p in people.values() if p.imported])
+        for player in people.values():
+            for pool in player.imported:
+                if (player.id, pool) not in states:
+                    states[(player.id, pool)] = system.initial_state(player, pool)
+                    seqs[(player.id, pool)] = with_events[player.id]
+        if not states:
+            return
+        conn.execute(
+            self._upsert_rating,
+            [{"player_id": player_id, "pool": pool, "seq": seqs[(player_id, pool)],
+              **self._rating_row(people[player_id], pool, state)}
+             for (player_id, pool), state in states.items()],
+        )  # fmt: skip
+
+    def _player_event_seqs(self, conn: Connection, chosen: Sequence[Player]) -> dict[str, int]:
+        """The seq of each player's last event."""
+        from sqlalchemy import func, select
+
+        if not chosen:
+            return {}
+        query = (
+            select(events.c.ref, func.max(events.c.seq))
+            .where(events.c.kind == "player", events.c.ref.in_([p.id for p in chosen]))
+            .group_by(events.c.ref)
+        )
+        return {ref: int(seq) for ref, seq in conn.execute(query).all()}
+
+
+class _Writer:
+    """Writes the replay's row chunks into the ledger's games and changes tables, and
+    remembers what the current ratings need: each (player, pool)'s last change, and
+    for arena the states of the qualifying games (folded in order)."""
+
+    def __init__(
+        self,
+        ledger: LedgerBulk,
+        conn: Connection,
+        batch: Any,
+        people: Mapping[str, Player],
+        keys: Mapping[str, int],
+        first_seq: int,
+        now: datetime,
+    ) -> None:
+        self.ledger = ledger
+        self.conn = conn
+        self.batch = batch
+        self.system = ledger.system
+        self.people = people
+        self.names: list[str] = list(batch.player_ids)
+        """The replay's player codes (the batch's players come first)."""
+        self.first_seq = first_seq
+        self.next_seq = first_seq
+        self.submitted_at = microseconds(now)
+        self.outcomes = np.zeros(len(rows.OUTCOMES), np.int64)
+        self.key_of_code = np.array([keys[name] for name in self.names], np.int64)
+        from ..fast import batch as fields  # numba loads with chessrate.fast, not before
+
+        self.result_codes = _codes(fields.RESULTS, rows.RESULTS)
+        self.termination_codes = _codes(fields.TERMINATIONS, rows.TERMINATIONS)
+        venues = {fields.ONLINE: Venue.ONLINE, fields.OTB: Venue.OTB}
+        self.venue_codes = _codes([venues[n] for n in sorted(venues)], rows.VENUES)
+        self.game_ids = np.asarray(batch.game_ids, dtype=object)
+        codes, controls = batch.controls()
+        self.control_code = codes
+        self.control_text = np.array([None if c is None else str(c) for c in controls], object)
+        self.last: dict[tuple[int, int], tuple[dict[str, Any], int]] = {}
+        self.folded: dict[tuple[int, int], Any] = {}
+        self.fold_rules = {
+            self.system.rules_cited.index(rule)
+            for rule in getattr(self.system, "rules_cited", ())
+            if rule == "arena A6"
+        }
+        self.postgres = ledger.postgres
+        self.game_sql = _insert_sql("games", GAME_INSERT)
+        self.change_sql = _insert_sql("changes", CHANGE_INSERT)
+
+    def write(self, chunk: Any, null: int, nullable: Sequence[str]) -> None:
+        count = len(chunk)
+        if count == 0:
+            return
+        at = chunk.rows
+        batch = self.batch
+        seq = np.arange(self.next_seq, self.next_seq + count, dtype=np.int64)
+        self.next_seq += count
+        np.add.at(self.outcomes, chunk.outcome.astype(np.int64), 1)
+        plies = batch.plies[at].astype(object)
+        plies[batch.plies[at] < 0] = None
+        confirmed = batch.confirmed[at].astype(object)
+        confirmed[batch.confirmed[at] < 0] = None
+        confirmed[batch.confirmed[at] == 0] = False
+        confirmed[batch.confirmed[at] == 1] = True
+        games = [
+            seq.tolist(),
+            self.game_ids[batch.game[at]].tolist(),
+            batch.played_at[at].tolist(),
+            self.key_of_code[batch.white[at]].tolist(),
+            self.key_of_code[batch.black[at]].tolist(),
+            self.result_codes[batch.result[at]].tolist(),
+            batch.rated[at].tolist(),
+            self.control_text[self.control_code[at]].tolist(),
+            self.termination_codes[batch.termination[at]].tolist(),
+            plies.tolist(),
+            self.venue_codes[batch.venue[at]].tolist(),
+            confirmed.tolist(),
+            chunk.outcome.tolist(),
+            chunk.reason.tolist(),
+            [False] * count,
+            [self.submitted_at] * count,
+        ]
+        self._send(self.game_sql, "games", GAME_INSERT, games)
+        if chunk.changes == 0:
+            return
+        change_seq = seq[chunk.game]
+        player = self._key(chunk.player)
+        columns: dict[str, list[Any]] = {
+            "player": player.tolist(),
+            "pool": chunk.pool.tolist(),
+            "seq": change_seq.tolist(),
+            "game": [None] * chunk.changes,
+            "opponent": self._key(chunk.opponent).tolist(),
+        }
+        for name in CHANGE_INSERT:
+            if name in columns:
+                continue
+            values = chunk.column(name)
+            if name in nullable:
+                objects = values.astype(object)
+                objects[values == null] = None
+                columns[name] = objects.tolist()
+            else:
+                columns[name] = values.tolist()
+        self._send(self.change_sql, "changes", CHANGE_INSERT, [columns[n] for n in CHANGE_INSERT])
+        self._remember(chunk, change_seq, columns, null)
+
+    def _key(self, codes: I64) -> I64:
+        """Player codes as keys; a player only in the roster gets its key on demand."""
+        result: I64 = self.key_of_code[codes]
+        return result
+
+    def _send(self, sql: str, table: str, names: Sequence[str], columns: list[list[Any]]) -> None:
+        data = list(zip(*columns, strict=True))
+        if not self.postgres:
+            self.conn.exec_driver_sql(sql, data)
+            return
+        cursor = self.conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        with cursor.copy(f"COPY {table} ({', '.join(names)}) FROM STDIN") as copy:
+            for row in data:
+                copy.write_row(row)
+
+    def _remember(
+        self, chunk: Any, change_seq: I64, columns: Mapping[str, list[Any]], null: int
+    ) -> None:
+        """Each (player, pool)'s last change (its numbers and seq); arena's qualifying
+        changes folded in order into states."""
+        codes = chunk.player
+        pools = chunk.pool
+        width = len(self.system.pools)
+        flat = codes * width + pools
+        reverse_first = np.unique(flat[::-1], return_index=True)[1]
+        last = flat.shape[0] - 1 - reverse_first
+        for index in last.tolist():
+            key = (int(codes[index]), int(pools[index]))
+            self.last[key] = ({n: columns[n][index] for n in rows.CHANGE_COLUMNS
+                               if n in columns}, int(change_seq[index]))  # fmt: skip
+        if not self.fold_rules:
+            return
+        folding = np.flatnonzero(np.isin(chunk.rule, list(self.fold_rules)))
+        system = self.system
+        for index in folding.tolist():
+            key = (int(codes[index]), int(pools[index]))
+            row = {n: columns[n][index] for n in rows.CHANGE_COLUMNS if n in columns}
+            change = rows.change_from_row(system, row, _nobody, "", words=False)
+            before = self.folded.get(key)
+            if before is None:
+                player = self.people[self.names[key[0]]]
+                before = system.initial_state(player, system.pools[key[1]])
+            self.folded[key] = system.state_after(change, before)
+
+    def finish_sequence(self) -> None:
+        """PostgreSQL's event sequence follows the seqs the games took."""
+        if self.postgres and self.next_seq > self.first_seq:
+            self.conn.exec_driver_sql(f"SELECT setval('ledger_seq', {self.next_seq - 1})")
+
+    def last_changes(self) -> dict[tuple[int, int], tuple[dict[str, Any], int]]:
+        """(player code, pool) -> (the last change's row, with player keys as codes,
+        and its seq)."""
+        return self.last
+
+
+def _insert_sql(table: str, names: Sequence[str]) -> str:
+    return f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+
+
+def _has_games(conn: Connection) -> bool:
+    return conn.execute(select(games.c.seq).limit(1)).first() is not None
+
+
+def _nobody(_key: int) -> str:
+    """The player of a change whose player does not matter (a state is rebuilt)."""
+    return ""
+
+
+def _codes(batch_codes: Sequence[Any], ledger_codes: Sequence[Any]) -> I64:
+    """A batch's codes of a field as the ledger's codes of it."""
+    return np.array([ledger_codes.index(value) for value in batch_codes], np.int64)
