@@ -5,7 +5,9 @@ ledger with 1,000 players, `chessrate serve` (1 worker on SQLite, where there is
 one writer anyway; 4 on PostgreSQL), then each client posts distinct rated games
 (random pairs, every game type) for a fixed time. Prints games/s and the p50 and
 p99 latency of the submissions. The clients run on the same machine as the
-server and share its cores.
+server and share its cores. The last columns are the CPU time each game cost
+the server (its workers), PostgreSQL (the cluster's processes) and the clients,
+from /proc.
 
     .venv/bin/python bench/service.py [--seconds 10] [--clients 1,4,16]
 
@@ -19,6 +21,7 @@ import argparse
 import http.client
 import itertools
 import json
+import os
 import platform
 import random
 import socket
@@ -35,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.support import postgres
-from tests.support.server import running_server
+from tests.support.server import server_process
 
 from chessrate import Player
 from chessrate.ledger import Ledger
@@ -52,6 +55,44 @@ def prepare(url: str) -> str:
     token = ledger.create_token("writer", "bench", now)
     ledger.dispose()
     return token
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(*roots: int) -> list[float]:
+    """CPU seconds (user + system) so far of the process tree under each root (the
+    server and its workers; PostgreSQL's postmaster and its backends): Linux's /proc."""
+    children: dict[int, list[int]] = {}
+    spent: dict[int, tuple[str, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+        spent[int(entry.name)] = (name, (int(fields[11]) + int(fields[12])) / TICKS)
+    totals = []
+    for root in roots:
+        total, stack = 0.0, [root] if root else []
+        while stack:
+            pid = stack.pop()
+            total += spent.get(pid, ("", 0.0))[1]
+            stack += children.get(pid, [])
+        totals.append(total)
+    return totals
+
+
+def postmaster(admin_url: str) -> int:
+    """The pid of the throw-away cluster's postmaster (0: not PostgreSQL)."""
+    if not admin_url:
+        return 0
+    folder = admin_url.partition("host=")[2].partition("&")[0]
+    return int((Path(folder) / "data" / "postmaster.pid").read_text().split()[0])
 
 
 def run_clients(
@@ -124,8 +165,9 @@ def main() -> None:
     machine = f"{platform.machine()}, {platform.python_implementation()}"
     print(f"machine: {machine} {platform.python_version()}; {PLAYERS} players; "
           f"{args.seconds:g} s per row")  # fmt: skip
-    print("| database | workers | clients | games | games/s | p50 ms | p99 ms |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| database | workers | clients | games | games/s | p50 ms | p99 ms "
+          "| CPU ms/game: server | postgres | clients |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind in args.databases.split(","):
         with database(kind) as (admin, folder):
             for clients in (int(c) for c in args.clients.split(",")):
@@ -136,15 +178,23 @@ def main() -> None:
                     url = postgres.fresh_database(admin)
                     workers = 4
                 token = prepare(url)
-                with running_server(url, workers=workers) as base:
+                with server_process(url, workers=workers) as (base, process):
                     run_clients(base, token, clients, 1.0, "warm")  # warm up every worker
+                    roots = (process.pid, postmaster(admin))
+                    server, postgres_cpu = cpu_seconds(*roots)
+                    mine = time.process_time()
                     began = time.perf_counter()
                     count, latencies = run_clients(base, token, clients, args.seconds, "b")
                     elapsed = time.perf_counter() - began
+                    mine = time.process_time() - mine
+                    server_after, postgres_after = cpu_seconds(*roots)
                 cuts = statistics.quantiles(latencies, n=100)
+                spent = (server_after - server, postgres_after - postgres_cpu, mine)
                 print(
                     f"| {kind} | {workers} | {clients} | {count:,} | {count / elapsed:,.0f} | "
-                    f"{cuts[49] * 1000:.1f} | {cuts[98] * 1000:.1f} |",
+                    f"{cuts[49] * 1000:.1f} | {cuts[98] * 1000:.1f} | "
+                    + " | ".join(f"{seconds * 1000 / count:.2f}" for seconds in spent)
+                    + " |",
                     flush=True,
                 )
 

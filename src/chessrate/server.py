@@ -63,7 +63,7 @@ def create_app(
     if ledger is None:
         ledger = Ledger(ledger_url(database_url or settings.database_url))
     the_ledger = ledger
-    committer = GroupCommitter(the_ledger, settings.group_max)
+    committer = GroupCommitter(the_ledger, settings.group_max, settings.group_writers)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -26,6 +26,7 @@ from click.testing import CliRunner
 from sqlalchemy import select, text
 
 from chessrate import Player
+from chessrate.application import services
 from chessrate.application.group import GroupCommitter
 from chessrate.cli import main
 from chessrate.ledger import Ledger
@@ -271,4 +272,26 @@ def test_a_killed_worker_loses_only_unanswered_games(ledger_url: str) -> None:
             thread.join()
     assert statuses == {body["id"]: 200 if body["id"] in stored_ids else 201 for body in unanswered}
     result = CliRunner().invoke(main, ["verify", "--db", ledger_url])
+    assert result.exit_code == 0, result.output
+
+
+def test_several_writers_and_a_restart(api: Api) -> None:
+    """``CHESSRATE_GROUP_WRITERS`` > 1: groups commit side by side, every game is
+    answered once; after close() (the app's shutdown) a game starts the writers again."""
+    committer = GroupCommitter(api.ledger, max_group=4, writers=3)
+    rng = random.Random(3)
+    records = []
+    for number in range(40):
+        white, black = rng.sample(PLAYERS, 2)
+        body = game(f"w{number}", white, black)
+        records.append(services.game_record(api.ledger, body))
+    futures = [committer.enqueue(record, api.clock.now) for record in records]
+    assert [f.result()[0].id for f in futures] == [r.id for r in records]
+    assert all(f.result()[1] for f in futures)
+    committer.close()
+    again = committer.enqueue(records[0], api.clock.now).result()
+    assert (again[0].seq, again[1]) == (futures[0].result()[0].seq, False)
+    committer.close()
+    assert committer.games == 41
+    result = CliRunner().invoke(main, ["verify", "--db", api.ledger.url])
     assert result.exit_code == 0, result.output

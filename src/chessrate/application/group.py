@@ -1,21 +1,20 @@
 """Group commit: the games that one worker receives together are rated and committed
 together, and each request is answered with its own result after the commit.
 
-One :class:`GroupCommitter` per worker process owns one writer thread. A request
-queues its game (record, time, future) and waits; the writer takes everything queued
-(at most ``max_group`` games), hands it to :meth:`Ledger.submit_group` (one
-transaction, the group's players locked in id order, each game in arrival order in its
-own savepoint, one commit), then resolves each game's future with its (view, created)
-or the error that refused it alone. Under load the groups grow by themselves (what
-arrives while a group commits is the next group); a lone request is a group of one.
-Nothing is answered before its commit returns, so a killed worker loses only games it
-had not answered.
+One :class:`GroupCommitter` per worker process owns one writer thread (or a few:
+``writers``). A request queues its game (record, time, future) and waits; the writer
+takes everything queued (at most ``max_group`` games), hands it to
+:meth:`Ledger.submit_group` (one transaction, the group's players locked in id order,
+each game in arrival order, one commit; a refused game is undone alone), then
+resolves each game's future with its (view, created) or the error that refused it.
+Under load the groups grow by themselves (what arrives while a group commits is the
+next group); a lone request is a group of one. Nothing is answered before its commit
+returns, so a killed worker loses only games it had not answered.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import threading
 from collections import deque
 from concurrent.futures import Future
@@ -24,8 +23,6 @@ from datetime import datetime
 from ..ledger import GameView, Ledger
 from ..records import GameRecord
 
-log = logging.getLogger(__name__)
-
 DEFAULT_GROUP_MAX = 256
 
 _Item = tuple[GameRecord, datetime, "Future[tuple[GameView, bool]]"]
@@ -33,17 +30,25 @@ _Item = tuple[GameRecord, datetime, "Future[tuple[GameView, bool]]"]
 
 class GroupCommitter:
     """A worker's writer of single games (``POST /games``): see the module's docstring.
-    Usable from any thread and any event loop; the writer thread starts with the first
-    game and stops at :meth:`close` (the app's shutdown)."""
+    Usable from any thread and any event loop; the writer threads start with the first
+    game and stop at :meth:`close` (the app's shutdown). ``writers``: how many groups
+    a worker may commit at once (1: the largest groups; SQLite has one writer anyway;
+    on PostgreSQL a group spends most of its time waiting for the database's answers,
+    which more writers per worker overlap)."""
 
-    def __init__(self, ledger: Ledger, max_group: int = DEFAULT_GROUP_MAX) -> None:
+    def __init__(
+        self, ledger: Ledger, max_group: int = DEFAULT_GROUP_MAX, writers: int = 1
+    ) -> None:
         if max_group < 1:
             raise ValueError(f"max_group: must be at least 1, not {max_group}")
+        if writers < 1:
+            raise ValueError(f"writers: must be at least 1, not {writers}")
         self.ledger = ledger
         self.max_group = max_group
+        self.writers = writers
         self._queue: deque[_Item] = deque()
         self._ready = threading.Condition()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self._stopping = False
         self.groups = 0
         """Groups taken by the writer so far, and their games (for logs and tests)."""
@@ -64,25 +69,32 @@ class GroupCommitter:
         """Queue one game; the future is resolved after the commit of its group."""
         future: Future[tuple[GameView, bool]] = Future()
         with self._ready:
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._write_forever, name="chessrate-group-commit", daemon=True
-                )
-                self._thread.start()
+            if not self._threads:
+                self._threads = [
+                    threading.Thread(
+                        target=self._write_forever, name=f"chessrate-group-commit-{n}",
+                        daemon=True,
+                    )
+                    for n in range(self.writers)
+                ]  # fmt: skip
+                for thread in self._threads:
+                    thread.start()
             self._queue.append((record, now, future))
             self._ready.notify()
         return future
 
     def close(self, timeout: float | None = None) -> None:
-        """Commit what is queued, then stop the writer thread (a later game starts
-        another one)."""
+        """Commit what is queued, then stop the writer threads (a later game starts
+        them again)."""
         with self._ready:
-            thread = self._thread
-            if thread is None:
-                return
+            threads = self._threads
             self._stopping = True
-            self._ready.notify()
-        thread.join(timeout)
+            self._ready.notify_all()
+        for thread in threads:
+            thread.join(timeout)
+        with self._ready:
+            self._threads = []
+            self._stopping = False
 
     def _take(self) -> list[_Item] | None:
         """The next group (everything queued, at most ``max_group``); None when asked
@@ -90,8 +102,6 @@ class GroupCommitter:
         with self._ready:
             while not self._queue:
                 if self._stopping:
-                    self._stopping = False
-                    self._thread = None
                     return None
                 self._ready.wait()
             group: list[_Item] = []

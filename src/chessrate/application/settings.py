@@ -18,7 +18,8 @@ class Settings(BaseSettings):
     token's role before asking the ledger again; ``CHESSRATE_SWEEP_SECONDS``: how often
     each worker applies the live games' deadlines (0: never; use ``chessrate sweep``);
     ``CHESSRATE_GROUP_MAX``: the most games a worker rates and commits together (group
-    commit of ``POST /games``; 1: each game in its own transaction)."""
+    commit of ``POST /games``; 1: each game in its own transaction);
+    ``CHESSRATE_GROUP_WRITERS``: how many groups a worker commits at once (1)."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
@@ -26,3 +27,4 @@ class Settings(BaseSettings):
     token_cache_seconds: float = 5.0
     sweep_seconds: float = 5.0
     group_max: int = Field(default=DEFAULT_GROUP_MAX, ge=1)
+    group_writers: int = Field(default=1, ge=1)
