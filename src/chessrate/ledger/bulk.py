@@ -17,7 +17,7 @@ compares every table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -39,6 +39,18 @@ CHANGE_INSERT = (
     *(name for name in rows.CHANGE_COLUMNS if name not in ("player", "pool")),
 )  # fmt: skip
 """The columns in the order the bulk writer sends them."""
+
+STATE_COLUMNS = ("rule", "score", "after", "state_after", "games_after", "opponent_rating",
+                 "basis")  # fmt: skip
+"""What ``system.state_after`` reads of a change (the writer keeps each (player,
+pool)'s last)."""
+
+FILLER: dict[str, Any] = {
+    name: None if name in ("before", "d", "pd", "k", "code") else 0 for name in rows.CHANGE_COLUMNS
+}
+"""A change row's other columns when only its state is rebuilt."""
+
+RATING_COLUMNS = ("rating_cents", "display", "state_name", "games", "listed", "state")
 
 I64 = npt.NDArray[np.int64]
 
@@ -91,7 +103,7 @@ class LedgerBulk(LedgerWrites):
             result = replay(system, batch, list(people.values()), in_order=True, on_rows=on_rows)
             assert list(result.names[: len(writer.names)]) == writer.names
             writer.finish_sequence()
-            self._bulk_ratings(conn, writer, people, now)
+            self._bulk_ratings(conn, writer, people, now, NULL)
             for outcome, count in zip(rows.OUTCOMES, writer.outcomes.tolist(), strict=True):
                 if count:
                     counts[outcome.value] = int(count)
@@ -132,14 +144,19 @@ class LedgerBulk(LedgerWrites):
         conn.exec_driver_sql(f"SELECT setval('ledger_seq', {seq + len(new) - 1})")
 
     def _bulk_ratings(
-        self, conn: Connection, writer: _Writer, people: Mapping[str, Player], now: datetime
+        self,
+        conn: Connection,
+        writer: _Writer,
+        people: Mapping[str, Player],
+        now: datetime,
+        null: int,
     ) -> None:
         """The current ratings: each (player, pool)'s state after its last change, and
         the imported ratings no game moved (at the player's event)."""
         system, names = self.system, writer.names
         states: dict[PoolKey, Any] = {}
         seqs: dict[PoolKey, int] = {}
-        for (code, pool_code), (row, seq) in writer.last_changes().items():
+        for code, pool_code, row, seq in writer.last_changes(null):
             player_id = names[code]
             key = (player_id, system.pools[pool_code])
             if row["rule"] in writer.fold_rules:  # folded in order already
@@ -157,12 +174,19 @@ class LedgerBulk(LedgerWrites):
                     seqs[(player.id, pool)] = with_events[player.id]
         if not states:
             return
-        conn.execute(
-            self._upsert_rating,
-            [{"player_id": player_id, "pool": pool, "seq": seqs[(player_id, pool)],
-              **self._rating_row(people[player_id], pool, state)}
-             for (player_id, pool), state in states.items()],
-        )  # fmt: skip
+        fields = ("player_id", "pool", "seq", *RATING_COLUMNS)
+        marks = ", ".join(("?" if not self.postgres else "%s") for _ in fields)
+        updates = ", ".join(f"{n} = excluded.{n}" for n in ("seq", *RATING_COLUMNS))
+        sql = (
+            f"INSERT INTO ratings ({', '.join(fields)}) VALUES ({marks}) "
+            f"ON CONFLICT (player_id, pool) DO UPDATE SET {updates}"
+        )
+        data = []
+        for (player_id, pool), state in states.items():
+            row = self._rating_row(people[player_id], pool, state)
+            data.append((player_id, pool, seqs[(player_id, pool)],
+                         *(row[n] for n in RATING_COLUMNS)))  # fmt: skip
+        conn.exec_driver_sql(sql, data)
 
     def _player_event_seqs(self, conn: Connection, chosen: Sequence[Player]) -> dict[str, int]:
         """The seq of each player's last event."""
@@ -215,7 +239,10 @@ class _Writer:
         codes, controls = batch.controls()
         self.control_code = codes
         self.control_text = np.array([None if c is None else str(c) for c in controls], object)
-        self.last: dict[tuple[int, int], tuple[dict[str, Any], int]] = {}
+        self.width = len(self.system.pools)
+        size = len(self.names) * self.width
+        self.last_values = {name: np.zeros(size, np.int64) for name in STATE_COLUMNS}
+        self.last_seq = np.full(size, -1, np.int64)
         self.folded: dict[tuple[int, int], Any] = {}
         self.fold_rules = {
             self.system.rules_cited.index(rule)
@@ -264,17 +291,18 @@ class _Writer:
             return
         change_seq = seq[chunk.game]
         player = self._key(chunk.player)
+        order = np.lexsort((change_seq, chunk.pool, player))  # the key's order: appends
         columns: dict[str, list[Any]] = {
-            "player": player.tolist(),
-            "pool": chunk.pool.tolist(),
-            "seq": change_seq.tolist(),
+            "player": player[order].tolist(),
+            "pool": chunk.pool[order].tolist(),
+            "seq": change_seq[order].tolist(),
             "game": [None] * chunk.changes,
-            "opponent": self._key(chunk.opponent).tolist(),
+            "opponent": self._key(chunk.opponent)[order].tolist(),
         }
         for name in CHANGE_INSERT:
             if name in columns:
                 continue
-            values = chunk.column(name)
+            values = chunk.column(name)[order]
             if name in nullable:
                 objects = values.astype(object)
                 objects[values == null] = None
@@ -282,7 +310,7 @@ class _Writer:
             else:
                 columns[name] = values.tolist()
         self._send(self.change_sql, "changes", CHANGE_INSERT, [columns[n] for n in CHANGE_INSERT])
-        self._remember(chunk, change_seq, columns, null)
+        self._remember(chunk, change_seq, columns, order, null)
 
     def _key(self, codes: I64) -> I64:
         """Player codes as keys; a player only in the roster gets its key on demand."""
@@ -300,27 +328,35 @@ class _Writer:
                 copy.write_row(row)
 
     def _remember(
-        self, chunk: Any, change_seq: I64, columns: Mapping[str, list[Any]], null: int
+        self,
+        chunk: Any,
+        change_seq: I64,
+        columns: Mapping[str, list[Any]],
+        order: I64,
+        null: int,
     ) -> None:
-        """Each (player, pool)'s last change (its numbers and seq); arena's qualifying
-        changes folded in order into states."""
+        """Each (player, pool)'s last change (its numbers and seq, in arrays indexed by
+        player code x pool); arena's qualifying changes folded in order into states."""
         codes = chunk.player
         pools = chunk.pool
-        width = len(self.system.pools)
-        flat = codes * width + pools
+        flat = codes * self.width + pools
         reverse_first = np.unique(flat[::-1], return_index=True)[1]
         last = flat.shape[0] - 1 - reverse_first
-        for index in last.tolist():
-            key = (int(codes[index]), int(pools[index]))
-            self.last[key] = ({n: columns[n][index] for n in rows.CHANGE_COLUMNS
-                               if n in columns}, int(change_seq[index]))  # fmt: skip
+        where = flat[last]
+        for name in STATE_COLUMNS:
+            self.last_values[name][where] = chunk.column(name)[last]
+        self.last_seq[where] = change_seq[last]
         if not self.fold_rules:
             return
+        # the sorted columns' place of each change, to fold them in the games' order
+        place = np.empty_like(order)
+        place[order] = np.arange(order.shape[0])
         folding = np.flatnonzero(np.isin(chunk.rule, list(self.fold_rules)))
         system = self.system
         for index in folding.tolist():
             key = (int(codes[index]), int(pools[index]))
-            row = {n: columns[n][index] for n in rows.CHANGE_COLUMNS if n in columns}
+            at = int(place[index])
+            row = {n: columns[n][at] for n in rows.CHANGE_COLUMNS if n in columns}
             change = rows.change_from_row(system, row, _nobody, "", words=False)
             before = self.folded.get(key)
             if before is None:
@@ -333,10 +369,24 @@ class _Writer:
         if self.postgres and self.next_seq > self.first_seq:
             self.conn.exec_driver_sql(f"SELECT setval('ledger_seq', {self.next_seq - 1})")
 
-    def last_changes(self) -> dict[tuple[int, int], tuple[dict[str, Any], int]]:
-        """(player code, pool) -> (the last change's row, with player keys as codes,
-        and its seq)."""
-        return self.last
+    def last_changes(self, null: int) -> Iterator[tuple[int, int, dict[str, Any], int]]:
+        """(player code, pool, the last change's numbers, its seq) of every (player,
+        pool) a change moved."""
+        touched = np.flatnonzero(self.last_seq >= 0)
+        values = {}
+        for name in STATE_COLUMNS:
+            column = self.last_values[name][touched]
+            objects = column.astype(object)
+            objects[column == null] = None
+            values[name] = objects.tolist()
+        seqs = self.last_seq[touched].tolist()
+        for n, flat in enumerate(touched.tolist()):
+            row = dict(FILLER)
+            for name in STATE_COLUMNS:
+                row[name] = values[name][n]
+            code, pool = divmod(flat, self.width)
+            row["pool"] = pool
+            yield code, pool, row, seqs[n]
 
 
 def _insert_sql(table: str, names: Sequence[str]) -> str:
