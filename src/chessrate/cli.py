@@ -556,14 +556,21 @@ def token_create(role: str, label: str, db: str | None) -> None:
 
 @main.command()
 @db_option
+@click.option(
+    "--engine", "engine_choice", type=click.Choice(["auto", "compiled", "reference"]),
+    default="auto", show_default=True,
+    help="compiled: the numba replay, columns compared in bulk (a ledger whose players' "
+    "events all come before its first game, without annulments); reference: event by "
+    "event; auto: compiled when the ledger allows it.",
+)  # fmt: skip
 @reports_errors
-def verify(db: str | None) -> None:
+def verify(db: str | None, engine_choice: str) -> None:
     """Replay the ledger and compare every stored rating with the replay.
 
-    Replays the events in commit order through the engine and compares every stored
-    outcome, change and rating to the hundredth. Prints OK with the counts, or every
-    difference and exits with code 1. A fide ledger: re-rates every closed period
-    from its stored files.
+    Replays the events in commit order and compares every stored outcome, reason,
+    change and rating to the hundredth. Prints OK with the counts, or every difference
+    and exits with code 1. A fide ledger: re-rates every closed period from its
+    stored files.
     """
     from .operations import verify_periods
 
@@ -573,7 +580,7 @@ def verify(db: str | None) -> None:
             problems, periods = verify_periods(ledger)
             summary = f"{periods} closed periods"
         else:
-            problems = ledger.verify()
+            problems = ledger.verify(engine_choice)
             counts = ledger.counts()
             annulled = len(ledger.annulments())
             summary = f"{counts['players']} players, {counts['games']} games"

@@ -17,7 +17,7 @@ compares every table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -27,7 +27,7 @@ from sqlalchemy import Connection, insert, select
 
 from ..errors import InvalidRecord, NotFound
 from ..records import Player, Venue, microseconds
-from ..systems.base import PoolKey
+from ..systems.base import PoolKey, RatingSystem
 from . import codec, rows
 from .schema import events, games, players
 from .views import AnnulmentView
@@ -49,6 +49,9 @@ FILLER: dict[str, Any] = {
     name: None if name in ("before", "d", "pd", "k", "code") else 0 for name in rows.CHANGE_COLUMNS
 }
 """A change row's other columns when only its state is rebuilt."""
+
+FOLDED = ("arena A6",)
+"""Rules whose state is built from the changes before (a qualification's entries)."""
 
 RATING_COLUMNS = ("rating_cents", "display", "state_name", "games", "listed", "state")
 
@@ -153,25 +156,8 @@ class LedgerBulk(LedgerWrites):
     ) -> None:
         """The current ratings: each (player, pool)'s state after its last change, and
         the imported ratings no game moved (at the player's event)."""
-        system, names = self.system, writer.names
-        states: dict[PoolKey, Any] = {}
-        seqs: dict[PoolKey, int] = {}
-        for code, pool_code, row, seq in writer.last_changes(null):
-            player_id = names[code]
-            key = (player_id, system.pools[pool_code])
-            if row["rule"] in writer.fold_rules:  # folded in order already
-                states[key] = writer.folded[(code, pool_code)]
-            else:
-                change = rows.change_from_row(system, row, _nobody, "", words=False)
-                initial = system.initial_state(people[player_id], key[1])
-                states[key] = system.state_after(change, initial)
-            seqs[key] = seq
         with_events = self._player_event_seqs(conn, [p for p in people.values() if p.imported])
-        for player in people.values():
-            for pool in player.imported:
-                if (player.id, pool) not in states:
-                    states[(player.id, pool)] = system.initial_state(player, pool)
-                    seqs[(player.id, pool)] = with_events[player.id]
+        states = writer.tracker.states(null, with_events)
         if not states:
             return
         fields = ("player_id", "pool", "seq", *RATING_COLUMNS)
@@ -182,10 +168,9 @@ class LedgerBulk(LedgerWrites):
             f"ON CONFLICT (player_id, pool) DO UPDATE SET {updates}"
         )
         data = []
-        for (player_id, pool), state in states.items():
+        for (player_id, pool), (state, seq) in states.items():
             row = self._rating_row(people[player_id], pool, state)
-            data.append((player_id, pool, seqs[(player_id, pool)],
-                         *(row[n] for n in RATING_COLUMNS)))  # fmt: skip
+            data.append((player_id, pool, seq, *(row[n] for n in RATING_COLUMNS)))
         conn.exec_driver_sql(sql, data)
 
     def _player_event_seqs(self, conn: Connection, chosen: Sequence[Player]) -> dict[str, int]:
@@ -239,16 +224,7 @@ class _Writer:
         codes, controls = batch.controls()
         self.control_code = codes
         self.control_text = np.array([None if c is None else str(c) for c in controls], object)
-        self.width = len(self.system.pools)
-        size = len(self.names) * self.width
-        self.last_values = {name: np.zeros(size, np.int64) for name in STATE_COLUMNS}
-        self.last_seq = np.full(size, -1, np.int64)
-        self.folded: dict[tuple[int, int], Any] = {}
-        self.fold_rules = {
-            self.system.rules_cited.index(rule)
-            for rule in getattr(self.system, "rules_cited", ())
-            if rule == "arena A6"
-        }
+        self.tracker = Tracker(self.system, self.names, people)
         self.postgres = ledger.postgres
         self.game_sql = _insert_sql("games", GAME_INSERT)
         self.change_sql = _insert_sql("changes", CHANGE_INSERT)
@@ -310,7 +286,7 @@ class _Writer:
             else:
                 columns[name] = values.tolist()
         self._send(self.change_sql, "changes", CHANGE_INSERT, [columns[n] for n in CHANGE_INSERT])
-        self._remember(chunk, change_seq, columns, order, null)
+        self.tracker.remember(chunk, change_seq, null)
 
     def _key(self, codes: I64) -> I64:
         """Player codes as keys; a player only in the roster gets its key on demand."""
@@ -327,16 +303,33 @@ class _Writer:
             for row in data:
                 copy.write_row(row)
 
-    def _remember(
-        self,
-        chunk: Any,
-        change_seq: I64,
-        columns: Mapping[str, list[Any]],
-        order: I64,
-        null: int,
+    def finish_sequence(self) -> None:
+        """PostgreSQL's event sequence follows the seqs the games took."""
+        if self.postgres and self.next_seq > self.first_seq:
+            self.conn.exec_driver_sql(f"SELECT setval('ledger_seq', {self.next_seq - 1})")
+
+
+class Tracker:
+    """What the current ratings need of a replay's emitted rows: each (player, pool)'s
+    last change (its numbers and seq, in arrays indexed by player code x pool), and
+    arena's qualifying changes folded in order into states (``system.state_after``).
+    The bulk import writes the states it gives; the compiled ``verify`` compares them."""
+
+    def __init__(
+        self, system: RatingSystem[Any], names: Sequence[str], people: Mapping[str, Player]
     ) -> None:
-        """Each (player, pool)'s last change (its numbers and seq, in arrays indexed by
-        player code x pool); arena's qualifying changes folded in order into states."""
+        self.system = system
+        self.names = names
+        self.people = people
+        self.width = len(system.pools)
+        size = len(names) * self.width
+        self.last_values = {name: np.zeros(size, np.int64) for name in STATE_COLUMNS}
+        self.last_seq = np.full(size, -1, np.int64)
+        self.folded: dict[tuple[int, int], Any] = {}
+        self.fold_rules = {system.rules_cited.index(r) for r in FOLDED if r in system.rules_cited}
+
+    def remember(self, chunk: Any, change_seq: I64, null: int) -> None:
+        """Take in a chunk's changes (``change_seq``: each change's event)."""
         codes = chunk.player
         pools = chunk.pool
         flat = codes * self.width + pools
@@ -348,15 +341,13 @@ class _Writer:
         self.last_seq[where] = change_seq[last]
         if not self.fold_rules:
             return
-        # the sorted columns' place of each change, to fold them in the games' order
-        place = np.empty_like(order)
-        place[order] = np.arange(order.shape[0])
-        folding = np.flatnonzero(np.isin(chunk.rule, list(self.fold_rules)))
         system = self.system
-        for index in folding.tolist():
+        for index in np.flatnonzero(np.isin(chunk.rule, list(self.fold_rules))).tolist():
             key = (int(codes[index]), int(pools[index]))
-            at = int(place[index])
-            row = {n: columns[n][at] for n in rows.CHANGE_COLUMNS if n in columns}
+            row = dict(FILLER)
+            for name in rows.CHANGE_COLUMNS:
+                value = int(chunk.column(name)[index])
+                row[name] = None if value == null else value
             change = rows.change_from_row(system, row, _nobody, "", words=False)
             before = self.folded.get(key)
             if before is None:
@@ -364,14 +355,12 @@ class _Writer:
                 before = system.initial_state(player, system.pools[key[1]])
             self.folded[key] = system.state_after(change, before)
 
-    def finish_sequence(self) -> None:
-        """PostgreSQL's event sequence follows the seqs the games took."""
-        if self.postgres and self.next_seq > self.first_seq:
-            self.conn.exec_driver_sql(f"SELECT setval('ledger_seq', {self.next_seq - 1})")
-
-    def last_changes(self, null: int) -> Iterator[tuple[int, int, dict[str, Any], int]]:
-        """(player code, pool, the last change's numbers, its seq) of every (player,
-        pool) a change moved."""
+    def states(self, null: int, seeded: Mapping[str, int]) -> dict[PoolKey, tuple[Any, int]]:
+        """Every (player, pool)'s current state and the seq that set it: after its last
+        change, or its imported rating no game moved (``seeded``: the seq of each
+        player's event)."""
+        system = self.system
+        found: dict[PoolKey, tuple[Any, int]] = {}
         touched = np.flatnonzero(self.last_seq >= 0)
         values = {}
         for name in STATE_COLUMNS:
@@ -381,12 +370,24 @@ class _Writer:
             values[name] = objects.tolist()
         seqs = self.last_seq[touched].tolist()
         for n, flat in enumerate(touched.tolist()):
+            code, pool_code = divmod(flat, self.width)
+            player_id = self.names[code]
+            key = (player_id, system.pools[pool_code])
+            if values["rule"][n] in self.fold_rules:  # folded in order already
+                found[key] = self.folded[(code, pool_code)], seqs[n]
+                continue
             row = dict(FILLER)
             for name in STATE_COLUMNS:
                 row[name] = values[name][n]
-            code, pool = divmod(flat, self.width)
-            row["pool"] = pool
-            yield code, pool, row, seqs[n]
+            row["pool"] = pool_code
+            change = rows.change_from_row(system, row, _nobody, "", words=False)
+            initial = system.initial_state(self.people[player_id], key[1])
+            found[key] = system.state_after(change, initial), seqs[n]
+        for player in self.people.values():
+            for pool in player.imported:
+                if (player.id, pool) not in found:
+                    found[(player.id, pool)] = system.initial_state(player, pool), seeded[player.id]
+        return found
 
 
 def _insert_sql(table: str, names: Sequence[str]) -> str:

@@ -7,27 +7,126 @@ the replay's. (A ledger that rates periods re-rates them:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import select
+import numpy as np
+from sqlalchemy import func, select
 
 from ..engine import Engine as ReplayEngine
+from ..errors import InvalidInput, InvalidRecord
 from ..records import Player
 from ..systems.base import Change
-from . import rows
-from .bulk import LedgerBulk
-from .schema import changes, players, ratings
+from . import codec, rows
+from .bulk import LedgerBulk, Tracker
+from .schema import changes, events, players, ratings
 from .schema import games as rows_games
 
 
 class LedgerVerify(LedgerBulk):
     """The replay check (the :class:`~chessrate.ledger.Ledger`'s share)."""
 
-    def verify(self) -> list[str]:
-        """Replay every event in commit order through the engine and compare every stored
-        number to the replay's. Returns the differences."""
+    def verify(self, engine: str = "auto") -> list[str]:
+        """Replay every event in commit order and compare every stored number to the
+        replay's. Returns the differences.
+
+        ``engine`` "compiled": the compiled replay (:meth:`verify_compiled`), for a
+        ledger whose players' events all come before its first game and that has no
+        annulment; "reference": the in-memory engine, event by event; "auto" (the
+        default): compiled when the ledger allows it."""
+        if engine != "reference" and self.compiled_verifiable():
+            return self.verify_compiled()
+        if engine == "compiled":
+            raise InvalidInput(
+                "the compiled verify needs every player's event before the first game and "
+                "no annulment (use the reference replay)"
+            )
+        return self._verify_reference()
+
+    def compiled_verifiable(self) -> bool:
+        """Whether the compiled replay can replay this ledger: a per-game system, games,
+        every player's event before the first game, no annulment."""
+        if self.system_id not in ("arena", "corr", "site"):
+            return False
+        with self.reading() as conn:
+            first_game = conn.execute(select(func.min(rows_games.c.seq))).scalar()
+            if first_game is None:
+                return False
+            late = select(events.c.seq).where(
+                (events.c.kind == "annulment") | (events.c.seq > first_game)
+            )
+            return conn.execute(late.limit(1)).first() is None
+
+    def verify_compiled(self) -> list[str]:
+        """:meth:`verify` through the compiled replay: the stored games as a batch, their
+        emitted decisions and changes compared with the stored ones column by column,
+        the current ratings with the states the last changes give."""
+        from ..fast import replay
+        from ..fast.rows import NULL, RowChunk
+
+        system = self.system
+        with self.reading() as conn:
+            people_rows = conn.execute(
+                select(players.c.key, players.c.id, players.c.attributes).order_by(players.c.key)
+            ).all()
+            cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            cursor.execute(f"SELECT {', '.join(GAME_READ)} FROM games ORDER BY seq")
+            stored_games = _Columns(GAME_READ, list(cursor.fetchall()))
+            cursor.execute(f"SELECT {', '.join(map(_coalesced, CHANGE_READ))} FROM changes")
+            stored_changes = np.array(cursor.fetchall(), np.int64).reshape(-1, len(CHANGE_READ))
+            cursor.close()
+            stored_ratings = {(r.player_id, r.pool): r for r in conn.execute(select(ratings))}
+            seeded = {
+                ref: int(seq)
+                for ref, seq in conn.execute(
+                    select(events.c.ref, func.max(events.c.seq))
+                    .where(events.c.kind == "player")
+                    .group_by(events.c.ref)
+                ).all()
+            }
+        people = {r.id: codec.player_from_json(r.attributes) for r in people_rows}
+        keys = np.array([r.key for r in people_rows], np.int64)
+        names = [r.id for r in people_rows]
+        batch = _games_batch(stored_games, keys, names)
+        seq_of_row = np.array(stored_games["seq"], np.int64)
+        tracker = Tracker(system, names, people)
+        decided: list[tuple[Any, Any, Any]] = []
+        emitted: list[Any] = []
+
+        def on_rows(chunk: RowChunk) -> None:
+            decided.append((chunk.rows.copy(), chunk.outcome.copy(), chunk.reason.copy()))
+            change_seq = seq_of_row[chunk.rows[chunk.game]]
+            tracker.remember(chunk, change_seq, NULL)
+            columns = [change_seq, chunk.slot, keys[chunk.player], chunk.pool]
+            columns += [keys[chunk.opponent] if n == "opponent" else chunk.column(n)
+                        for n in CHANGE_READ[4:-1]]  # fmt: skip
+            columns.append(np.full(chunk.changes, NULL, np.int64))  # game: the event's own
+            emitted.append(np.stack(columns, axis=1))
+
+        problems: list[str] = []
+        try:
+            replay(system, batch, list(people.values()), in_order=True, on_rows=on_rows)
+        except InvalidRecord as error:
+            return [f"{error.where}: the replay refuses the stored game ({error.reason})"]
+        ids = list(stored_games["id"])
+        problems += _compare_decisions(decided, stored_games, ids)
+        expected = np.concatenate(emitted) if emitted else np.zeros((0, len(CHANGE_READ)))
+        id_of_seq = dict(zip(seq_of_row.tolist(), ids, strict=True))
+        problems += _compare_changes(expected, stored_changes, id_of_seq)
+        states = tracker.states(NULL, seeded)
+        for key, (state, _seq) in states.items():
+            row = stored_ratings.pop(key, None)
+            if row is None:
+                problems.append(f"{key[0]} {key[1]}: missing from the ledger")
+                continue
+            problems += self._compare_row(people[key[0]], key[1], state, row)
+        for player_id, pool in stored_ratings:
+            problems.append(f"{player_id} {pool}: in the ledger, not moved by the replay")
+        return problems
+
+    def _verify_reference(self) -> list[str]:
+        """:meth:`verify` through the in-memory engine, event by event."""
         replay: ReplayEngine[Any] = ReplayEngine(self.system)
         problems: list[str] = []
         with self.reading() as conn:
@@ -118,3 +217,121 @@ class LedgerVerify(LedgerBulk):
             for name, value in expected.items()
             if getattr(row, name) != value
         ]
+
+
+GAME_READ = ("seq", "id", "played_at", "white", "black", "result", "rated", "time_control",
+             "termination", "plies", "venue", "confirmed", "outcome", "reason")  # fmt: skip
+CHANGE_READ = ("seq", "slot", "player", "pool", "rule", "opponent", "score", "before", "after",
+               "state_before", "state_after", "games_before", "games_after",
+               "opponent_rating", "k", "d", "pd", "basis", "code", "game")  # fmt: skip
+"""The stored columns the compiled verify reads (changes: NULL as the emitted rows'
+sentinel)."""
+
+NULL_TEXT = str(np.iinfo(np.int64).min)
+
+
+def _coalesced(name: str) -> str:
+    """A changes column as the compiled verify reads it (NULL as the sentinel)."""
+    return f"coalesce({name}, {NULL_TEXT})" if changes.c[name].nullable else name
+
+
+class _Columns:
+    """Rows fetched from the driver, by column."""
+
+    def __init__(self, names: Sequence[str], fetched: list[tuple[Any, ...]]) -> None:
+        self.count = len(fetched)
+        values = list(zip(*fetched, strict=True)) if fetched else [() for _ in names]
+        self.columns = dict(zip(names, values, strict=True))
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, name: str) -> Any:
+        return self.columns[name]
+
+
+def _games_batch(stored: _Columns, keys: Any, names: list[str]) -> Any:
+    """The stored games as the compiled replay's batch (in commit order)."""
+    from ..fast import batch as fields
+    from ..timecontrol import parse_time_control
+
+    count = len(stored)
+    column = stored.columns
+    texts = ["" if t is None else t for t in column["time_control"]]
+    distinct, inverse = np.unique(np.array(texts, dtype=object), return_inverse=True)
+    controls = [None if t == "" else parse_time_control(t) for t in distinct.tolist()]
+    tc = np.array([fields.time_control_codes(c) for c in controls], np.int64).reshape(-1, 4)
+    results = np.array([fields.RESULTS.index(r) for r in rows.RESULTS])
+    terminations = np.array([fields.TERMINATIONS.index(t) for t in rows.TERMINATIONS])
+    venues = np.array([fields.ONLINE if v.value == "online" else fields.OTB for v in rows.VENUES])
+    plies = np.array([fields.NO_PLIES if p is None else p for p in column["plies"]], np.int32)
+    confirmed = np.array(
+        [fields.NOT_GIVEN if c is None else int(c) for c in column["confirmed"]], np.int8
+    )
+    return fields.GameBatch(
+        game=np.arange(count, dtype=np.int64),
+        game_ids=list(column["id"]),
+        white=np.searchsorted(keys, np.array(column["white"], np.int64)).astype(np.int32),
+        black=np.searchsorted(keys, np.array(column["black"], np.int64)).astype(np.int32),
+        player_ids=names,
+        played_at=np.array(column["played_at"], np.int64),
+        result=results[np.array(column["result"], np.int64)].astype(np.int8),
+        rated=np.array(column["rated"], np.bool_).reshape(count),
+        tc_kind=tc[inverse, 0].astype(np.int8),
+        tc_base=tc[inverse, 1],
+        tc_increment=tc[inverse, 2],
+        tc_days=tc[inverse, 3],
+        termination=terminations[np.array(column["termination"], np.int64)].astype(np.int8),
+        plies=plies,
+        venue=venues[np.array(column["venue"], np.int64)].astype(np.int8),
+        confirmed=confirmed,
+        source="ledger",
+        sources=[f"game {game_id}" for game_id in column["id"]],
+    )
+
+
+def _compare_decisions(decided: list[Any], stored: _Columns, ids: list[str]) -> list[str]:
+    """Each stored game's outcome and reason code against the replay's."""
+    problems: list[str] = []
+    if not decided:
+        return [f"game {ids[0]}: not replayed"] if ids else []
+    at = np.concatenate([d[0] for d in decided])
+    outcome = np.concatenate([d[1] for d in decided]).astype(np.int64)
+    reason = np.concatenate([d[2] for d in decided]).astype(np.int64)
+    if at.shape[0] != len(stored) or not np.array_equal(at, np.arange(len(stored))):
+        kept = set(at.tolist())
+        problems += [f"game {ids[i]}: not replayed" for i in range(len(ids)) if i not in kept]
+        return problems
+    stored_outcome = np.array(stored["outcome"], np.int64)
+    stored_reason = np.array(stored["reason"], np.int64)
+    for i in np.flatnonzero(stored_outcome != outcome).tolist():
+        problems.append(
+            f"game {ids[i]}: outcome {rows.OUTCOMES[stored_outcome[i]].value}, "
+            f"replay {rows.OUTCOMES[outcome[i]].value}"
+        )
+    for i in np.flatnonzero(stored_reason != reason).tolist():
+        problems.append(f"game {ids[i]}: reason code {stored_reason[i]}, replay {reason[i]}")
+    return problems
+
+
+def _compare_changes(expected: Any, stored: Any, id_of_seq: dict[int, str]) -> list[str]:
+    """Every change's every column, in (seq, slot) order; a difference is reported once
+    per game."""
+    expected = expected[np.lexsort((expected[:, 1], expected[:, 0]))]
+    stored = stored[np.lexsort((stored[:, 1], stored[:, 0]))]
+    mine, counts = np.unique(expected[:, 0], return_counts=True)
+    theirs, their_counts = np.unique(stored[:, 0], return_counts=True)
+    seqs = set(mine.tolist()) ^ set(theirs.tolist())
+    both = np.intersect1d(mine, theirs)
+    unequal = counts[np.searchsorted(mine, both)] != their_counts[np.searchsorted(theirs, both)]
+    seqs |= set(both[unequal].tolist())
+    # the events with as many changes on both sides: compared column by column
+    same = both[~unequal]
+    expected = expected[np.isin(expected[:, 0], same)]
+    stored = stored[np.isin(stored[:, 0], same)]
+    bad = np.flatnonzero((expected != stored).any(axis=1))
+    seqs |= set(expected[bad, 0].tolist())
+    return [
+        f"game {id_of_seq.get(seq, f'(event {seq})')}: stored changes differ from the replay"
+        for seq in sorted(seqs)
+    ]
