@@ -50,6 +50,10 @@ FILLER: dict[str, Any] = {
 }
 """A change row's other columns when only its state is rebuilt."""
 
+BULK_CACHE_KIB = 1_048_576
+"""SQLite's page cache during a bulk import, in KiB (1 GiB at most; given back when
+the connection closes)."""
+
 FOLDED = ("arena A6",)
 """Rules whose state is built from the changes before (a qualification's entries)."""
 
@@ -90,6 +94,10 @@ class LedgerBulk(LedgerWrites):
         with self.transaction() as conn:
             if _has_games(conn):
                 raise ValueError("a bulk import needs a ledger without games")
+            if not self.postgres:
+                # a page cache as big as the tables being written (SQLite's default,
+                # 2 MB, writes the changes' pages out and reads them back again)
+                conn.exec_driver_sql(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
             self._bulk_players(conn, new_players, now)
             for player_id, fields in updates:
                 self._update_player(conn, player_id, fields, now)
