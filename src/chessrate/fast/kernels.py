@@ -100,16 +100,16 @@ def round_shift(numerator: int, shift: int) -> int:
 
 
 @njit(cache=True)
-def weighted_by_shift(scaled: int, params: Any) -> int:
-    """A site change over the weights' common denominator, when it is a power of two:
-    :func:`round_shift` (the usual case: the weights are halves and quarters)."""
+def weighted(scaled: int, params: Any, by_shift: Any) -> int:
+    """A site change over the weights' common denominator: :func:`round_shift` when
+    ``by_shift`` is True (the denominator is ``1 << params[S_SHIFT]``, the usual case:
+    the weights are halves and quarters), :func:`round_div` by any denominator when it
+    is None. A flag by its type: numba compiles (and caches) one kernel for each, with
+    no test per game (a function passed as an argument would do it too, but numba's
+    cache cannot find such a kernel again: it compiled in every process)."""
+    if by_shift is None:
+        return round_div(scaled, params[S_DENOMINATOR])
     return round_shift(scaled, params[S_SHIFT])
-
-
-@njit(cache=True)
-def weighted_by_division(scaled: int, params: Any) -> int:
-    """A site change over the weights' common denominator, any denominator."""
-    return round_div(scaled, params[S_DENOMINATOR])
 
 
 @njit(cache=True, inline="always")
@@ -299,22 +299,20 @@ def _corr_one(
     other_rating: int,
     halves: int,
     rules: Any,
-    factored: Any,
+    in_hundredths: Any,
     params: Any,
 ) -> tuple[bool, int, int, int, int, int, int]:
     """corr C2-C6 for one player: (counted, status, rating, games, sum, rule, opponent's
     rating): the rule as its ``EC_*`` code, the opponent's rating as C5 read it (C2: his
     rating). ``rules`` holds CorrRules numbers as values (see :func:`corr_kernel`),
-    ``factored`` is C5's rounding (:func:`factored_in_hundredths` or
-    :func:`factored_any`). Inlined into the kernel: called with a function argument, it
-    would otherwise stay a call per player."""
+    ``in_hundredths`` C5's rounding (:func:`factored`). Inlined into the kernel."""
     established, margin, gap_limit, clamp, win_bonus = rules
     if own_status == ESTABLISHED:  # C5, C6
         # C5 Decision: an unrated opponent's rating is the performance he earns here
         unrated = other_status == UNRATED
         opponent = own_rating + margin * (1 - halves) if unrated else other_rating
         diff = max(-clamp, min(clamp, opponent - own_rating))
-        change = factored(diff, win_bonus * (halves - 1), params)
+        change = factored(diff, win_bonus * (halves - 1), params, in_hundredths)
         rule = EC_C5
         if change < 0 and other_status != ESTABLISHED:
             change = 0
@@ -358,17 +356,15 @@ def _corr_row(
 
 
 @njit(cache=True)
-def factored_in_hundredths(diff: int, bonus: int, params: Any) -> int:
-    """corr C5's factor x diff + bonus, rounded, for a factor in hundredths (0.04 is 4):
-    a division by a constant, the usual case."""
+def factored(diff: int, bonus: int, params: Any, in_hundredths: Any) -> int:
+    """corr C5's factor x diff + bonus, rounded: when ``in_hundredths`` is True the
+    factor is in hundredths (0.04 is 4) and the division is by a constant, the usual
+    case; when it is None, by the factor's own denominator. A flag by its type (see
+    :func:`weighted`)."""
+    if in_hundredths is None:
+        denominator = params[C_FACTOR_DEN]
+        return round_div(diff * params[C_FACTOR_NUM] + bonus * denominator, denominator)
     return round_div(diff * params[C_FACTOR_NUM] + bonus * ONE_POINT, ONE_POINT)
-
-
-@njit(cache=True)
-def factored_any(diff: int, bonus: int, params: Any) -> int:
-    """corr C5's factor x diff + bonus, rounded, for any exact factor."""
-    denominator = params[C_FACTOR_DEN]
-    return round_div(diff * params[C_FACTOR_NUM] + bonus * denominator, denominator)
 
 
 @njit(cache=True)
@@ -382,12 +378,13 @@ def corr_kernel(
     games: Any,
     total: Any,
     params: Any,
-    factored: Any,
+    in_hundredths: Any,
     rows: Any = None,
 ) -> int:
     """corr C2-C6 for every game of ``order``; both players from pre-game states;
     ``params`` the ``CorrRules`` (:func:`chessrate.fast.params.corr_params`), its
-    numbers read once into values (not from the array again after each state write).
+    numbers read once into values (not from the array again after each state write);
+    ``in_hundredths`` True for a factor in hundredths, else None (:func:`factored`).
     The number of changes written to ``rows`` (0 without)."""
     rules = (
         params[C_ESTABLISHED], params[C_MARGIN], params[C_GAP], params[C_CLAMP],
@@ -408,7 +405,7 @@ def corr_kernel(
             rating[b],
             sa,
             rules,
-            factored,
+            in_hundredths,
             params,
         )
         cb, stb, rb, gb, tb, rule_b, opponent_b = _corr_one(
@@ -420,7 +417,7 @@ def corr_kernel(
             rating[a],
             2 - sa,
             rules,
-            factored,
+            in_hundredths,
             params,
         )
         if rows is not None:
@@ -449,7 +446,7 @@ def _site_change(
     pool: int,
     table: Any,
     params: Any,
-    weighted: Any,
+    by_shift: Any,
 ) -> tuple[int, int, int, bool]:
     """site S3-S5: (the rating after the game, K, the expected score, whether the floor
     stopped it): K x w x (score - expected) rounded, never below the floor; w is
@@ -459,7 +456,7 @@ def _site_change(
     expected = table[min(d, last)] if d >= 0 else ONE_POINT - table[min(-d, last)]
     k = params[S_K_NEW] if games < params[S_K_GAMES] else params[S_K]
     scaled = k * params[S_WEIGHTS + pool] * (halves * HALF_POINT - expected)
-    after = own + weighted(scaled, params)
+    after = own + weighted(scaled, params, by_shift)
     floor = params[S_FLOOR]
     return int(max(after, floor)), int(k), int(expected), after < floor
 
@@ -478,13 +475,14 @@ def site_kernel(
     expected: Any,
     changes: Any,
     params: Any,
-    weighted: Any,
+    by_shift: Any,
     rows: Any = None,
 ) -> int:
     """site S1-S7 for every game of ``order``: the type rating (w = 1) and the site
     Elo (pool 0, w = the type's weight). ``expected[d]`` is the higher rated side's
     expected score (hundredths) for a difference of d hundredths; ``params`` the
-    ``SiteRules`` (:func:`chessrate.fast.params.site_params`). ``changes[t]`` gets
+    ``SiteRules`` (:func:`chessrate.fast.params.site_params`); ``by_shift`` how the
+    weights' denominator divides (:func:`weighted`). ``changes[t]`` gets
     the four changes (type white, type black, site white, site black; 0 for a bot,
     who has none) for S10. The number of changes written to ``rows`` (0 without; a
     game's reason is its type's, decided before the kernel)."""
@@ -504,11 +502,11 @@ def site_kernel(
             nb, kb, eb, fb = rb, 0, 0, False
             if not is_bot[a]:
                 na, ka, ea, fa = _site_change(
-                    ra, rb, sa, games[a, p], weight, expected, params, weighted
+                    ra, rb, sa, games[a, p], weight, expected, params, by_shift
                 )
             if not is_bot[b]:
                 nb, kb, eb, fb = _site_change(
-                    rb, ra, 2 - sa, games[b, p], weight, expected, params, weighted
+                    rb, ra, 2 - sa, games[b, p], weight, expected, params, by_shift
                 )
             if rows is not None:
                 out, _, codes = rows

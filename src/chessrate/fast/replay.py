@@ -952,7 +952,7 @@ class _Kernel:
         self.result.states = {"status": status, "rating": rating, "games": games, "total": total}
         self.params = params.corr_params(rules)
         in_hundredths = self.params[params.C_FACTOR_DEN] == params.ONE_POINT
-        self.factored = kernels.factored_in_hundredths if in_hundredths else kernels.factored_any
+        self.in_hundredths = True if in_hundredths else None  # a flag by its type
 
     def _site_states(self, players: Attributes, rules: SiteRules) -> None:
         # one player's pools side by side, rating and games of a pool together: a game
@@ -978,7 +978,7 @@ class _Kernel:
         }  # fmt: skip
         self.params = params.site_params(rules)
         shifts = self.params[params.S_SHIFT] >= 0
-        self.weighted = kernels.weighted_by_shift if shifts else kernels.weighted_by_division
+        self.by_shift = True if shifts else None  # a flag by its type
         self.expected = site_expected_table()
         self.is_bot = players.bot
 
@@ -996,7 +996,7 @@ class _Kernel:
         elif result.system_id == "corr":
             count = kernels.corr_kernel(
                 chunk, self.white, self.black, decided.white_halves, states["status"],
-                states["rating"], states["games"], states["total"], self.params, self.factored,
+                states["rating"], states["games"], states["total"], self.params, self.in_hundredths,
                 rows,
             )  # fmt: skip
         else:
@@ -1004,7 +1004,7 @@ class _Kernel:
                 chunk, decided.pool, self.white, self.black, decided.white_halves,
                 self.is_bot, states["bot_rating"], states["rating"], states["games"],
                 self.expected, result.changes[start : start + chunk.shape[0]], self.params,
-                self.weighted, rows,
+                self.by_shift, rows,
             )  # fmt: skip
         return int(count)
 

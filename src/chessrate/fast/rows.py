@@ -62,8 +62,8 @@ class RowChunk:
     half points, ``pool``, ``rule`` and the states as positions in the system's
     ``pools``, ``rules_cited`` and ``states``, ``player`` and ``opponent`` as the
     replay's player codes (``CompiledReplay.names[code]`` is the id), :data:`NULL` in the
-    :data:`NULLABLE` columns for None. The arrays may be views of one buffer: copy what
-    is kept beyond the callback."""
+    :data:`NULLABLE` columns for None. Each chunk has arrays of its own (its change
+    columns are rows of one buffer, kept alive while any of them is)."""
 
     rows: I64
     outcome: npt.NDArray[np.int8]
