@@ -138,7 +138,7 @@ def test_a_refused_annulment_leaves_the_ledger_empty(tmp_path: Path) -> None:
     path = Path(str(sample_location(files[0])))
     with pytest.raises(InvalidRecord) as caught:
         import_file(bulk, path, None, roster, NOW, [("annul.txt:3", "nosuch", "x")])
-    assert str(caught.value).startswith("annul.txt:3: id: nosuch")
+    assert str(caught.value) == "annul.txt:3: id: nosuch: no such game to annul"
     assert not bulk.has_games()
     assert bulk.players() == []
     bulk.dispose()

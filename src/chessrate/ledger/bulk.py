@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 from sqlalchemy import Connection, insert, select
 
-from ..errors import InvalidRecord, NotFound
+from ..errors import Conflict, InvalidRecord, NotFound
 from ..records import Player, Venue, microseconds
 from ..systems.base import PoolKey, RatingSystem
 from . import codec, rows
@@ -122,9 +122,13 @@ class LedgerBulk(LedgerWrites):
             for where, game_id, reason in annulments_wanted:
                 try:
                     annulled.append(self._annul(conn, game_id, reason, by, now))
-                except (InvalidRecord, NotFound) as error:
-                    text = error.reason if isinstance(error, InvalidRecord) else str(error)
-                    raise InvalidRecord(where, "id", f"{game_id}: {text}") from None
+                except InvalidRecord as error:
+                    raise InvalidRecord(where, "id", f"{game_id}: {error.reason}") from None
+                except NotFound:  # worded as the game-by-game import words them
+                    raise InvalidRecord(where, "id", f"{game_id}: no such game to annul") from None
+                except Conflict:
+                    text = f"{game_id}: already annulled at {now.isoformat()}"
+                    raise InvalidRecord(where, "id", text) from None
         return counts, annulled
 
     def _bulk_players(self, conn: Connection, new: Sequence[Player], now: datetime) -> None:
