@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -142,3 +143,38 @@ def test_a_refused_annulment_leaves_the_ledger_empty(tmp_path: Path) -> None:
     assert not bulk.has_games()
     assert bulk.players() == []
     bulk.dispose()
+
+
+@pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
+def test_groups_of_the_service_store_the_rows_of_the_per_game_path(
+    two_urls: tuple[str, str], system_id: str
+) -> None:
+    """The service's group commit (Ledger.submit_group: rated in memory, one statement
+    per table) stores what game-by-game submission stores, with a refused game and
+    repeated ids inside the groups."""
+    files = SAMPLE_FILES[system_id]
+    roster = parse_players(sample_text(files[1]), files[1])
+    records = read_games(Path(str(sample_location(files[0]))))
+    one = Ledger.create(two_urls[0], system_id, NOW)
+    import_records(one, [], roster, NOW)
+    for record in records:
+        one.submit_game(record, NOW)
+    grouped = Ledger.create(two_urls[1], system_id, NOW)
+    import_records(grouped, [], roster, NOW)
+    stranger = replace(records[0], id="refused", black="nobody")
+    answers = []
+    for start in range(0, len(records), 40):
+        group = records[start : start + 40]
+        items = [(r, NOW) for r in [*group, stranger, group[0]]]
+        answers += grouped.submit_group(items)
+    refusals = [a for a in answers if isinstance(a, Exception)]
+    assert len(refusals) == len(range(0, len(records), 40))
+    assert all(isinstance(a, InvalidRecord) and "nobody" in str(a) for a in refusals)
+    repeated = [a for a in answers if isinstance(a, tuple) and not a[1]]
+    assert len(repeated) == len(refusals)  # each group's repeated first game
+    mine, theirs = table_rows(grouped), table_rows(one)
+    for name in TABLES:
+        assert mine[name] == theirs[name], name
+    assert grouped.verify() == []
+    one.dispose()
+    grouped.dispose()

@@ -64,6 +64,17 @@ class LedgerQueries(LedgerConnection):
             return int(conn.execute(text("SELECT nextval('player_keys')")).scalar_one())
         return int(conn.execute(select(func.coalesce(func.max(players.c.key), 0))).scalar_one()) + 1
 
+    def next_seqs(self, conn: Connection, count: int) -> list[int]:
+        """``count`` consecutive events' seqs (PostgreSQL: drawn from the sequence in
+        one statement, ascending)."""
+        if self.postgres:
+            drawn = conn.execute(
+                text("SELECT nextval('ledger_seq') FROM generate_series(1, :n)"), {"n": count}
+            ).scalars()
+            return sorted(int(seq) for seq in drawn)
+        first = self.next_seq(conn)
+        return list(range(first, first + count))
+
     def next_seq(self, conn: Connection) -> int:
         """The next event's ``seq``, one sequence for games, players and annulments
         (PostgreSQL: a sequence, drawn under the players' locks; SQLite: one more than

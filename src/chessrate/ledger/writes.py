@@ -170,18 +170,18 @@ class LedgerWrites(LedgerQueries):
         (:class:`Conflict`, :class:`InvalidRecord`, :class:`NotFound`) and nothing of
         it is stored. Nothing is stored unless the commit returns.
 
-        A group first runs straight through; when a game is refused, the transaction
-        is rolled back and the group runs again with each game in its own savepoint,
-        so that only the refused game's savepoint is undone (two round trips more per
-        game: paid only by a group that holds a refusal)."""
+        A group is rated in memory and stored with one statement per table
+        (:meth:`_submit_batched`; a refused game writes nothing). When another worker
+        committed one of its ids meanwhile, the transaction is rolled back and the
+        group runs again with each game in its own savepoint, so that only that game
+        is answered as stored."""
         if not items:
             return []
         try:
             with self.transaction() as conn:
-                self._lock_group(conn, items)
-                return [self._submit(conn, record, now) for record, now in items]
-        except (Conflict, InvalidRecord, NotFound, IntegrityError):
-            pass  # some game is refused (or was just committed by another worker)
+                return self._submit_batched(conn, items)
+        except IntegrityError:
+            pass  # an id was just committed by another worker: game by game, below
         try:
             with self.transaction() as conn:
                 self._lock_group(conn, items)
@@ -193,6 +193,99 @@ class LedgerWrites(LedgerQueries):
             # refusal): nothing of it is stored. Each game then goes in its own
             # transaction, as submit_game does, so that it answers for itself.
             return [self._submit_alone(record, now) for record, now in items]
+
+    def _submit_batched(
+        self, conn: Connection, items: Sequence[tuple[GameRecord, datetime]]
+    ) -> list[tuple[GameView, bool] | Exception]:
+        """A group's games rated in order against states kept in memory, then stored
+        with one statement per table: the players (locked, id order) and their ratings
+        read once, the games, changes and ratings written once. A refused game writes
+        nothing, so it needs no savepoint. Raises IntegrityError when another worker
+        committed one of the ids meanwhile (the caller then takes the savepoint path)."""
+        keys: dict[str, int] = {}
+        named = {p for record, _ in items for p in (record.white, record.black)}
+        people = self.load_players(conn, named, lock=True, keys=keys)
+        ids = sorted({record.id for record, _ in items})
+        stored = {row.id: row for row in conn.execute(select(games).where(games.c.id.in_(ids)))}
+        states = _StateCache(conn, self.system_id, self.system, people)
+        states.prefetch(people)
+        answers: list[tuple[GameView, bool] | Exception | str] = []
+        """A refusal, a stored game's answer, or the id of a game of this group (its
+        view gets its seq at the end)."""
+        mine: dict[str, GameView] = {}
+        rated: list[tuple[GameRecord, datetime, GameRating[Any]]] = []
+        for record, now in items:
+            clean = replace(record, source="")
+            if record.id in mine or record.id in stored:
+                earlier = mine.get(record.id)
+                if earlier is not None:
+                    same = earlier.record == clean
+                else:
+                    row = stored[record.id]
+                    same = rows.record_from_row(row._mapping, self._namer(conn, row)) == clean
+                if not same:
+                    answers.append(
+                        Conflict(f"game {record.id}: id: already used for a different game")
+                    )
+                elif earlier is not None:
+                    answers.append(record.id)  # answered as this group's game, not created
+                else:
+                    answers.append((self._game_view(conn, record.id), False))
+                continue
+            try:
+                for side, player_id in (("white", record.white), ("black", record.black)):
+                    if player_id not in people:
+                        raise InvalidRecord(record.where, side, f"unknown player {player_id!r}")
+                rating = self.system.rate(record, people.__getitem__, states)
+            except InvalidRecord as error:
+                answers.append(error)
+                continue
+            states.cache.update(rating.states)
+            view = GameView(
+                record.id, 0, clean, rating.outcome.value, rating.reason, False,
+                rating.changes, now,
+            )  # fmt: skip
+            mine[record.id] = view
+            rated.append((record, now, rating))
+            answers.append(record.id)
+        created = {record.id for record, _, _ in rated}
+        seqs = self.next_seqs(conn, len(rated)) if rated else []
+        game_rows, change_rows = [], []
+        latest: dict[PoolKey, tuple[int, Any]] = {}
+        for seq, (record, now, rating) in zip(seqs, rated, strict=True):
+            game_rows.append(
+                {"seq": seq, **rows.game_row(record, keys.__getitem__),
+                 "outcome": rows.OUTCOMES.index(rating.outcome), "reason": rating.reason_code,
+                 "annulled": False, "submitted_at": rows.micros(now)}
+            )  # fmt: skip
+            change_rows += [
+                {**rows.change_row(self.system, c, slot, keys.__getitem__), "seq": seq,
+                 "game": None}
+                for slot, c in enumerate(rating.changes)
+            ]  # fmt: skip
+            for key, state in rating.states.items():
+                latest[key] = (seq, state)
+            view = mine[record.id]
+            mine[record.id] = replace(view, seq=seq)
+        if game_rows:
+            conn.execute(self._insert_game, game_rows)
+        if change_rows:
+            conn.execute(self._insert_change, change_rows)
+        if latest:
+            conn.execute(
+                self._upsert_rating,
+                [{"player_id": p, "pool": pool, "seq": seq,
+                  **self._rating_row(people[p], pool, state)}
+                 for (p, pool), (seq, state) in latest.items()],
+            )  # fmt: skip
+        result: list[tuple[GameView, bool] | Exception] = []
+        for answer in answers:
+            if isinstance(answer, str):
+                result.append((mine[answer], answer in created))
+                created.discard(answer)  # a second copy of it: answered, not created
+            else:
+                result.append(answer)
+        return result
 
     def _lock_group(self, conn: Connection, items: Sequence[tuple[GameRecord, datetime]]) -> None:
         """Lock every player of a group at its start, in id order, as one statement, so
