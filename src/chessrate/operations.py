@@ -177,15 +177,19 @@ def import_file(
     by: str | None = None,
     progress: Progress | None = None,
 ) -> ImportReport:
-    """Import a games file: into a ledger that holds no game yet, through the bulk path
-    (:meth:`~chessrate.ledger.Ledger.bulk_import`: the compiled replay, rows written in
-    bulk); else game by game (:func:`import_records`). Either way one transaction, and
-    the same rows (tests/ledger/test_bulk.py)."""
-    if ledger.system_id not in BULK_SYSTEMS or ledger.has_games():
+    """Import a games file: into a ledger that holds no game yet, or whose games were
+    all played before the file's first game (and none of whose ids the file repeats),
+    through the bulk path (:meth:`~chessrate.ledger.Ledger.bulk_import`: the compiled
+    replay, continuing from the ledger's current ratings, rows written in bulk); else
+    game by game (:func:`import_records`). Either way one transaction, and the same
+    rows (tests/ledger/test_bulk.py)."""
+    if ledger.system_id not in BULK_SYSTEMS:
         return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
     from .rating import read_compiled_batch
 
     batch = read_compiled_batch(path, fmt, progress)
+    if not ledger.appendable(batch):
+        return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
     to_create, to_update, implicit, final = _plan_players(ledger, players, set(batch.player_ids))
     for where, _game_id, _reason in annulments:
         if ledger.system_id != "site":

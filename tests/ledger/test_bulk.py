@@ -178,3 +178,42 @@ def test_groups_of_the_service_store_the_rows_of_the_per_game_path(
     assert grouped.verify() == []
     one.dispose()
     grouped.dispose()
+
+
+@pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
+def test_a_later_file_is_appended_in_bulk_from_the_ledger_s_ratings(
+    two_urls: tuple[str, str], system_id: str, tmp_path: Path
+) -> None:
+    """A file whose games were all played after the ledger's last game continues from
+    the ledger's current ratings (site: after its annulments) in bulk, and stores what
+    game-by-game import stores; a file that goes back in time is imported game by
+    game."""
+    files = SAMPLE_FILES[system_id]
+    roster = parse_players(sample_text(files[1]), files[1])
+    wanted = parse_annulments(sample_text(files[2]), files[2]) if len(files) > 2 else []
+    records = sorted(read_games(Path(str(sample_location(files[0])))), key=lambda r: r.played_at)
+    middle = len(records) // 2
+    while records[middle].played_at == records[middle - 1].played_at:
+        middle += 1
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text(games_text(records[:middle]), encoding="utf-8")
+    second.write_text(games_text(records[middle:]), encoding="utf-8")
+    early = {r.id for r in records[:middle]}
+    annul_first = [a for a in wanted if a[1] in early]
+
+    one = Ledger.create(two_urls[0], system_id, NOW)
+    import_records(one, read_games(first), roster, NOW, annul_first, by="test")
+    import_records(one, read_games(second), [], NOW)
+    bulk = Ledger.create(two_urls[1], system_id, NOW)
+    import_file(bulk, first, None, roster, NOW, annul_first, by="test")
+    from chessrate.rating import read_compiled_batch
+
+    assert bulk.appendable(read_compiled_batch(second, None, None))
+    assert not bulk.appendable(read_compiled_batch(first, None, None))
+    import_file(bulk, second, None, [], NOW)
+    mine, theirs = table_rows(bulk), table_rows(one)
+    for name in TABLES:
+        assert mine[name] == theirs[name], name
+    assert bulk.verify() == []
+    one.dispose()
+    bulk.dispose()

@@ -139,6 +139,19 @@ EC_C2, EC_C5, EC_C6, EC_STATE, EC_RATED, EC_NEITHER = 0, 1, 2, 3, 6, 7
 ES_S3, ES_S5, ES_RATED, ES_KIND = 0, 1, 2, 3
 
 
+ARENA_STATUSES: dict[int, ArenaStatus] = {
+    UNRATED: ArenaStatus.UNRATED,
+    QUALIFYING: ArenaStatus.QUALIFYING,
+    RATED: ArenaStatus.RATED,
+}
+CORR_STATUSES: dict[int, CorrStatus] = {
+    UNRATED: CorrStatus.UNRATED,
+    PROVISIONAL: CorrStatus.PROVISIONAL,
+    ESTABLISHED: CorrStatus.ESTABLISHED,
+}
+"""The kernels' status codes as the systems' statuses."""
+
+
 def _by_status(states: tuple[str, ...], statuses: dict[int, str]) -> list[int]:
     """Each kernel status's position in the system's ``states``, by kernel status."""
     return [states.index(statuses[status]) for status in sorted(statuses)]
@@ -147,11 +160,7 @@ def _by_status(states: tuple[str, ...], statuses: dict[int, str]) -> list[int]:
 def arena_codes(system: RatingSystem[Any]) -> I64:
     """The codes :func:`chessrate.fast.kernels.arena_kernel` writes into emitted rows."""
     rules = system.rules_cited
-    states = _by_status(
-        system.states,
-        {UNRATED: ArenaStatus.UNRATED, QUALIFYING: ArenaStatus.QUALIFYING,
-         RATED: ArenaStatus.RATED},
-    )  # fmt: skip
+    states = _by_status(system.states, dict(ARENA_STATUSES))
     values = [
         rules.index("arena A6"), rules.index("arena A7"), rules.index("arena A10"), *states,
         arena.R_NEITHER, arena.R_BOTH, arena.R_WHITE_QUALIFIES, arena.R_BLACK_QUALIFIES,
@@ -164,11 +173,7 @@ def corr_codes(system: RatingSystem[Any]) -> I64:
     """The codes :func:`chessrate.fast.kernels.corr_kernel` writes into emitted rows (a
     C5/C6 change's ``code``, the opponent's state, is his status's position too)."""
     rules = system.rules_cited
-    states = _by_status(
-        system.states,
-        {UNRATED: CorrStatus.UNRATED, PROVISIONAL: CorrStatus.PROVISIONAL,
-         ESTABLISHED: CorrStatus.ESTABLISHED},
-    )  # fmt: skip
+    states = _by_status(system.states, dict(CORR_STATUSES))
     values = [
         rules.index("corr C2"), rules.index("corr C5"), rules.index("corr C6"), *states,
         corr.R_RATED, corr.R_NEITHER,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import gc
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -728,6 +728,7 @@ def replay(
     on_invalid: Callable[[InvalidRecord], None] | None = None,
     progress: Callable[[int], None] | None = None,
     on_rows: Callable[[RowChunk], None] | None = None,
+    states: Mapping[tuple[str, str], Any] | None = None,
 ) -> CompiledReplay:
     """Replay ``batch`` through a system's rules (arena, corr or site; an id for the
     default rules, or a system object with its own), as
@@ -746,7 +747,10 @@ def replay(
     ledger's numbers (:class:`chessrate.fast.rows.RowChunk`), a chunk after each kernel
     call, in rating order: the rows the reference ``Engine`` would give, as
     ``chessrate.ledger.rows.change_row`` writes them. ``annulments`` are not emitted
-    (the games after one are, from the states it left)."""
+    (the games after one are, from the states it left). ``states`` ((player id,
+    pool) -> the reference state) are the states the games continue from, instead of
+    the players' initial ones (a ledger's current ratings, for a file appended to
+    it)."""
     roster = players if isinstance(players, Roster) else Roster(system, players)
     system_id = system if isinstance(system, str) else system.id
     if roster.system_id != system_id:
@@ -825,7 +829,7 @@ def replay(
     rated_order_of_row = np.full(len(batch), -1, np.int64)
     rated_order_of_row[rated_rows] = np.arange(rated_rows.shape[0])
     result.rated_order_of_row = rated_order_of_row
-    kernel = _Kernel(result, attributes)
+    kernel = _Kernel(result, attributes, states or {})
     if on_rows is not None:
         kernel.emit_to(on_rows)
     pending = sorted(annulments, key=lambda a: len(batch) if a.after is None else a.after)
@@ -874,13 +878,24 @@ _WIDTH = {"arena": 2, "corr": 2, "site": 4}
 """The most changes one game makes (site: type rating and site Elo of two humans)."""
 
 
+_ARENA_STATUS = {status: code for code, status in params.ARENA_STATUSES.items()}
+_CORR_STATUS = {status: code for code, status in params.CORR_STATUSES.items()}
+"""The reference's statuses as the kernels' codes (a ledger's ratings to continue
+from)."""
+
+
 class _Kernel:
     """A system's kernel and its state arrays, from the players' initial states; runs
     over a range of the rated games at a time (annulments go between ranges). After
     :meth:`emit_to`, every chunk's rows go to ``writer``."""
 
-    def __init__(self, result: CompiledReplay, players: Attributes) -> None:
+    def __init__(
+        self, result: CompiledReplay, players: Attributes, start: Mapping[tuple[str, str], Any]
+    ) -> None:
         self.result = result
+        self.start = start
+        """(player id, pool) -> the reference state the games continue from (a ledger's
+        current ratings); every other state is the players' initial one."""
         self.writer: RowWriter | None = None
         self.chunk = CHUNK
         batch = result.batch
@@ -894,6 +909,15 @@ class _Kernel:
             self._corr_states(players, rules)
         else:
             self._site_states(players, rules)
+
+    def _started(self) -> list[tuple[tuple[int, int], Any]]:
+        """The given start states by (player code, pool position)."""
+        codes, pools = self.result.codes, self.result.system.pools
+        return [
+            ((codes[player], pools.index(pool)), state)
+            for (player, pool), state in self.start.items()
+            if player in codes
+        ]
 
     def emit_to(self, on_rows: Callable[[RowChunk], None]) -> None:
         """Have the kernels write every change, and give each chunk's rows to
@@ -931,6 +955,13 @@ class _Kernel:
         rating = np.where(players.imported, players.rating, 0)
         games = np.where(players.imported, players.games, 0)
         q_count, q_sum, q_halves = (np.zeros(status.shape, np.int64) for _ in range(3))
+        for (i, p), state in self._started():  # A5's states, as ArenaState holds them
+            status[i, p] = _ARENA_STATUS[state.status]
+            rating[i, p] = 0 if state.rating is None else to_hundredths(state.rating)
+            games[i, p] = state.games
+            q_count[i, p] = len(state.qualifying)
+            q_sum[i, p] = sum(to_hundredths(r) for r, _ in state.qualifying)
+            q_halves[i, p] = sum(int(score * 2) for _, score in state.qualifying)
         self.result.states = {
             "status": status, "rating": rating, "games": games,
             "q_count": q_count, "q_sum": q_sum, "q_halves": q_halves,
@@ -949,6 +980,11 @@ class _Kernel:
             kernels.UNRATED,
         ).astype(np.int64)
         total = np.where(imported & ~established, rating * games, 0)
+        for (i, _p), state in self._started():  # C1's states, as CorrState holds them
+            status[i] = _CORR_STATUS[state.status]
+            rating[i] = 0 if state.rating is None else to_hundredths(state.rating)
+            games[i] = state.games
+            total[i] = to_hundredths(state.performances)
         self.result.states = {"status": status, "rating": rating, "games": games, "total": total}
         self.params = params.corr_params(rules)
         in_hundredths = self.params[params.C_FACTOR_DEN] == params.ONE_POINT
@@ -961,6 +997,9 @@ class _Kernel:
         rating, games = state[:, :, 0], state[:, :, 1]
         rating[...] = np.where(players.imported, players.rating, to_hundredths(rules.start))
         games[...] = np.where(players.imported, players.games, 0)
+        for (i, p), started in self._started():  # S3's states, as SiteState holds them
+            rating[i, p] = to_hundredths(started.rating)
+            games[i, p] = started.games
         is_bot = players.bot.astype(np.int64)
         # S10's log: int32 when the largest change (up to the floor's lift from the
         # lowest rating there is) fits
@@ -1013,7 +1052,7 @@ def kernel_again(result: CompiledReplay) -> int:
     """Run ``result``'s kernel again over its rated games from fresh initial states (its
     states are replaced by equal ones); the number of rated games. For benchmarks: the
     kernel alone, without reading, classifying or ordering."""
-    kernel = _Kernel(result, result.roster.attributes(result.names))
+    kernel = _Kernel(result, result.roster.attributes(result.names), {})
     kernel.run(0, int(result.rated_rows.shape[0]), None)
     return int(result.rated_rows.shape[0])
 

@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, func, insert, select
 
 from ..errors import Conflict, InvalidRecord, NotFound
 from ..records import Player, Venue, microseconds
 from ..systems.base import PoolKey, RatingSystem
 from . import codec, rows
-from .schema import events, games, players
+from .schema import events, games, players, ratings
 from .views import AnnulmentView
 from .writes import LedgerWrites
 
@@ -92,8 +92,7 @@ class LedgerBulk(LedgerWrites):
         system = self.system
         counts: dict[str, int] = {}
         with self.transaction() as conn:
-            if _has_games(conn):
-                raise ValueError("a bulk import needs a ledger without games")
+            start = self._current_states(conn) if _has_games(conn) else {}
             if not self.postgres:
                 # a page cache as big as the tables being written (SQLite's default,
                 # 2 MB, writes the changes' pages out and reads them back again)
@@ -104,17 +103,20 @@ class LedgerBulk(LedgerWrites):
             people = {player.id: player for player in roster}
             keys = self.player_keys(conn, people)
             first_seq = self.next_seq(conn)
-            writer = _Writer(self, conn, batch, people, keys, first_seq, now)
+            writer = _Writer(self, conn, batch, people, keys, first_seq, now, start)
 
             def on_rows(chunk: RowChunk) -> None:
                 writer.write(chunk, NULL, NULLABLE)
                 if progress is not None:
                     progress(len(chunk))
 
-            result = replay(system, batch, list(people.values()), in_order=True, on_rows=on_rows)
+            result = replay(
+                system, batch, list(people.values()), in_order=True, on_rows=on_rows,
+                states=start,
+            )  # fmt: skip
             assert list(result.names[: len(writer.names)]) == writer.names
             writer.finish_sequence()
-            self._bulk_ratings(conn, writer, people, now, NULL)
+            self._bulk_ratings(conn, writer, people, new_players, NULL)
             for outcome, count in zip(rows.OUTCOMES, writer.outcomes.tolist(), strict=True):
                 if count:
                     counts[outcome.value] = int(count)
@@ -163,12 +165,12 @@ class LedgerBulk(LedgerWrites):
         conn: Connection,
         writer: _Writer,
         people: Mapping[str, Player],
-        now: datetime,
+        new_players: Sequence[Player],
         null: int,
     ) -> None:
         """The current ratings: each (player, pool)'s state after its last change, and
-        the imported ratings no game moved (at the player's event)."""
-        with_events = self._player_event_seqs(conn, [p for p in people.values() if p.imported])
+        the new players' imported ratings no game moved (at the player's event)."""
+        with_events = self._player_event_seqs(conn, [p for p in new_players if p.imported])
         states = writer.tracker.states(null, with_events)
         if not states:
             return
@@ -184,6 +186,32 @@ class LedgerBulk(LedgerWrites):
             row = self._rating_row(people[player_id], pool, state)
             data.append((player_id, pool, seq, *(row[n] for n in RATING_COLUMNS)))
         conn.exec_driver_sql(sql, data)
+
+    def _current_states(self, conn: Connection) -> dict[PoolKey, Any]:
+        """Every stored current rating's state (the games of an appended file continue
+        from them)."""
+        query = select(ratings.c.player_id, ratings.c.pool, ratings.c.state)
+        return {
+            (row.player_id, row.pool): codec.state_from_json(self.system_id, row.state)
+            for row in conn.execute(query)
+        }
+
+    def appendable(self, batch: Any) -> bool:
+        """Whether a batch can be imported in bulk: the ledger has no game, or every
+        stored game was played before the batch's first game and none of its ids is
+        stored (the file then continues the ledger's ratings exactly as game by game)."""
+        with self.reading() as conn:
+            last = conn.execute(select(func.max(games.c.played_at))).scalar()
+            if last is None:
+                return True
+            if len(batch) == 0 or int(batch.played_at.min()) <= int(last):
+                return False
+            ids = list(batch.game_ids)
+            for start in range(0, len(ids), 900):
+                query = select(games.c.id).where(games.c.id.in_(ids[start : start + 900]))
+                if conn.execute(query.limit(1)).first() is not None:
+                    return False
+        return True
 
     def _player_event_seqs(self, conn: Connection, chosen: Sequence[Player]) -> dict[str, int]:
         """The seq of each player's last event."""
@@ -213,6 +241,7 @@ class _Writer:
         keys: Mapping[str, int],
         first_seq: int,
         now: datetime,
+        start: Mapping[PoolKey, Any],
     ) -> None:
         self.ledger = ledger
         self.conn = conn
@@ -236,7 +265,7 @@ class _Writer:
         codes, controls = batch.controls()
         self.control_code = codes
         self.control_text = np.array([None if c is None else str(c) for c in controls], object)
-        self.tracker = Tracker(self.system, self.names, people)
+        self.tracker = Tracker(self.system, self.names, people, start)
         self.postgres = ledger.postgres
         self.game_sql = _insert_sql("games", GAME_INSERT)
         self.change_sql = _insert_sql("changes", CHANGE_INSERT)
@@ -328,11 +357,17 @@ class Tracker:
     The bulk import writes the states it gives; the compiled ``verify`` compares them."""
 
     def __init__(
-        self, system: RatingSystem[Any], names: Sequence[str], people: Mapping[str, Player]
+        self,
+        system: RatingSystem[Any],
+        names: Sequence[str],
+        people: Mapping[str, Player],
+        start: Mapping[PoolKey, Any] | None = None,
     ) -> None:
         self.system = system
         self.names = names
         self.people = people
+        self.start = start or {}
+        """The states the games continue from (a ledger's, for an appended file)."""
         self.width = len(system.pools)
         size = len(names) * self.width
         self.last_values = {name: np.zeros(size, np.int64) for name in STATE_COLUMNS}
@@ -363,14 +398,16 @@ class Tracker:
             change = rows.change_from_row(system, row, _nobody, "", words=False)
             before = self.folded.get(key)
             if before is None:
-                player = self.people[self.names[key[0]]]
-                before = system.initial_state(player, system.pools[key[1]])
+                player_id, pool = self.names[key[0]], system.pools[key[1]]
+                before = self.start.get((player_id, pool))
+                if before is None:
+                    before = system.initial_state(self.people[player_id], pool)
             self.folded[key] = system.state_after(change, before)
 
     def states(self, null: int, seeded: Mapping[str, int]) -> dict[PoolKey, tuple[Any, int]]:
         """Every (player, pool)'s current state and the seq that set it: after its last
-        change, or its imported rating no game moved (``seeded``: the seq of each
-        player's event)."""
+        change, or the imported rating no game moved of each player of ``seeded``
+        (player id -> the seq of the player's event)."""
         system = self.system
         found: dict[PoolKey, tuple[Any, int]] = {}
         touched = np.flatnonzero(self.last_seq >= 0)
@@ -395,10 +432,11 @@ class Tracker:
             change = rows.change_from_row(system, row, _nobody, "", words=False)
             initial = system.initial_state(self.people[player_id], key[1])
             found[key] = system.state_after(change, initial), seqs[n]
-        for player in self.people.values():
+        for player_id, seq in seeded.items():
+            player = self.people[player_id]
             for pool in player.imported:
                 if (player.id, pool) not in found:
-                    found[(player.id, pool)] = system.initial_state(player, pool), seeded[player.id]
+                    found[(player.id, pool)] = system.initial_state(player, pool), seq
         return found
 
 
