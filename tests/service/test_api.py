@@ -118,6 +118,7 @@ def test_players_create_read_update_search(site: Api) -> None:
     assert bob["ratings"] == [
         {
             "player": "bob",
+            "name": None,
             "pool": "blitz",
             "rating": "1800.00",
             "display": "1800",
@@ -216,6 +217,7 @@ def test_submit_game_rates_it_and_reads_it_back(site_pair: Api) -> None:
     alice = site_pair.get("/players/alice").json()["ratings"]
     assert alice[0] == {
         "player": "alice",
+        "name": "Alice",
         "pool": "site",
         "rating": "1512.00",
         "display": "1512?",

@@ -65,8 +65,9 @@ def test_player_page_numbers_and_one_chart_point_per_rated_game(
             i["change"]["after"] for i in rated_games
         ]
         tooltip = points.first.locator("title").text_content() or ""
-        first = rated_games[0]["change"]
-        assert tooltip.startswith(f"{first['game']} vs {first['opponent']}")
+        first = rated_games[0]
+        opponent = first["opponent_name"] or first["change"]["opponent"]
+        assert tooltip.startswith(f"{first['change']['game']} vs {opponent}")
 
 
 def test_chart_point_hover_and_click_open_the_game(site_sample: Site, page: Page) -> None:
@@ -197,3 +198,48 @@ def test_phone_layout(site_sample: Site, phone: Page) -> None:
     screenshot(phone, "phone-player-hal")
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390 + 1  # nothing wider than the screen
+
+
+def test_people_are_shown_by_name_with_their_id_as_the_tooltip(
+    site_sample: Site, page: Page
+) -> None:
+    """Issue 14, item 1 (part): leaderboards, game pages, history rows and annulments
+    show the player's name, link to the player and keep the id as the tooltip; the
+    API's leaderboard and history entries carry the names."""
+    board = site_sample.get("/leaderboards/site?limit=10")
+    named = [e for e in board["entries"] if e["name"]]
+    assert named, "the site sample's players have names"
+    page.goto(site_sample.base + "/")
+    for entry in named:
+        link = page.locator(
+            f"table.board[data-pool='site'] tr[data-player='{entry['player']}'] a.player"
+        )
+        assert link.inner_text() == entry["name"]
+        assert link.get_attribute("title") == entry["player"]
+
+    game = site_sample.get("/games/s0013")
+    names = {e["player"]: e["name"] for e in site_sample.get("/leaderboards/site?limit=500")[
+        "entries"]}  # fmt: skip
+    page.goto(site_sample.base + "/games/s0013")
+    players = page.locator("dl.facts a.player")
+    assert players.evaluate_all("a => a.map(x => x.title)") == [game["white"], game["black"]]
+    for link, player_id in zip(players.all(), (game["white"], game["black"]), strict=True):
+        assert link.inner_text() == (names.get(player_id) or player_id)
+        assert link.get_attribute("href") == f"/players/{quote(player_id, safe='')}"
+
+    history = site_sample.get("/players/hal/history/site")
+    assert history["name"] == site_sample.get("/players/hal")["name"]
+    item = history["items"][-1]
+    assert item["opponent_name"] == names.get(item["change"]["opponent"])
+    page.goto(site_sample.base + "/players/hal")
+    row = page.locator("section.pool[data-pool='site'] table.history tbody tr").first
+    opponent = row.locator("a.player")
+    assert opponent.get_attribute("title") == item["change"]["opponent"]
+    assert opponent.inner_text() == (item["opponent_name"] or item["change"]["opponent"])
+
+    page.goto(site_sample.base + "/annulments")
+    shown = page.locator("table.annulments a.player")
+    assert shown.count() > 0
+    for link in shown.all():
+        player_id = link.get_attribute("title") or ""
+        assert link.inner_text() == (names.get(player_id) or player_id)

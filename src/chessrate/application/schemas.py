@@ -209,6 +209,7 @@ class RatingPublic(BaseModel):
     """One player's rating in one pool (spec README "the rating list")."""
 
     player: str
+    name: str | None = Field(default=None, description="the player's name, when known")
     pool: str
     rating: str | None = Field(description="exact, two decimals; null while unrated")
     display: str = Field(description="the displayed form (`1512`, `1512?`)")
@@ -307,11 +308,13 @@ class HistoryItemPublic(BaseModel):
     seq: int
     kind: Literal["game", "annulment"]
     at: datetime = Field(description="when the game was played, or when it was annulled")
+    opponent_name: str | None = Field(default=None, description="the opponent's name, when known")
     change: ChangePublic
 
 
 class HistoryPublic(BaseModel):
     player: str
+    name: str | None = Field(default=None, description="the player's name, when known")
     pool: str
     items: list[HistoryItemPublic]
 

@@ -60,6 +60,7 @@ def _changes(items: Iterable[Change]) -> list[schemas.ChangePublic]:
 def rating_public(row: RatingView | ListEntry, listed: bool) -> schemas.RatingPublic:
     return schemas.RatingPublic(
         player=row.player,
+        name=getattr(row, "name", None),
         pool=row.pool,
         rating=format_rating(row.rating),
         display=row.display,
@@ -260,16 +261,21 @@ def get_game(ledger: Ledger, game_id: str) -> schemas.GamePublic:
 
 def history(ledger: Ledger, player_id: str, pool: str) -> schemas.HistoryPublic:
     _check_pool(ledger, pool)
+    found = ledger.history(player_id, pool)
+    names = ledger.names_of({player_id} | {item.change.opponent for item in found})
     items = [
         schemas.HistoryItemPublic(
             seq=item.seq,
             kind=item.kind,  # type: ignore[arg-type]  # "game" or "annulment"
             at=item.played_at,
+            opponent_name=names.get(item.change.opponent),
             change=change_public(item.change),
         )
-        for item in ledger.history(player_id, pool)
+        for item in found
     ]
-    return schemas.HistoryPublic(player=player_id, pool=pool, items=items)
+    return schemas.HistoryPublic(
+        player=player_id, name=names.get(player_id), pool=pool, items=items
+    )
 
 
 # -- leaderboards -----------------------------------------------------------------------

@@ -99,7 +99,9 @@ class LedgerQueries(LedgerConnection):
             rows = conn.execute(select(ratings).where(ratings.c.player_id == player_id)).all()
         player = codec.player_from_json(row.attributes)
         order = {pool: n for n, pool in enumerate(self.pools)}
-        views = sorted((self._rating_view(r) for r in rows), key=lambda v: order.get(v.pool, 99))
+        views = sorted(
+            (self._rating_view(r, player.name) for r in rows), key=lambda v: order.get(v.pool, 99)
+        )
         return PlayerView(player, tuple(views))
 
     def search_players(self, text: str, limit: int = 20) -> list[Player]:
@@ -212,7 +214,8 @@ class LedgerQueries(LedgerConnection):
             raise NotFound(f"pool {pool}: not a pool of {self.system_id} ({', '.join(self.pools)})")
         where = (ratings.c.pool == pool) & ratings.c.listed
         query = (
-            select(ratings)
+            select(ratings, players.c.name)
+            .join(players, players.c.id == ratings.c.player_id)
             .where(where)
             .order_by(
                 ratings.c.rating_cents.is_(None),
@@ -228,13 +231,26 @@ class LedgerQueries(LedgerConnection):
             total = conn.execute(
                 select(func.count()).select_from(ratings).where(where)
             ).scalar_one()
-        return [self._rating_view(r) for r in rows], int(total)
+        return [self._rating_view(r, r.name) for r in rows], int(total)
 
-    def _rating_view(self, row: Any) -> RatingView:
+    def _rating_view(self, row: Any, name: str | None = None) -> RatingView:
         return RatingView(
             row.player_id, row.pool, _rating(row.rating_cents), row.display, row.state_name,
-            row.games, row.listed,
+            row.games, row.listed, name,
         )  # fmt: skip
+
+    def names_of(self, ids: Iterable[str]) -> dict[str, str]:
+        """The names of the players among ``ids`` that have one (pages and answers show
+        people by name, their id beside it)."""
+        wanted = sorted(set(ids))
+        found: dict[str, str] = {}
+        with self.reading() as conn:
+            for start in range(0, len(wanted), 900):
+                query = select(players.c.id, players.c.name).where(
+                    players.c.id.in_(wanted[start : start + 900]), players.c.name.is_not(None)
+                )
+                found.update({row.id: row.name for row in conn.execute(query)})
+        return found
 
     # -- annulments ---------------------------------------------------------------------
 

@@ -20,6 +20,8 @@ class RatingView:
     state: str
     games: int
     listed: bool
+    name: str | None = None
+    """The player's name, when the player has one."""
 
 
 @dataclass(frozen=True, slots=True)

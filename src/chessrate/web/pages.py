@@ -5,9 +5,11 @@ games)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
@@ -27,14 +29,23 @@ LEADERS_ON_HOME = 10
 
 
 def _page(
-    request: Request, ledger: Ledger, name: str, status: int = 200, **context: Any
+    request: Request,
+    ledger: Ledger,
+    name: str,
+    status: int = 200,
+    people: Iterable[str] = (),
+    **context: Any,
 ) -> HTMLResponse:
+    """A page; ``people`` are the ids of the players it shows, whom ``person(id)`` in
+    the template shows by name (the id as the link's tooltip)."""
+    names = ledger.names_of(people)
     context.update(
         system=ledger.system_id,
         info=ledger.info,
         pools=services.pools_of(ledger),
         pool_name=lambda pool: POOL_NAMES.get(pool, pool),
         signed=_signed,
+        person=lambda player_id: person_link(player_id, names.get(player_id)),
     )
     return templates.TemplateResponse(request, name, context, status_code=status)
 
@@ -66,7 +77,7 @@ def player(request: Request, ledger: LedgerDep, player_id: str) -> HTMLResponse:
             Point(
                 Decimal(item.change.after),
                 f"/games/{item.change.game}",
-                f"{item.change.game} vs {item.change.opponent}: "
+                f"{item.change.game} vs {item.opponent_name or item.change.opponent}: "
                 f"{_signed(item.change.change)} → {item.change.after}"
                 + (" (annulment)" if item.kind == "annulment" else ""),
             )
@@ -83,6 +94,15 @@ def player(request: Request, ledger: LedgerDep, player_id: str) -> HTMLResponse:
     return _page(request, ledger, "player.html", player=public, sections=sections)
 
 
+def person_link(player_id: str, name: str | None) -> Markup:
+    """A player as pages show one: the name (else the id), linked to the player's page,
+    the id as its tooltip."""
+    shown = name or player_id
+    return Markup('<a class="player" href="/players/{}" title="{}">{}</a>').format(
+        quote(player_id, safe=""), player_id, shown
+    )
+
+
 def _signed(value: str | None) -> str:
     if value is None:
         return "±0"
@@ -92,12 +112,15 @@ def _signed(value: str | None) -> str:
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
     public = services.get_game(ledger, game_id)
-    return _page(request, ledger, "game.html", game=public)
+    people = {public.white, public.black}
+    return _page(request, ledger, "game.html", people=people, game=public)
 
 
 @router.get("/annulments", response_class=HTMLResponse)
 def annulments(request: Request, ledger: LedgerDep) -> HTMLResponse:
-    return _page(request, ledger, "annulments.html", annulments=services.annulments(ledger))
+    found = services.annulments(ledger)
+    people = {c.player for a in found.annulments for c in a.changes}
+    return _page(request, ledger, "annulments.html", people=people, annulments=found)
 
 
 @router.get("/search", response_class=HTMLResponse)
@@ -116,17 +139,20 @@ def live(request: Request, ledger: LedgerDep) -> HTMLResponse:
         for g in services.list_live_games(ledger, status, None, 50).games
     ]
     ended.sort(key=lambda g: g.ended_at or g.opened_at, reverse=True)
+    playing = services.list_live_games(ledger, "open", None, 200)
+    awaiting = services.list_live_games(ledger, "awaiting_confirmation", None, 200)
+    shown = [*playing.games, *awaiting.games, *ended[:50]]
     return _page(
-        request, ledger, "live.html",
-        open=services.list_live_games(ledger, "open", None, 200),
-        awaiting=services.list_live_games(ledger, "awaiting_confirmation", None, 200),
-        ended=ended[:50],
+        request, ledger, "live.html", people={p for g in shown for p in (g.white, g.black)},
+        open=playing, awaiting=awaiting, ended=ended[:50],
     )  # fmt: skip
 
 
 @router.get("/live/{game_id}", response_class=HTMLResponse)
 def live_game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
-    return _page(request, ledger, "live_game.html", g=services.get_live_game(ledger, game_id))
+    found = services.get_live_game(ledger, game_id)
+    people = {found.white, found.black}
+    return _page(request, ledger, "live_game.html", people=people, g=found)
 
 
 @router.get("/periods", response_class=HTMLResponse)
