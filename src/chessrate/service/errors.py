@@ -12,7 +12,10 @@ LedgerUnavailable           503    ``{"status": "unavailable", "detail": "databa
 =========================== ====== ==================================================
 
 The domain errors live in :mod:`chessrate.errors`; the handlers are installed on the
-whole app, so a page's error answers as the API's does.
+whole app. A page route's error (not ``/api/...``, ``/healthz`` or ``/docs``) answers
+with the web's HTML error page instead, when the pages are mounted
+(:mod:`chessrate.web.errors`): 404, 422 with what was wrong, 503, and 500 without
+internals.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from typing import Any
 
 from fastapi import FastAPI, Request, status
 from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import (
     ChessrateError,
@@ -79,35 +84,73 @@ def _validation_item(error: Any) -> dict[str, Any]:
     }
 
 
+def _page(
+    request: Request, code: int, message: str, details: Sequence[str] = ()
+) -> Response | None:
+    """The web's error page for a page route (None for the API and when no web pages
+    are mounted): see :mod:`chessrate.web.errors`."""
+    page = getattr(request.app.state, "error_page", None)
+    return None if page is None else page(request, code, message, details)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(InvalidRecord)
-    async def invalid_record(request: Request, error: InvalidRecord) -> JSONResponse:
-        return _unprocessable([invalid_record_item(request, error)])
+    async def invalid_record(request: Request, error: InvalidRecord) -> Response:
+        page = _page(request, UNPROCESSABLE, "The request is not valid.", [str(error)])
+        return page or _unprocessable([invalid_record_item(request, error)])
 
     @app.exception_handler(RequestValidationError)
-    async def request_validation(request: Request, error: RequestValidationError) -> JSONResponse:
-        return _unprocessable([_validation_item(e) for e in error.errors()])
+    async def request_validation(request: Request, error: RequestValidationError) -> Response:
+        items = [_validation_item(e) for e in error.errors()]
+        shown = [item["message"] for item in items]
+        return _page(request, UNPROCESSABLE, "The address is not valid.", shown) or (
+            _unprocessable(items)
+        )
 
     @app.exception_handler(NotFound)
-    async def not_found(request: Request, error: NotFound) -> JSONResponse:
-        return JSONResponse(status_code=status.HTTP_404_NOT_FOUND, content={"detail": str(error)})
+    async def not_found(request: Request, error: NotFound) -> Response:
+        return _page(request, status.HTTP_404_NOT_FOUND, str(error)) or JSONResponse(
+            status_code=status.HTTP_404_NOT_FOUND, content={"detail": str(error)}
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        # Routing's own errors (no such page, a method not allowed): a page for page
+        # routes, FastAPI's JSON for the API.
+        if error.status_code == status.HTTP_404_NOT_FOUND:
+            page = _page(request, error.status_code, f"There is no page at {request.url.path}.")
+            if page is not None:
+                return page
+        return await http_exception_handler(request, error)
 
     @app.exception_handler(Conflict)
     async def conflict(request: Request, error: Conflict) -> JSONResponse:
         return JSONResponse(status_code=status.HTTP_409_CONFLICT, content={"detail": str(error)})
 
     @app.exception_handler(LedgerUnavailable)
-    async def unavailable(request: Request, error: LedgerUnavailable) -> JSONResponse:
+    async def unavailable(request: Request, error: LedgerUnavailable) -> Response:
         # The database does not answer or holds no ledger: the service is unavailable,
         # not the request invalid (/healthz answers so too).
-        return JSONResponse(
+        shown = "The ledger's database does not answer; try again shortly."
+        return _page(request, status.HTTP_503_SERVICE_UNAVAILABLE, shown) or JSONResponse(
             status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
             content={"status": "unavailable", "detail": str(error).splitlines()[0]},
         )
 
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> Response:
+        # A page says so without internals (the error is logged by the server); the
+        # API answers as before.
+        shown = "The page could not be made. The error was logged."
+        page = _page(request, status.HTTP_500_INTERNAL_SERVER_ERROR, shown)
+        return page or PlainTextResponse("Internal Server Error", status_code=500)
+
     @app.exception_handler(ChessrateError)
-    async def invalid_input(request: Request, error: ChessrateError) -> JSONResponse:
+    async def invalid_input(request: Request, error: ChessrateError) -> Response:
         # InvalidInput and any other input error: no single field to name.
+        page = _page(request, UNPROCESSABLE, "The request is not valid.", [str(error)])
+        if page is not None:
+            return page
         kind = "invalid_input" if isinstance(error, InvalidInput) else "invalid"
         return _unprocessable(
             [

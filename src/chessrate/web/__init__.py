@@ -11,7 +11,8 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from .pages import router
+from .errors import error_page, is_page
+from .pages import router, templates
 
 HERE = Path(__file__).parent
 
@@ -20,6 +21,10 @@ def mount_web(app: FastAPI) -> None:
     """Serve the pages at ``/`` and their static files at ``/static``."""
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(router)
+    # the service's error handlers answer a page route with this page (HTML)
+    app.state.error_page = lambda request, status, message, details=(): (
+        error_page(templates, request, status, message, details) if is_page(request) else None
+    )
 
 
 __all__ = ["mount_web"]

@@ -1,0 +1,49 @@
+"""Issue 14, item 2: a page route's error is a page of the site (404, 422 with what
+was wrong), also on a phone; the API keeps its JSON errors."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+
+import pytest
+from playwright.sync_api import Page
+
+from .conftest import Site, screenshot
+
+PAGES = [
+    ("/players/nobody", 404, "player nobody: no such player"),
+    ("/leaderboards/nosuch", 404, "pool nosuch: not a pool of site"),
+    ("/games/nothing", 404, "game nothing: no such game"),
+    ("/favicon.ico", 404, "There is no page at /favicon.ico."),
+    ("/leaderboards/site?offset=abc", 422, "offset"),
+]
+
+
+@pytest.mark.parametrize(("path", "status", "shown"), PAGES)
+def test_a_page_error_is_a_page_of_the_site(
+    site_sample: Site, page: Page, path: str, status: int, shown: str
+) -> None:
+    answer = page.goto(site_sample.base + path)
+    assert answer is not None
+    assert answer.status == status
+    assert "text/html" in (answer.headers.get("content-type") or "")
+    assert page.locator("header a.brand").inner_text() == "chessrate"  # the site's layout
+    assert page.locator("h1.error").get_attribute("data-status") == str(status)
+    assert shown in page.locator("main").inner_text()
+
+
+def test_an_error_page_fits_a_phone(site_sample: Site, phone: Page) -> None:
+    phone.goto(site_sample.base + "/leaderboards/site?offset=abc")
+    screenshot(phone, "site-error-422-390")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= phone.evaluate("window.innerWidth")
+
+
+@pytest.mark.parametrize("path", ["/api/v1/players/nobody", "/api/v1/nothing-here"])
+def test_the_api_keeps_json_errors(site_sample: Site, path: str) -> None:
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(site_sample.base + path)
+    assert caught.value.code == 404
+    assert caught.value.headers["content-type"] == "application/json"
+    assert "detail" in caught.value.read().decode()
