@@ -91,6 +91,7 @@ def create_app(
         description=DESCRIPTION,
         version=__version__,
         lifespan=lifespan,
+        docs_url=None,  # served by the web pages with vendored assets (works offline)
     )
     app.state.ledger = the_ledger
     app.state.clock = clock

@@ -7,7 +7,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from .conftest import Site, screenshot
 
@@ -47,3 +47,25 @@ def test_the_api_keeps_json_errors(site_sample: Site, path: str) -> None:
     assert caught.value.code == 404
     assert caught.value.headers["content-type"] == "application/json"
     assert "detail" in caught.value.read().decode()
+
+
+def test_the_api_docs_work_offline(site_sample: Site, page: Page) -> None:
+    """Issue 14, item 7 (part): /docs renders with every request off this server
+    blocked (the Swagger UI is vendored, no CDN)."""
+    blocked: list[str] = []
+
+    def only_here(route: Route) -> None:
+        if route.request.url.startswith(site_sample.base):
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_here)
+    page.goto(site_sample.base + "/docs")
+    title = page.locator(".swagger-ui .info .title")
+    title.wait_for(timeout=20_000)
+    assert title.inner_text().startswith("chessrate")
+    assert page.locator(".opblock").count() > 10  # the operations are listed
+    assert blocked == []
+    screenshot(page, "site-docs-offline")

@@ -9,18 +9,41 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from .errors import error_page, is_page
 from .pages import router, templates
 
 HERE = Path(__file__).parent
+SWAGGER = "/static/swagger"
+"""Where the vendored Swagger UI is served (see static/swagger/README.md)."""
 
 
 def mount_web(app: FastAPI) -> None:
-    """Serve the pages at ``/`` and their static files at ``/static``."""
+    """Serve the pages at ``/``, their static files at ``/static``, and the API's
+    documentation at ``/docs`` with the vendored Swagger UI (``static/swagger``: it
+    works offline)."""
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(router)
+    openapi_url = app.openapi_url or "/openapi.json"
+
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=openapi_url,
+            title=f"{app.title} · API",
+            swagger_js_url=f"{SWAGGER}/swagger-ui-bundle.js",
+            swagger_css_url=f"{SWAGGER}/swagger-ui.css",
+            swagger_favicon_url=f"{SWAGGER}/favicon-32x32.png",
+            oauth2_redirect_url="/docs/oauth2-redirect",
+        )
+
+    async def oauth2_redirect() -> HTMLResponse:
+        return get_swagger_ui_oauth2_redirect_html()
+
+    app.add_api_route("/docs", docs, include_in_schema=False)
+    app.add_api_route("/docs/oauth2-redirect", oauth2_redirect, include_in_schema=False)
     # the service's error handlers answer a page route with this page (HTML)
     app.state.error_page = lambda request, status, message, details=(): (
         error_page(templates, request, status, message, details) if is_page(request) else None
