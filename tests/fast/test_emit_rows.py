@@ -30,7 +30,7 @@ from chessrate.ledger import rows
 from chessrate.records import GameRecord, Player
 from chessrate.samples import SAMPLE_FILES, sample_text
 from chessrate.systems import get_system
-from chessrate.systems.base import GameRating, RatingSystem
+from chessrate.systems.base import CHANGE_COLUMNS, GameRating, RatingSystem
 from chessrate.systems.site import SiteRules, SiteSystem
 from tests.fast.test_replay_properties import games, players, qualification_stream
 
@@ -68,7 +68,7 @@ def emitted_games(result: CompiledReplay, chunks: list[RowChunk], keys: Keys) ->
     for chunk in chunks:
         assert chunk.outcome.dtype == np.int8 and chunk.reason.dtype == np.int16
         assert len(chunk) > 0
-        for name in rows.CHANGE_COLUMNS:
+        for name in CHANGE_COLUMNS:
             assert chunk.column(name).dtype == np.int64
             assert chunk.column(name).shape == (chunk.changes,)
         assert bool((np.diff(chunk.game) >= 0).all())
@@ -137,10 +137,10 @@ def sample(system_id: str) -> tuple[list[Player], list[GameRecord], list[str]]:
 
 
 def test_the_columns_are_the_ledgers() -> None:
-    assert fast_rows.CHANGE_COLUMNS == rows.CHANGE_COLUMNS
+    assert fast_rows.CHANGE_COLUMNS is CHANGE_COLUMNS  # one copy, in systems.base
     assert fast_rows.OUTCOMES == rows.OUTCOMES
-    assert ("game", *rows.CHANGE_COLUMNS) == fast_rows.KERNEL_COLUMNS
-    assert tuple(RowChunk.__dataclass_fields__)[4:] == rows.CHANGE_COLUMNS
+    assert ("game", *CHANGE_COLUMNS) == fast_rows.KERNEL_COLUMNS
+    assert tuple(RowChunk.__dataclass_fields__)[4:] == CHANGE_COLUMNS
     assert np.iinfo(np.int64).min == NULL
 
 

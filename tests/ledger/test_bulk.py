@@ -47,6 +47,14 @@ def two_urls(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[s
             postgres.drop_database(admin, url)
 
 
+def sample(system_id: str) -> tuple[Path, list[Player], list[tuple[str, str, str]]]:
+    """A system's sample: its games file, its players, its annulments."""
+    files = SAMPLE_FILES[system_id]
+    roster = parse_players(sample_text(files[1]), files[1])
+    wanted = parse_annulments(sample_text(files[2]), files[2]) if len(files) > 2 else []
+    return Path(str(sample_location(files[0]))), roster, wanted
+
+
 def table_rows(ledger: Ledger) -> dict[str, list[tuple[Any, ...]]]:
     with ledger.engine.connect() as conn:
         return {
@@ -89,10 +97,7 @@ def both_ways(
 def test_the_bulk_path_stores_the_rows_of_the_per_game_path(
     two_urls: tuple[str, str], system_id: str
 ) -> None:
-    files = SAMPLE_FILES[system_id]
-    roster = parse_players(sample_text(files[1]), files[1])
-    wanted = parse_annulments(sample_text(files[2]), files[2]) if len(files) > 2 else []
-    path = Path(str(sample_location(files[0])))
+    path, roster, wanted = sample(system_id)
     one, bulk = both_ways(two_urls, system_id, path, roster, wanted)
     mine, theirs = table_rows(bulk), table_rows(one)
     for name in TABLES:
@@ -133,10 +138,8 @@ def test_random_streams_store_the_same_rows_both_ways(
 
 
 def test_a_refused_annulment_leaves_the_ledger_empty(tmp_path: Path) -> None:
-    files = SAMPLE_FILES["site"]
-    roster = parse_players(sample_text(files[1]), files[1])
+    path, roster, _ = sample("site")
     bulk = Ledger.create(f"sqlite:///{tmp_path / 'b.db'}", "site", NOW)
-    path = Path(str(sample_location(files[0])))
     with pytest.raises(InvalidRecord) as caught:
         import_file(bulk, path, None, roster, NOW, [("annul.txt:3", "nosuch", "x")])
     assert str(caught.value) == "annul.txt:3: id: nosuch: no such game to annul"
@@ -152,9 +155,8 @@ def test_groups_of_the_service_store_the_rows_of_the_per_game_path(
     """The service's group commit (Ledger.submit_group: rated in memory, one statement
     per table) stores what game-by-game submission stores, with a refused game and
     repeated ids inside the groups."""
-    files = SAMPLE_FILES[system_id]
-    roster = parse_players(sample_text(files[1]), files[1])
-    records = read_games(Path(str(sample_location(files[0]))))
+    path, roster, _ = sample(system_id)
+    records = read_games(path)
     one = Ledger.create(two_urls[0], system_id, NOW)
     import_records(one, [], roster, NOW)
     for record in records:
@@ -188,10 +190,8 @@ def test_a_later_file_is_appended_in_bulk_from_the_ledger_s_ratings(
     the ledger's current ratings (site: after its annulments) in bulk, and stores what
     game-by-game import stores; a file that goes back in time is imported game by
     game."""
-    files = SAMPLE_FILES[system_id]
-    roster = parse_players(sample_text(files[1]), files[1])
-    wanted = parse_annulments(sample_text(files[2]), files[2]) if len(files) > 2 else []
-    records = sorted(read_games(Path(str(sample_location(files[0])))), key=lambda r: r.played_at)
+    path, roster, wanted = sample(system_id)
+    records = sorted(read_games(path), key=lambda r: r.played_at)
     middle = len(records) // 2
     while records[middle].played_at == records[middle - 1].played_at:
         middle += 1

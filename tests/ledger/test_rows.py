@@ -25,10 +25,10 @@ from chessrate.engine import Engine, in_rating_order
 from chessrate.errors import InvalidRecord
 from chessrate.io.games import parse_annulments, parse_games, parse_players
 from chessrate.ledger import rows
-from chessrate.records import GameRecord
+from chessrate.records import GameRecord, microseconds
 from chessrate.samples import SAMPLE_FILES, sample_text
 from chessrate.systems import get_system
-from chessrate.systems.base import Change, RatingSystem
+from chessrate.systems.base import CHANGE_COLUMNS, Change, RatingSystem
 from tests.fast.test_replay_properties import games, players
 
 NOTES = Path(__file__).parents[1] / "data" / "notes"
@@ -91,7 +91,7 @@ def test_notes_and_reasons_are_the_texts_the_systems_always_wrote(system_id: str
 
 def round_trip(system: RatingSystem[Any], change: Change, slot: int, keys: Keys) -> Change:
     row = rows.change_row(system, change, slot, keys.key)
-    assert set(row) == set(rows.CHANGE_COLUMNS)
+    assert set(row) == set(CHANGE_COLUMNS)
     assert all(value is None or isinstance(value, int) for value in row.values())
     return rows.change_from_row(system, row, keys.names.__getitem__, change.game_id)
 
@@ -164,7 +164,7 @@ def test_a_change_whose_derived_numbers_differ_is_refused() -> None:
 
 def test_moments_are_microseconds_utc() -> None:
     moment = datetime.fromisoformat("2026-06-01T10:00:00.000123+02:00")
-    value = rows.micros(moment)
-    assert value == rows.micros(datetime(2026, 6, 1, 8, 0, 0, 123, tzinfo=UTC))
+    value = microseconds(moment)
+    assert value == microseconds(datetime(2026, 6, 1, 8, 0, 0, 123, tzinfo=UTC))
     assert rows.moment(value) == moment
     assert rows.moment(value).utcoffset() is not None

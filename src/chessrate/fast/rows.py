@@ -4,7 +4,7 @@
 with a :class:`RowChunk` after each kernel chunk, in rating order, until every kept
 game (rated or not; refused and repeated records are not kept) was in one. A chunk
 holds each game's outcome and reason code, and each change the kernels made as the
-integers of :data:`chessrate.ledger.rows.CHANGE_COLUMNS` (what ``change_row`` makes of
+integers of :data:`chessrate.ledger.CHANGE_COLUMNS` (what ``change_row`` makes of
 the reference ``Change``), one array per column. S10 annulments given to the replay
 are not emitted.
 """
@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..records import Outcome
+from ..systems.base import CHANGE_COLUMNS
 
 I64 = npt.NDArray[np.int64]
 
@@ -27,14 +28,6 @@ NULL = int(np.iinfo(np.int64).min)
 OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
 """``RowChunk.outcome`` is the position in this tuple (``chessrate.ledger.rows.OUTCOMES``)."""
 
-CHANGE_COLUMNS: tuple[str, ...] = (
-    "slot", "player", "pool", "rule", "opponent", "score", "before", "after",
-    "state_before", "state_after", "games_before", "games_after", "opponent_rating",
-    "k", "d", "pd", "basis", "code",
-)  # fmt: skip
-"""A change's columns, those of ``chessrate.ledger.rows.CHANGE_COLUMNS`` (the ledger
-sits above the compiled replay and cannot be imported here; ``tests/fast`` holds the
-two equal)."""
 
 NULLABLE: tuple[str, ...] = (
     "before", "after", "opponent_rating", "k", "d", "pd", "basis", "code",

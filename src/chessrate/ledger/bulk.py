@@ -27,7 +27,7 @@ from sqlalchemy import Connection, func, insert, select
 
 from ..errors import Conflict, InvalidRecord, NotFound
 from ..records import Player, Venue, microseconds
-from ..systems.base import PoolKey, RatingSystem
+from ..systems.base import CHANGE_COLUMNS, PoolKey, RatingSystem
 from . import codec, rows
 from .schema import events, games, players, ratings
 from .views import AnnulmentView
@@ -36,7 +36,7 @@ from .writes import LedgerWrites
 GAME_INSERT = ("seq", *rows.GAME_COLUMNS, "outcome", "reason", "annulled", "submitted_at")
 CHANGE_INSERT = (
     "player", "pool", "seq", "game",
-    *(name for name in rows.CHANGE_COLUMNS if name not in ("player", "pool")),
+    *(name for name in CHANGE_COLUMNS if name not in ("player", "pool")),
 )  # fmt: skip
 """The columns in the order the bulk writer sends them."""
 
@@ -46,7 +46,7 @@ STATE_COLUMNS = ("rule", "score", "after", "state_after", "games_after", "oppone
 pool)'s last)."""
 
 FILLER: dict[str, Any] = {
-    name: None if name in ("before", "d", "pd", "k", "code") else 0 for name in rows.CHANGE_COLUMNS
+    name: None if name in ("before", "d", "pd", "k", "code") else 0 for name in CHANGE_COLUMNS
 }
 """A change row's other columns when only its state is rebuilt."""
 
@@ -392,7 +392,7 @@ class Tracker:
         for index in np.flatnonzero(np.isin(chunk.rule, list(self.fold_rules))).tolist():
             key = (int(codes[index]), int(pools[index]))
             row = dict(FILLER)
-            for name in rows.CHANGE_COLUMNS:
+            for name in CHANGE_COLUMNS:
                 value = int(chunk.column(name)[index])
                 row[name] = None if value == null else value
             change = rows.change_from_row(system, row, _nobody, "", words=False)

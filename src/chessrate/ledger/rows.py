@@ -36,16 +36,6 @@ OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
 SCORES: tuple[Decimal, ...] = (Decimal(0), HALF, ONE)
 """A score in half points (0, 1, 2) as the Decimal the systems use."""
 
-CHANGE_COLUMNS: tuple[str, ...] = (
-    "slot", "player", "pool", "rule", "opponent", "score", "before", "after",
-    "state_before", "state_after", "games_before", "games_after", "opponent_rating",
-    "k", "d", "pd", "basis", "code",
-)  # fmt: skip
-"""A change row's columns besides ``seq`` (its event) and ``game`` (its game's seq)."""
-
-micros = microseconds
-"""A moment as the ledger stores it (:func:`chessrate.records.microseconds`)."""
-
 
 def _cents(value: Decimal | None) -> int | None:
     return None if value is None else to_hundredths(value)
@@ -151,7 +141,7 @@ def game_row(record: GameRecord, key: Callable[[str], int]) -> dict[str, Any]:
     control = record.time_control
     return {
         "id": record.id,
-        "played_at": micros(record.played_at),
+        "played_at": microseconds(record.played_at),
         "white": key(record.white),
         "black": key(record.black),
         "result": RESULTS.index(record.result),

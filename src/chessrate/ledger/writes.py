@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import ChessrateError, Conflict, InvalidRecord, LedgerUnavailable, NotFound
 from ..numbers import to_hundredths
-from ..records import GameRecord, Outcome, Player, Result
+from ..records import GameRecord, Outcome, Player, Result, microseconds
 from ..systems.base import Change, GameRating, PoolKey, RatingSystem
 from . import codec, rows
 from .queries import LedgerQueries
@@ -253,11 +253,7 @@ class LedgerWrites(LedgerQueries):
         game_rows, change_rows = [], []
         latest: dict[PoolKey, tuple[int, Any]] = {}
         for seq, (record, now, rating) in zip(seqs, rated, strict=True):
-            game_rows.append(
-                {"seq": seq, **rows.game_row(record, keys.__getitem__),
-                 "outcome": rows.OUTCOMES.index(rating.outcome), "reason": rating.reason_code,
-                 "annulled": False, "submitted_at": rows.micros(now)}
-            )  # fmt: skip
+            game_rows.append(_game_values(seq, rating, keys, now))
             change_rows += [
                 {**rows.change_row(self.system, c, slot, keys.__getitem__), "seq": seq,
                  "game": None}
@@ -347,12 +343,7 @@ class LedgerWrites(LedgerQueries):
         states.prefetch((record.white, record.black))
         rating = self.system.rate(record, locked.__getitem__, states)
         seq = self.next_seq(conn)
-        conn.execute(
-            self._insert_game,
-            {"seq": seq, **rows.game_row(record, keys.__getitem__),
-             "outcome": rows.OUTCOMES.index(rating.outcome), "reason": rating.reason_code,
-             "annulled": False, "submitted_at": rows.micros(now)},
-        )  # fmt: skip
+        conn.execute(self._insert_game, _game_values(seq, rating, keys, now))
         self._store_changes(conn, seq, None, rating.changes, keys)
         self._store_states(conn, seq, rating.states, locked)
         view = GameView(
@@ -474,6 +465,17 @@ class LedgerWrites(LedgerQueries):
         self._store_changes(conn, seq, row.seq, reversed_changes, keys)
         self._store_states(conn, seq, new_states, people)
         return AnnulmentView(game_id, seq, now, by, reason, reversed_changes)
+
+
+def _game_values(
+    seq: int, rating: GameRating[Any], keys: Mapping[str, int], now: datetime
+) -> dict[str, Any]:
+    """A rated game's row in ``games``: its record, the decision's codes, when it came."""
+    return {
+        "seq": seq, **rows.game_row(rating.game, keys.__getitem__),
+        "outcome": rows.OUTCOMES.index(rating.outcome), "reason": rating.reason_code,
+        "annulled": False, "submitted_at": microseconds(now),
+    }  # fmt: skip
 
 
 def _hundredths(rating: Decimal | None) -> int | None:

@@ -23,6 +23,7 @@ from .base import (
     PlayerLookup,
     PoolKey,
     StateLookup,
+    decided,
     explained,
     no_annulment,
 )
@@ -173,36 +174,24 @@ class ArenaSystem:
         self, game: GameRecord, players: PlayerLookup, states: StateLookup[ArenaState]
     ) -> GameRating[ArenaState]:
         if not game.rated:
-            return self._decided(game, Outcome.UNRATED, R_CASUAL)
+            return decided(self.reason, game, Outcome.UNRATED, R_CASUAL)
         pool = self.pool_of(game)
         self.check_membership(game, players)
         if game.termination is Termination.FORFEIT:
-            return self._decided(game, Outcome.VOID, R_FORFEIT)
+            return decided(self.reason, game, Outcome.VOID, R_FORFEIT)
         if game.termination in FOREIGN_TERMINATIONS:
             raise game.refuse("termination", f"{game.termination.value!r} does not occur in arena")
         if game.score(game.white) is None:
-            return self._decided(game, Outcome.VOID, R_NO_RESULT)
+            return decided(self.reason, game, Outcome.VOID, R_NO_RESULT)
         white, black = states(game.white, pool), states(game.black, pool)
         rated = ArenaStatus.RATED
         if white.status is rated and black.status is rated:
             return self._rate_between_rated(game, pool, white, black)
         if white.status is not rated and black.status is not rated:
-            return self._decided(game, Outcome.RATED, R_NEITHER)
+            return decided(self.reason, game, Outcome.RATED, R_NEITHER)
         if white.status is rated:
             return self._qualifying_game(game, pool, game.black, black, white)
         return self._qualifying_game(game, pool, game.white, white, black)
-
-    def _decided(
-        self,
-        game: GameRecord,
-        outcome: Outcome,
-        code: int,
-        changes: tuple[Change, ...] = (),
-        states: dict[PoolKey, ArenaState] | None = None,
-    ) -> GameRating[ArenaState]:
-        return GameRating(
-            game, outcome, self.reason(game, code, changes), changes, states or {}, code
-        )
 
     def reason(self, game: GameRecord, code: int, changes: tuple[Change, ...] = ()) -> str:
         """The game's decision in words, from its reason code (``R_*``) and the game: what
@@ -284,7 +273,7 @@ class ArenaSystem:
                     self.note,
                 )
             )
-        return self._decided(game, Outcome.RATED, R_BOTH, tuple(changes), new_states)
+        return decided(self.reason, game, Outcome.RATED, R_BOTH, tuple(changes), new_states)
 
     def _qualifying_game(
         self,
@@ -301,7 +290,7 @@ class ArenaSystem:
         white = player_id == game.white
         if own.status is ArenaStatus.UNRATED and score < HALF:
             ignored = R_WHITE_LOSS_IGNORED if white else R_BLACK_LOSS_IGNORED
-            return self._decided(game, Outcome.RATED, ignored)
+            return decided(self.reason, game, Outcome.RATED, ignored)
         entries = (*own.qualifying, (rated_opponent.rating, score))
         basis: Decimal | None = None
         points: int | None = None
@@ -334,7 +323,8 @@ class ArenaSystem:
             code=points,
         )
         code = R_WHITE_QUALIFIES if white else R_BLACK_QUALIFIES
-        return self._decided(
+        return decided(
+            self.reason,
             game,
             Outcome.RATED,
             code,

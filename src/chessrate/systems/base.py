@@ -128,6 +128,29 @@ class ListEntry:
         }
 
 
+CHANGE_COLUMNS: tuple[str, ...] = (
+    "slot", "player", "pool", "rule", "opponent", "score", "before", "after",
+    "state_before", "state_after", "games_before", "games_after", "opponent_rating",
+    "k", "d", "pd", "basis", "code",
+)  # fmt: skip
+"""A change as numbers (the ledger's ``changes`` columns besides its event, and the
+compiled replay's emitted columns): ``slot`` is its place among its game's changes;
+the words, ``delta`` and ``change`` are derived from the others."""
+
+
+def decided(
+    reason: Callable[[GameRecord, int, tuple[Change, ...]], str],
+    game: GameRecord,
+    outcome: Outcome,
+    code: int,
+    changes: tuple[Change, ...] = (),
+    states: Mapping[PoolKey, S] | None = None,
+) -> GameRating[S]:
+    """A system's decision on a game: its reason code, and the words the system's
+    ``reason`` writes from it (the ledger stores the code and writes them again)."""
+    return GameRating(game, outcome, reason(game, code, changes), changes, states or {}, code)
+
+
 def explained(change: Change, note: Callable[[Change], str]) -> Change:
     """The change with its note written by the system's ``note`` from its numbers."""
     return replace(change, note=note(change))

@@ -20,6 +20,7 @@ from .base import (
     PlayerLookup,
     PoolKey,
     StateLookup,
+    decided,
     explained,
     no_annulment,
 )
@@ -112,13 +113,13 @@ class CorrSystem:
         self, game: GameRecord, players: PlayerLookup, states: StateLookup[CorrState]
     ) -> GameRating[CorrState]:
         if not game.rated:
-            return self._decided(game, Outcome.UNRATED, R_CASUAL)
+            return decided(self.reason, game, Outcome.UNRATED, R_CASUAL)
         if game.termination is Termination.FORFEIT:
-            return self._decided(game, Outcome.VOID, R_FORFEIT)
+            return decided(self.reason, game, Outcome.VOID, R_FORFEIT)
         if game.termination in FOREIGN_TERMINATIONS:
             raise game.refuse("termination", "'bot_no_move' does not occur in corr")
         if game.score(game.white) is None:
-            return self._decided(game, Outcome.VOID, R_NO_RESULT)
+            return decided(self.reason, game, Outcome.VOID, R_NO_RESULT)
         white, black = states(game.white, POOL), states(game.black, POOL)
         changes = []
         new_states = {}
@@ -128,19 +129,7 @@ class CorrSystem:
                 changes.append(explained(change, self.note))
                 new_states[(player_id, POOL)] = state
         code = R_RATED if changes else R_NEITHER
-        return self._decided(game, Outcome.RATED, code, tuple(changes), new_states)
-
-    def _decided(
-        self,
-        game: GameRecord,
-        outcome: Outcome,
-        code: int,
-        changes: tuple[Change, ...] = (),
-        states: dict[PoolKey, CorrState] | None = None,
-    ) -> GameRating[CorrState]:
-        return GameRating(
-            game, outcome, self.reason(game, code, changes), changes, states or {}, code
-        )
+        return decided(self.reason, game, Outcome.RATED, code, tuple(changes), new_states)
 
     def reason(self, game: GameRecord, code: int, changes: tuple[Change, ...] = ()) -> str:
         """The game's decision in words, from its reason code (``R_*``) and its changes."""

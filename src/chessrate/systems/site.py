@@ -16,7 +16,16 @@ from ..errors import InvalidRecord
 from ..numbers import HALF, ONE, display, round_half_away
 from ..records import GameRecord, Outcome, Player, Result, Termination, Venue
 from ..timecontrol import ClockKind, TimeControl
-from .base import Change, GameRating, ListEntry, PlayerLookup, PoolKey, StateLookup, explained
+from .base import (
+    Change,
+    GameRating,
+    ListEntry,
+    PlayerLookup,
+    PoolKey,
+    StateLookup,
+    decided,
+    explained,
+)
 
 SITE = "site"
 
@@ -203,28 +212,16 @@ class SiteSystem:
     ) -> GameRating[SiteState]:
         white, black = players(game.white), players(game.black)
         if not game.rated:
-            return self._decided(game, Outcome.UNRATED, R_CASUAL)
+            return decided(self.reason, game, Outcome.UNRATED, R_CASUAL)
         kind = self.game_type(game, white, black)
         if white.bot and black.bot:
-            return self._decided(game, Outcome.UNRATED, R_TWO_BOTS)
+            return decided(self.reason, game, Outcome.UNRATED, R_TWO_BOTS)
         if game.venue is Venue.OTB and kind is GameType.OTB and not game.confirmed:
-            return self._decided(game, Outcome.UNRATED, R_OTB_PENDING)
+            return decided(self.reason, game, Outcome.UNRATED, R_OTB_PENDING)
         result = self._result(game, white, black)
         if not isinstance(result, Result):  # the reason (code) why the game is void
-            return self._decided(game, Outcome.VOID, result)
+            return decided(self.reason, game, Outcome.VOID, result)
         return self._rate_humans_or_bot(game, kind, result, white, black, states)
-
-    def _decided(
-        self,
-        game: GameRecord,
-        outcome: Outcome,
-        code: int,
-        changes: tuple[Change, ...] = (),
-        states: dict[PoolKey, SiteState] | None = None,
-    ) -> GameRating[SiteState]:
-        return GameRating(
-            game, outcome, self.reason(game, code, changes), changes, states or {}, code
-        )
 
     def reason(self, game: GameRecord, code: int, changes: tuple[Change, ...] = ()) -> str:
         """The game's decision in words, from its reason code (``R_*``) and the game: what
@@ -382,7 +379,7 @@ class SiteSystem:
                 changes.append(explained(change, self.note))
                 new_states[(own.id, pool)] = state
         code = R_RATED + tuple(GameType).index(kind)
-        return self._decided(game, Outcome.RATED, code, tuple(changes), new_states)
+        return decided(self.reason, game, Outcome.RATED, code, tuple(changes), new_states)
 
     def _move(
         self,

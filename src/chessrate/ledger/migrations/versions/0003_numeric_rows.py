@@ -142,7 +142,7 @@ def _convert(
     the changes."""
     from chessrate.engine import Engine
     from chessrate.ledger import codec, rows
-    from chessrate.records import GameRecord, Player
+    from chessrate.records import GameRecord, Player, microseconds
     from chessrate.systems import get_system
 
     system = get_system(system_id)
@@ -174,7 +174,7 @@ def _convert(
                 "seq": seq, **rows.game_row(record, keys.__getitem__),
                 "outcome": rows.OUTCOMES.index(rating.outcome),
                 "reason": rating.reason_code, "annulled": bool(stored.annulled),
-                "submitted_at": rows.micros(_moment(stored.submitted_at)),
+                "submitted_at": microseconds(_moment(stored.submitted_at)),
             })  # fmt: skip
             seq_of_game[ref] = seq
             game = None
