@@ -107,6 +107,38 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 @pytest.fixture
+def desktop(browser: Browser) -> Iterator[Page]:
+    """The issue's desktop: 1366×900."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture(params=[1366, 390], ids=["1366", "390"])
+def screen(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """Each test that takes it runs twice: at 1366×900 and as a 390×844 phone."""
+    width = request.param
+    if width == 390:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    else:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def width_of(page: Page) -> int:
+    return int(page.viewport_size["width"]) if page.viewport_size else 0
+
+
+def assert_fits(page: Page) -> None:
+    """No horizontal overflow: the document is no wider than the window."""
+    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert scroll <= inner, f"{page.url}: {scroll} px wide in a {inner} px window"
+
+
+@pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     tab = context.new_page()
