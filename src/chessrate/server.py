@@ -25,6 +25,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.concurrency import run_in_threadpool
 
 from . import __version__
@@ -99,7 +101,39 @@ def create_app(
     app.state.tokens = TokenCache(the_ledger.token_role, ttl=settings.token_cache_seconds)
     mount_api(app)
     mount_web(app)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=5)
+    app.add_middleware(HeadAsGet)
     return app
+
+
+GZIP_FROM = 1000
+"""Answers of at least this many bytes are gzipped for clients that accept it."""
+
+
+class HeadAsGet:
+    """``HEAD`` answered on every ``GET`` route (pages, API, files): the request goes on
+    as a ``GET`` and its answer is sent without its body (status and headers, its
+    ``Content-Length`` included, as the ``GET``'s)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+        ended = False
+
+        async def headers_only(message: Message) -> None:
+            nonlocal ended
+            if message["type"] == "http.response.body":
+                if ended or message.get("more_body", False):
+                    return
+                ended = True
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 async def _sweep_forever(live: LiveGames, clock: Clock, interval: float) -> None:

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from chessrate.folding import fold
 from chessrate.ledger import Ledger
 from chessrate.samples import load_sample
 
@@ -85,6 +86,11 @@ def test_a_ledger_of_the_previous_schema_is_converted(
     for pool in fresh.pools:
         assert migrated.leaderboard(pool, limit=1000) == fresh.leaderboard(pool, limit=1000)
     assert migrated.annulments() == fresh.annulments()
+    # 0004: the players' folded search keys are filled in
+    for player in fresh.players():
+        for text in filter(None, (player.id, player.name)):
+            folded = fold(text)[1:]
+            assert migrated.search_players(folded, 500) == fresh.search_players(folded, 500)
 
     # and it goes on: a new player and a new game get the next key and seq
     newcomer = migrated.players()[0]

@@ -145,6 +145,35 @@ def test_search_players_by_id_or_name_case_insensitive(ledger_url: str) -> None:
     assert ledger.search_players("zz") == []
 
 
+def test_search_folds_case_and_accents_in_any_script_and_escapes_wildcards(
+    ledger_url: str,
+) -> None:
+    ledger = ledger_with(ledger_url, "site")
+    people = (("p1", "Jan Novák"), ("p2", "Иван Петров"), ("p3", "Łukasz Øberg"),
+              ("p4", "STRASSE"), ("50%_off", None), ("p5", "Anna Müller"))  # fmt: skip
+    for player_id, name in people:
+        ledger.create_player(Player(player_id, name=name), NOW)
+    assert [p.id for p in ledger.search_players("novak")] == ["p1"]
+    assert [p.id for p in ledger.search_players("NOVÁK")] == ["p1"]
+    assert [p.id for p in ledger.search_players("иван")] == ["p2"]
+    assert [p.id for p in ledger.search_players("ИВАН")] == ["p2"]
+    assert [p.id for p in ledger.search_players("lukasz oberg")] == ["p3"]
+    assert [p.id for p in ledger.search_players("straße")] == ["p4"]
+    assert [p.id for p in ledger.search_players("muller")] == ["p5"]
+    # % and _ match themselves, not everyone
+    assert [p.id for p in ledger.search_players("%")] == ["50%_off"]
+    assert [p.id for p in ledger.search_players("_")] == ["50%_off"]
+    assert ledger.search_players("\\") == []
+    # a name changed later is found by its new name only
+    ledger.update_player("p5", {"name": "Anna Šimková"}, NOW)
+    assert [p.id for p in ledger.search_players("simkova")] == ["p5"]
+    assert ledger.search_players("muller") == []
+    # those whose id or name starts with the text come first
+    ledger.create_player(Player("a-ivan", name="Zz"), NOW)
+    ledger.create_player(Player("zed", name="Ivan Sokolov"), NOW)
+    assert [p.id for p in ledger.search_players("ivan")] == ["zed", "a-ivan"]
+
+
 # -- games --------------------------------------------------------------------------------
 
 

@@ -237,8 +237,13 @@ class PlayerPublic(PlayerSummaryPublic):
 
 
 class PlayersPublic(BaseModel):
-    players: list[PlayerSummaryPublic]
+    players: list[PlayerPublic] = Field(
+        description="the players found, each with its current ratings"
+    )
     count: int
+    truncated: bool = Field(
+        default=False, description="more players match than were answered (ask for more)"
+    )
 
 
 class ChangePublic(BaseModel):

@@ -129,8 +129,19 @@ def get_player(ledger: Ledger, player_id: str) -> schemas.PlayerPublic:
 
 
 def search_players(ledger: Ledger, q: str, limit: int) -> schemas.PlayersPublic:
-    found = ledger.search_players(q, limit)
-    return schemas.PlayersPublic(players=[player_summary(p) for p in found], count=len(found))
+    """The players whose id or name contains ``q`` (folded: case and accents), at most
+    ``limit``, each with its current ratings; ``truncated`` when more match."""
+    found = ledger.search_players(q, limit + 1)
+    shown = found[:limit]
+    ratings = ledger.ratings_of(p.id for p in shown)
+    players = [
+        schemas.PlayerPublic(
+            **player_summary(p).model_dump(),
+            ratings=[rating_public(r, r.listed) for r in ratings.get(p.id, [])],
+        )
+        for p in shown
+    ]
+    return schemas.PlayersPublic(players=players, count=len(players), truncated=len(found) > limit)
 
 
 # -- games ------------------------------------------------------------------------------

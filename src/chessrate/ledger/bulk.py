@@ -29,6 +29,7 @@ from ..errors import Conflict, InvalidRecord, NotFound
 from ..records import Player, Venue, microseconds
 from ..systems.base import CHANGE_COLUMNS, PoolKey, RatingSystem
 from . import codec, rows
+from ..folding import search_key
 from .schema import events, games, players, ratings
 from .views import AnnulmentView
 from .writes import LedgerWrites
@@ -145,8 +146,8 @@ class LedgerBulk(LedgerWrites):
         texts = [codec.dumps(p.to_mapping()) for p in new]
         conn.execute(
             insert(players),
-            [{"id": p.id, "key": key + n, "name": p.name, "attributes": text, "bot": p.bot,
-              "created_at": now, "updated_at": now}
+            [{"id": p.id, "key": key + n, "name": p.name, "search": search_key(p.id, p.name),
+              "attributes": text, "bot": p.bot, "created_at": now, "updated_at": now}
              for n, (p, text) in enumerate(zip(new, texts, strict=True))],
         )  # fmt: skip
         conn.execute(

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
+from ..folding import search_key
 from ..errors import Conflict, InvalidInput, NotFound
 from ..io.fide import event_from_tournament, parse_start_list
 from ..io.trf import parse_trf
@@ -136,7 +137,8 @@ class Periods:
         if conn.execute(select(players.c.id).where(players.c.id == player_id)).first() is None:
             conn.execute(
                 insert(players).values(id=player_id, key=self.ledger.next_player_key(conn),
-                                       name=name, attributes=attributes, bot=False,
+                                       name=name, search=search_key(player_id, name),
+                                       attributes=attributes, bot=False,
                                        created_at=now, updated_at=now)
             )  # fmt: skip
         values = {

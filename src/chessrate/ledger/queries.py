@@ -9,9 +9,10 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, func, select, text
+from sqlalchemy import Connection, case, func, select, text
 
 from ..errors import NotFound
+from ..folding import ESCAPE, contains_pattern
 from ..numbers import from_hundredths
 from ..records import GameRecord, Outcome, Player, moment
 from ..systems.base import Change
@@ -105,19 +106,42 @@ class LedgerQueries(LedgerConnection):
         return PlayerView(player, tuple(views))
 
     def search_players(self, text: str, limit: int = 20) -> list[Player]:
-        """Players whose id or name contains ``text`` (case-insensitive)."""
-        pattern = f"%{text.lower()}%"
+        """Players whose id or name contains ``text``, compared folded (case and
+        accents: :mod:`chessrate.folding`; ``%`` and ``_`` match themselves): those
+        whose id or name starts with it first, then by id; at most ``limit``."""
+        pattern = contains_pattern(text)
+        starts = pattern[1:]
+        search = players.c.search
         query = (
             select(players.c.attributes)
-            .where(
-                func.lower(players.c.id).like(pattern)
-                | func.lower(func.coalesce(players.c.name, "")).like(pattern)
+            .where(search.like(pattern, escape=ESCAPE))
+            .order_by(
+                case(
+                    (search.like(starts, escape=ESCAPE), 0),
+                    (search.like("%\n" + starts, escape=ESCAPE), 0),
+                    else_=1,
+                ),
+                players.c.id,
             )
-            .order_by(players.c.id)
             .limit(limit)
         )
         with self.reading() as conn:
             return [codec.player_from_json(row.attributes) for row in conn.execute(query)]
+
+    def ratings_of(self, ids: Iterable[str]) -> dict[str, list[RatingView]]:
+        """The current ratings of the players among ``ids`` (by player, in the pools'
+        order)."""
+        wanted = sorted(set(ids))
+        order = {pool: n for n, pool in enumerate(self.pools)}
+        found: dict[str, list[RatingView]] = {}
+        with self.reading() as conn:
+            for start in range(0, len(wanted), 900):
+                query = select(ratings).where(ratings.c.player_id.in_(wanted[start : start + 900]))
+                for row in conn.execute(query):
+                    found.setdefault(row.player_id, []).append(self._rating_view(row))
+        for views in found.values():
+            views.sort(key=lambda v: order.get(v.pool, 99))
+        return found
 
     # -- games --------------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ players = Table(
     # migration that added it could not declare it NOT NULL on SQLite).
     Column("key", BigInteger),
     Column("name", Text),
+    Column("search", Text),  # folding.search_key(id, name): what search matches
     Column("attributes", Text, nullable=False),  # Player.to_mapping() as JSON
     Column("bot", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),

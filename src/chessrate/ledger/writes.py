@@ -28,6 +28,7 @@ from ..records import GameRecord, Outcome, Player, Result, microseconds
 from ..systems.base import Change, GameRating, PoolKey, RatingSystem
 from . import codec, rows
 from .queries import LedgerQueries
+from ..folding import search_key
 from .schema import annulments, changes, events, games, players, ratings
 from .views import AnnulmentView, GameView, PlayerView
 
@@ -108,8 +109,8 @@ class LedgerWrites(LedgerQueries):
 
     def _store_player(self, conn: Connection, player: Player, now: datetime, new: bool) -> None:
         attributes = codec.dumps(player.to_mapping())
-        values = {"name": player.name, "attributes": attributes, "bot": player.bot,
-                  "updated_at": now}  # fmt: skip
+        values = {"name": player.name, "search": search_key(player.id, player.name),
+                  "attributes": attributes, "bot": player.bot, "updated_at": now}  # fmt: skip
         if new:
             key = self.next_player_key(conn)
             conn.execute(insert(players).values(id=player.id, key=key, created_at=now, **values))

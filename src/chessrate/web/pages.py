@@ -26,6 +26,7 @@ router = APIRouter(include_in_schema=False)
 
 POOL_NAMES = {"site": "site Elo"}
 LEADERS_ON_HOME = 10
+SEARCH_RESULTS = 50
 
 
 def _page(
@@ -125,8 +126,9 @@ def annulments(request: Request, ledger: LedgerDep) -> HTMLResponse:
 
 @router.get("/search", response_class=HTMLResponse)
 def search(request: Request, ledger: LedgerDep, q: str = "") -> HTMLResponse:
-    found = services.search_players(ledger, q, 50).players if q.strip() else []
-    return _page(request, ledger, "search.html", q=q, found=found)
+    found = services.search_players(ledger, q, SEARCH_RESULTS) if q.strip() else None
+    people = [p.id for p in found.players] if found else []
+    return _page(request, ledger, "search.html", people=people, q=q, found=found)
 
 
 @router.get("/live", response_class=HTMLResponse)

@@ -39,7 +39,10 @@ def search_players(
     q: Annotated[str, Query(max_length=200, description="part of an id or a name")] = "",
     limit: Annotated[int, Query(ge=1, le=200)] = 20,
 ) -> schemas.PlayersPublic:
-    """Players whose id or name contains ``q`` (case-insensitive), by id."""
+    """Players whose id or name contains ``q``, compared without case or accents
+    (``novak`` finds ``Novák``; ``%`` and ``_`` match themselves): those whose id or
+    name starts with ``q`` first, then by id; each with its current ratings.
+    ``truncated`` says more players match than ``limit``."""
     return services.search_players(ledger, q, limit)
 
 

@@ -1,0 +1,63 @@
+"""What every answer gets from the app around the routes: ``HEAD`` on every ``GET``
+route (pages, API, static files) and gzip for clients that accept it; and search as
+users type it (folded case and accents, wildcards as themselves, cut results said)."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from .conftest import API, Api
+
+PATHS = ["/", "/players/alice", "/leaderboards/blitz", "/search?q=ali",
+         f"{API}/players/alice", f"{API}/leaderboards/blitz", "/static/style.css",
+         "/players/nobody", f"{API}/players/nobody"]  # fmt: skip
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_head_answers_as_get_without_a_body(site_pair: Api, path: str) -> None:
+    site_pair.game("g1", "alice", "bob", "1-0", time_control="5m+3s")
+    got = site_pair.client.get(path, headers={"accept-encoding": "identity"})
+    head = site_pair.client.head(path, headers={"accept-encoding": "identity"})
+    assert head.status_code == got.status_code
+    assert head.content == b""
+    assert head.headers["content-type"] == got.headers["content-type"]
+    assert head.headers["content-length"] == str(len(got.content))
+
+
+def test_pages_and_answers_are_gzipped_for_clients_that_accept_it(site_pair: Api) -> None:
+    for n in range(30):
+        site_pair.player(f"p{n:02}", name=f"Player Number {n}")
+    page = site_pair.client.get("/search?q=player", headers={"accept-encoding": "gzip"})
+    raw = site_pair.client.get("/search?q=player", headers={"accept-encoding": "identity"})
+    assert page.headers["content-encoding"] == "gzip"
+    assert "content-encoding" not in raw.headers
+    assert page.text == raw.text  # the client decompressed it
+    answer = site_pair.client.get(
+        f"{API}/players?q=player&limit=30", headers={"accept-encoding": "gzip"}
+    )
+    assert answer.headers["content-encoding"] == "gzip"
+    assert int(answer.headers["content-length"]) < len(answer.content)
+    assert len(gzip.compress(answer.content)) <= int(answer.headers["content-length"]) + 200
+
+
+def test_search_folds_accents_shows_ratings_and_says_when_cut(site_pair: Api) -> None:
+    site_pair.player("novak", name="Jan Novák")
+    site_pair.player("ivan", name="Иван Петров")
+    site_pair.game("g1", "novak", "ivan", "1-0", time_control="5m+3s")
+    found = site_pair.get("/players?q=NOVAK").json()
+    assert [p["id"] for p in found["players"]] == ["novak"]
+    assert found["truncated"] is False
+    blitz = [r for r in found["players"][0]["ratings"] if r["pool"] == "blitz"]
+    assert blitz and blitz[0]["rating"] == site_pair.ratings("novak")["blitz"]
+    assert [p["id"] for p in site_pair.get("/players?q=иван").json()["players"]] == ["ivan"]
+    assert site_pair.get("/players?q=%25").json()["players"] == []  # "%" matches itself
+    assert site_pair.get("/players?q=_").json()["players"] == []
+    for n in range(5):
+        site_pair.player(f"x{n}", name=f"Xavier {n}")
+    cut = site_pair.get("/players?q=xav&limit=3").json()
+    assert (cut["count"], cut["truncated"]) == (3, True)
+    assert site_pair.get("/players?q=xav&limit=5").json()["truncated"] is False
+    page = site_pair.client.get("/search?q=novak").text
+    assert "Jan Novák" in page and "1 player match" in page
