@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import urllib.error
 import urllib.request
+import warnings
 
 import pytest
 from playwright.sync_api import Page, Route
 
+from chessrate.server import create_app
+
 from .conftest import Site, screenshot
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message=".*httpx2")
+    from fastapi.testclient import TestClient
 
 PAGES = [
     ("/players/nobody", 404, "player nobody: no such player"),
@@ -69,3 +76,33 @@ def test_the_api_docs_work_offline(site_sample: Site, page: Page) -> None:
     assert page.locator(".opblock").count() > 10  # the operations are listed
     assert blocked == []
     screenshot(page, "site-docs-offline")
+
+
+def test_a_database_that_does_not_answer_is_a_503_page_and_json_on_the_api() -> None:
+    """A real ledger URL whose PostgreSQL server does not listen (port 1): the pages
+    say the service is unavailable in the site's layout, the API answers JSON."""
+    app = create_app(database_url="postgresql+psycopg://chessrate@127.0.0.1:1/nothing")
+    client = TestClient(app)  # no lifespan: the app would refuse to start on it
+    page = client.get("/players/alice")
+    assert page.status_code == 503
+    assert "text/html" in page.headers["content-type"]
+    assert 'data-status="503"' in page.text
+    assert "does not answer" in page.text
+    api = client.get("/api/v1/players/alice")
+    assert api.status_code == 503
+    assert api.json()["status"] == "unavailable"
+
+
+def test_an_unexpected_error_is_a_500_page_without_internals(site_sample: Site) -> None:
+    app = create_app(site_sample.ledger)
+
+    @app.get("/broken")
+    def broken() -> None:
+        raise RuntimeError("secret internals: /srv/ledger.db password=hunter2")
+
+    client = TestClient(app, raise_server_exceptions=False)
+    answer = client.get("/broken", headers={"accept": "text/html"})
+    assert answer.status_code == 500
+    assert 'data-status="500"' in answer.text
+    assert "The error was logged" in answer.text
+    assert "secret internals" not in answer.text and "hunter2" not in answer.text
