@@ -25,9 +25,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.concurrency import run_in_threadpool
 
 from . import __version__
 from .application.deps import Clock, TokenCache, utc_now

@@ -26,10 +26,10 @@ import numpy.typing as npt
 from sqlalchemy import Connection, func, insert, select
 
 from ..errors import Conflict, InvalidRecord, NotFound
+from ..folding import search_key
 from ..records import Player, Venue, microseconds
 from ..systems.base import CHANGE_COLUMNS, PoolKey, RatingSystem
 from . import codec, rows
-from ..folding import search_key
 from .schema import events, games, players, ratings
 from .views import AnnulmentView
 from .writes import LedgerWrites

@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
-from ..folding import search_key
 from ..errors import Conflict, InvalidInput, NotFound
+from ..folding import search_key
 from ..io.fide import event_from_tournament, parse_start_list
 from ..io.trf import parse_trf
 from ..numbers import from_hundredths, to_hundredths

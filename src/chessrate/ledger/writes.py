@@ -23,12 +23,12 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ChessrateError, Conflict, InvalidRecord, LedgerUnavailable, NotFound
+from ..folding import search_key
 from ..numbers import to_hundredths
 from ..records import GameRecord, Outcome, Player, Result, microseconds
 from ..systems.base import Change, GameRating, PoolKey, RatingSystem
 from . import codec, rows
 from .queries import LedgerQueries
-from ..folding import search_key
 from .schema import annulments, changes, events, games, players, ratings
 from .views import AnnulmentView, GameView, PlayerView
 
