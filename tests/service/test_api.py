@@ -587,6 +587,13 @@ def test_annulment_needs_a_moderator_and_restores_the_ratings(site_pair: Api) ->
     assert site_pair.ratings("bob") == {"site": "1500.00", "blitz": "1500.00"}
     game = site_pair.get("/games/g1").json()
     assert (game["annulled"], game["outcome"]) == (True, "void")
+    assert (game["annulment"]["reason"], game["annulment"]["by"]) == (
+        "engine use",
+        "test moderator",
+    )
+    assert "annulled by test moderator (engine use)" in game["explanation"][-1]
+    page = site_pair.client.get("/games/g1").text
+    assert "engine use" in page and "by test moderator" in page
 
     history = site_pair.get("/players/alice/history/blitz").json()["items"]
     assert [(i["kind"], i["change"]["after"]) for i in history] == [

@@ -271,6 +271,12 @@ class ChangePublic(BaseModel):
     note: str = Field(description="the calculation in words")
 
 
+class AnnulmentNotePublic(BaseModel):
+    at: datetime
+    by: str | None
+    reason: str
+
+
 class GamePublic(BaseModel):
     """A stored game: its record, the system's decision and every change."""
 
@@ -292,6 +298,9 @@ class GamePublic(BaseModel):
     submitted_at: datetime
     changes: list[ChangePublic]
     explanation: list[str] = Field(description="the decision and each change, in words")
+    annulment: AnnulmentNotePublic | None = Field(
+        default=None, description="who annulled the game, when and why (site S10)"
+    )
 
 
 class BatchItemPublic(BaseModel):

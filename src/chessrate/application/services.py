@@ -163,8 +163,11 @@ def game_public(view: GameView) -> schemas.GamePublic:
         after = format_rating(c.after) or c.state_after
         note = f": {c.note}" if c.note else ""
         explanation.append(f"{c.player} {c.pool}: {before} → {after} ({c.rule}{note})")
-    if view.annulled:
-        explanation.append("annulled: the game counts for nothing (site S10)")
+    if view.annulment is not None:
+        by = f" by {view.annulment.by}" if view.annulment.by else ""
+        explanation.append(
+            f"annulled{by} ({view.annulment.reason}): the game counts for nothing (site S10)"
+        )
     return schemas.GamePublic(
         id=view.id,
         seq=view.seq,
@@ -184,6 +187,11 @@ def game_public(view: GameView) -> schemas.GamePublic:
         submitted_at=view.submitted_at,
         changes=_changes(view.changes),
         explanation=explanation,
+        annulment=None
+        if view.annulment is None
+        else schemas.AnnulmentNotePublic(
+            at=view.annulment.at, by=view.annulment.by, reason=view.annulment.reason
+        ),
     )
 
 

@@ -19,7 +19,7 @@ from ..systems.base import Change
 from . import codec, rows
 from .connection import LedgerConnection, as_utc
 from .schema import annulments, changes, events, games, players, ratings
-from .views import AnnulmentView, GameView, HistoryItem, PlayerView, RatingView
+from .views import AnnulmentNote, AnnulmentView, GameView, HistoryItem, PlayerView, RatingView
 
 
 class LedgerQueries(LedgerConnection):
@@ -182,9 +182,12 @@ class LedgerQueries(LedgerConnection):
             raise NotFound(f"game {game_id}: no such game")
         namer = self._namer(conn, row)
         seqs = [row.seq]
+        note = None
         if row.annulled:
-            annulled = select(annulments.c.seq).where(annulments.c.game_id == game_id)
-            seqs += list(conn.execute(annulled).scalars())
+            annulled = select(annulments).where(annulments.c.game_id == game_id)
+            for found in conn.execute(annulled):
+                seqs.append(found.seq)
+                note = AnnulmentNote(as_utc(found.at), found.by, found.reason)
         record = rows.record_from_row(row._mapping, namer)
         game_changes = self._changes_of(conn, row, seqs, namer)
         rated = tuple(c for c in game_changes if c.rule.split()[-1] != "S10")
@@ -198,6 +201,7 @@ class LedgerQueries(LedgerConnection):
             annulled=row.annulled,
             changes=game_changes,
             submitted_at=moment(row.submitted_at),
+            annulment=note,
         )
 
     def history(self, player_id: str, pool: str) -> list[HistoryItem]:

@@ -40,6 +40,15 @@ class GameView:
     annulled: bool
     changes: tuple[Change, ...]
     submitted_at: datetime
+    annulment: AnnulmentNote | None = None
+    """Who annulled the game, when and why (site S10), when it is annulled."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnnulmentNote:
+    at: datetime
+    by: str | None
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
