@@ -149,7 +149,11 @@ def test_players_create_read_update_search(site: Api) -> None:
     assert [p["id"] for p in found["players"]] == ["alice"]
     assert found["count"] == 1
     assert [p["id"] for p in site.get("/players").json()["players"]] == ["alice", "bob"]
-    assert site.get("/players", params={"q": "zzz"}).json() == {"players": [], "count": 0}
+    assert site.get("/players", params={"q": "zzz"}).json() == {
+        "players": [],
+        "count": 0,
+        "truncated": False,
+    }
 
     assert site.get("/players/nobody").status_code == 404
     assert site.patch("/players/nobody", {"name": "X"}).status_code == 404
