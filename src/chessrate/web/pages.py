@@ -6,6 +6,7 @@ games)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,20 @@ from ..ledger import Ledger
 from .charts import Point, rating_chart
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+
+
+def when(value: datetime | str | None, seconds: bool = False) -> str:
+    """A moment as every page shows one: UTC, to the minute (or second), zone said:
+    ``2024-03-02 14:05 UTC``. Accepts the ISO text answers carry."""
+    if value is None or value == "":
+        return ""
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if seconds else "%Y-%m-%d %H:%M UTC")
+
+
+templates.env.filters["when"] = when
 router = APIRouter(include_in_schema=False)
 
 POOL_NAMES = {"site": "site Elo"}
