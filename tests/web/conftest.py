@@ -56,6 +56,15 @@ def browser() -> Iterator[Browser]:
 def _serve(system: str, folder: Path) -> Iterator[Site]:
     ledger = Ledger.create(f"sqlite:///{folder / f'{system}.db'}", system, NOW)
     load_sample(ledger, NOW)
+    try:
+        yield from serve(ledger)
+    finally:
+        ledger.dispose()
+
+
+def serve(ledger: Ledger) -> Iterator[Site]:
+    """The service on ``ledger``, run by uvicorn in a thread of this process, until the
+    generator is closed."""
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(ledger), host="127.0.0.1", port=port, log_level="warning")
@@ -75,7 +84,6 @@ def _serve(system: str, folder: Path) -> Iterator[Site]:
         site.api.close()
         server.should_exit = True
         thread.join(timeout=10)
-        ledger.dispose()
 
 
 @pytest.fixture(scope="session")

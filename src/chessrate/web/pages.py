@@ -83,7 +83,7 @@ def leaderboard(
     return _page(request, ledger, "leaderboard.html", board=board)
 
 
-@router.get("/players/{player_id}", response_class=HTMLResponse)
+@router.get("/players/{player_id:path}", response_class=HTMLResponse)
 def player(request: Request, ledger: LedgerDep, player_id: str) -> HTMLResponse:
     public = services.get_player(ledger, player_id)
     sections = []
@@ -125,7 +125,7 @@ def _signed(value: str | None) -> str:
     return value if value.startswith("-") else f"+{value}"
 
 
-@router.get("/games/{game_id}", response_class=HTMLResponse)
+@router.get("/games/{game_id:path}", response_class=HTMLResponse)
 def game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
     public = services.get_game(ledger, game_id)
     people = {public.white, public.black}
@@ -165,7 +165,7 @@ def live(request: Request, ledger: LedgerDep) -> HTMLResponse:
     )  # fmt: skip
 
 
-@router.get("/live/{game_id}", response_class=HTMLResponse)
+@router.get("/live/{game_id:path}", response_class=HTMLResponse)
 def live_game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
     found = services.get_live_game(ledger, game_id)
     people = {found.white, found.black}
@@ -184,7 +184,7 @@ def period(request: Request, ledger: LedgerDep, period_id: int) -> HTMLResponse:
     return _page(request, ledger, "period.html", period=public, new_list=new_list)
 
 
-@router.get("/periods/{period_id}/reports/{player_id}", response_class=HTMLResponse)
+@router.get("/periods/{period_id}/reports/{player_id:path}", response_class=HTMLResponse)
 def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) -> HTMLResponse:
     public = services.period_report(ledger, period_id, player_id)
     return _page(request, ledger, "report.html", period_id=period_id, report=public)
