@@ -1,0 +1,70 @@
+"""Issue 14's acceptance, page by page, for every system at 1366 and 390 px: each
+page of the site answers, fits the window (no sideways scrolling), shows people by
+name where it shows them (the id as the link's tooltip), and is saved as a
+screenshot (``test-output/screenshots/<system>-<page>-<width>.png``)."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Page
+
+from .conftest import Site, assert_fits, screenshot, width_of
+
+SYSTEMS = ["site", "arena", "corr", "fide"]
+
+
+def pages_of(site: Site, system: str) -> dict[str, str]:
+    """The pages to try: name → path (players and games picked from the API)."""
+    found = {"home": "/", "search": "/search?q=a", "missing": "/players/nobody-at-all",
+             "docs": "/docs"}  # fmt: skip
+    if system == "fide":
+        period = site.get("/fide/periods")["periods"][0]["id"]
+        listed = site.get(f"/fide/periods/{period}/list")["entries"]
+        found |= {
+            "periods": "/periods",
+            "period": f"/periods/{period}",
+            "report": f"/periods/{period}/reports/{quote(listed[0]['player'], safe='')}",
+            "player": f"/players/{quote(listed[0]['player'], safe='')}",
+        }
+        return found
+    pool = site.get("/leaderboards")["pools"][0]["pool"]
+    top = site.get(f"/leaderboards/{pool}?limit=1")["entries"][0]["player"]
+    history = site.get(f"/players/{quote(top, safe='')}/history/{pool}")["items"]
+    found |= {
+        "leaderboard": f"/leaderboards/{pool}",
+        "player": f"/players/{quote(top, safe='')}",
+        "game": f"/games/{quote(history[-1]['change']['game'], safe='')}",
+    }
+    if system == "site":
+        found |= {"annulments": "/annulments", "live": "/live"}
+    return found
+
+
+def people_shown_by_name(site: Site, page: Page) -> None:
+    """Every link to a player reads as the player's name when the player has one."""
+    links = page.locator("a.player").evaluate_all(
+        "links => links.map(a => [a.title, a.textContent.trim()])"
+    )
+    names = site.ledger.names_of(title for title, _ in links if title)
+    for title, text in links:
+        if title in names:
+            assert text == names[title], f"{page.url}: {title} shown as {text!r}"
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_page_fits_and_shows_people_by_name(
+    request: pytest.FixtureRequest, screen: Page, system: str
+) -> None:
+    site: Site = request.getfixturevalue(f"{system}_sample")
+    width = width_of(screen)
+    for name, path in pages_of(site, system).items():
+        answer = screen.goto(site.base + path)
+        assert answer is not None, path
+        assert answer.status == (404 if name == "missing" else 200), path
+        if name == "docs":
+            screen.wait_for_selector(".swagger-ui .info", timeout=15000)
+        screenshot(screen, f"{system}-{name}-{width}")
+        assert_fits(screen)
+        people_shown_by_name(site, screen)
