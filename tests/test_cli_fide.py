@@ -127,3 +127,42 @@ def test_fide_commands_have_help() -> None:
         code, out, _ = invoke(*command)
         assert code == 0
         assert "Usage:" in out
+
+
+CRETE = DATA / "trf" / "crete_friendship_cup_2024.trf"
+
+
+def test_fide_rate_without_a_list_rates_a_real_file_with_one_duplicate_warning(
+    tmp_path: Path,
+) -> None:
+    """Swiss-Manager entered one player twice (start ranks 54 and 127, FIDE id
+    42143365); the second entry was never paired: it is left out with one warning
+    naming both lines, and the file is rated without a starting list."""
+    out_path = tmp_path / "new.csv"
+    code, _, err = invoke("fide", "rate", CRETE, "--out", out_path)
+    assert code == 0, err
+    warnings = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        f"warning: {CRETE}:146: fide_id: '42143365' is entered twice (start ranks 54 at line "
+        "73 and 127 at line 146); start rank 127 was never paired and is left out"
+    ]
+    listed = out_path.read_text().splitlines()
+    assert len(listed) == 1 + 128  # 129 entries, one of them twice
+    assert sum(line.startswith("42143365,") for line in listed) == 1
+
+
+def test_fide_rate_refuses_a_player_entered_twice_who_played_in_both_entries(
+    tmp_path: Path,
+) -> None:
+    lines = CRETE.read_text(encoding="utf-8").splitlines()
+    # start rank 2 gets the FIDE id of start rank 1: both entries played
+    first = next(line for line in lines if line.startswith("001    1 "))
+    twice = next(n for n, line in enumerate(lines) if line.startswith("001    2 "))
+    fide_id = first[57:68]
+    lines[twice] = lines[twice][:57] + fide_id + lines[twice][68:]
+    bad = tmp_path / "twice.trf"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = invoke("fide", "rate", bad)
+    assert code == 2
+    assert f"{bad}:{twice + 1}: fide_id: '{fide_id.strip()}' is also start rank 1" in err
+    assert "both entries played" in err

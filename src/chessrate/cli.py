@@ -306,9 +306,11 @@ def fide() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )  # fmt: skip
 @click.option(
-    "--list", "list_path", required=True,
+    "--list", "list_path",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Rating list at the start of the period (CSV: id, name, rating, games, reached_2400).",
+    help="Rating list at the start of the period (CSV: id, name, rating, games, "
+    "reached_2400; a list written by --out). Without it, every player comes from the "
+    "TRF files (a player the files rate is rated; the others unrated).",
 )  # fmt: skip
 @click.option(
     "--out", type=click.Path(dir_okay=False, path_type=Path),
@@ -334,7 +336,7 @@ def fide() -> None:
 @reports_errors
 def fide_rate(
     trf_files: tuple[Path, ...],
-    list_path: Path,
+    list_path: Path | None,
     out: Path | None,
     report: Path | None,
     bonus: Decimal,
@@ -343,8 +345,11 @@ def fide_rate(
 ) -> None:
     """Rate a period's tournaments (TRF-16 files) against the starting list, print the
     new list, and optionally write it and the rating officer's report."""
-    start = read_start_list(list_path)
-    events = read_events(trf_files, round_robin)
+    start = read_start_list(list_path) if list_path is not None else {}
+    warnings: list[str] = []
+    events = read_events(trf_files, round_robin, warnings)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     system = FideSystem(FideRules(bonus_per_half_point=bonus, floor=floor))
     result = system.rate_period(start, events)
     entries = new_list(result)

@@ -15,7 +15,7 @@ from ..records import FieldReader
 from ..systems.base import ListEntry
 from ..systems.fide import POOL, Event, EventEntry, EventGame, ListedPlayer, PeriodResult
 from .tabular import RawRecord, parse_records, read_records
-from .trf import Tournament, read_trf
+from .trf import Tournament, TrfPlayer, read_trf
 
 LIST_FIELDS = ("id", "name", "rating", "games", "reached_2400")
 
@@ -48,9 +48,17 @@ def start_list_from(records: Iterable[RawRecord]) -> dict[str, ListedPlayer]:
     return players
 
 
-def event_from_tournament(tournament: Tournament, round_robin: bool | None = None) -> Event:
+def event_from_tournament(
+    tournament: Tournament, round_robin: bool | None = None, warnings: list[str] | None = None
+) -> Event:
     """A TRF tournament as an event: players keyed by FIDE id (else name as written),
-    rated games only (results 1, = and 0 against a paired opponent)."""
+    rated games only (results 1, = and 0 against a paired opponent).
+
+    A player entered twice (one FIDE id, or one name without an id, at two start
+    ranks), as Swiss-Manager files sometimes have him: when one of the two entries was
+    never paired, it is left out and a warning naming both lines goes to
+    ``warnings``; when both were paired, the file is refused (which entry's games are
+    the player's is not for the officer's software to guess)."""
     is_round_robin = tournament.is_round_robin if round_robin is None else round_robin
     if is_round_robin is None:
         raise InvalidInput(
@@ -58,19 +66,32 @@ def event_from_tournament(tournament: Tournament, round_robin: bool | None = Non
             "a round robin or a Swiss: pass --round-robin or --swiss"
         )
     keys: dict[int, str] = {}
-    seen: dict[str, int] = {}
+    seen: dict[str, TrfPlayer] = {}
     for player in tournament.players:
         key = player.fide_id or player.name
-        if key in seen:
+        keys[player.start_rank] = key
+        other = seen.get(key)
+        if other is None:
+            seen[key] = player
+            continue
+        field = "fide_id" if player.fide_id else "name"
+        kept, dropped = (player, other) if _paired(player) else (other, player)
+        if _paired(dropped):
             raise InvalidRecord(
                 f"{tournament.source}:{player.line}",
-                "fide_id" if player.fide_id else "name",
-                f"{key!r} is also start rank {seen[key]}: a player must be unique",
+                field,
+                f"{key!r} is also start rank {other.start_rank} (line {other.line}), and both "
+                "entries played: a player must be entered once",
             )
-        seen[key] = player.start_rank
-        keys[player.start_rank] = key
+        seen[key] = kept
+        if warnings is not None:
+            warnings.append(
+                f"{tournament.source}:{dropped.line}: {field}: {key!r} is entered twice (start "
+                f"ranks {other.start_rank} at line {other.line} and {player.start_rank} at line "
+                f"{player.line}); start rank {dropped.start_rank} was never paired and is left out"
+            )
     entries = []
-    for player in tournament.players:
+    for player in seen.values():
         games = tuple(
             EventGame(r.round, keys[r.opponent], r.score)
             for r in player.rounds
@@ -81,8 +102,15 @@ def event_from_tournament(tournament: Tournament, round_robin: bool | None = Non
                  tuple(entries))  # fmt: skip
 
 
-def read_events(paths: Iterable[Path], round_robin: bool | None = None) -> list[Event]:
-    return [event_from_tournament(read_trf(path), round_robin) for path in paths]
+def _paired(player: TrfPlayer) -> bool:
+    """Whether the entry met an opponent in some round (played or forfeited)."""
+    return any(r.opponent is not None for r in player.rounds)
+
+
+def read_events(
+    paths: Iterable[Path], round_robin: bool | None = None, warnings: list[str] | None = None
+) -> list[Event]:
+    return [event_from_tournament(read_trf(path), round_robin, warnings) for path in paths]
 
 
 def new_list(result: PeriodResult) -> list[ListEntry]:
