@@ -56,6 +56,11 @@ def browser() -> Iterator[Browser]:
 def _serve(system: str, folder: Path) -> Iterator[Site]:
     ledger = Ledger.create(f"sqlite:///{folder / f'{system}.db'}", system, NOW)
     load_sample(ledger, NOW)
+    yield from _serve_ledger(ledger)
+
+
+def _serve_ledger(ledger: Ledger) -> Iterator[Site]:
+    """Serve ``ledger`` in this process until the fixture ends."""
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(ledger), host="127.0.0.1", port=port, log_level="warning")
