@@ -102,7 +102,7 @@ def test_pool_record_matches_the_history_and_the_list(site_sample: str) -> None:
             assert summary.peak == peak.change.after
             assert summary.peak_game == peak.change.game_id
             assert summary.peak_at == peak.played_at
-            board, total = ledger.leaderboard(summary.pool, 0, 1000)
+            board, _total = ledger.leaderboard(summary.pool, 0, 1000)
             listed = [r.player for r in board]
             expected = listed.index(player_id) + 1 if player_id in listed else None
             assert summary.rank == expected
