@@ -6,6 +6,9 @@ Accepted forms:
 * with units: ``5m+3s``, ``3m + 2s``, ``15m``, ``90s``, ``1h+30s``;
 * ``-``: no clock (unclocked);
 * ``Nd``: N days per move (correspondence), e.g. ``3d``.
+
+:func:`as_players_write` is the other way: a control as players write it (``3+2``,
+``45+10``, ``unclocked``, ``3 days/move``).
 """
 
 from __future__ import annotations
@@ -97,3 +100,28 @@ def parse_time_control(text: str) -> TimeControl:
     if base == 0 and increment == 0:
         raise ValueError(f"{text!r}: a clock needs a base time or an increment")
     return TimeControl(ClockKind.CLOCKED, base=base, increment=increment)
+
+
+_FRACTIONS = {0: "", 15: "¼", 30: "½", 45: "¾"}
+
+
+def as_players_write(control: TimeControl | str | None) -> str:
+    """A time control as players write it: minutes + increment seconds (``3+2``,
+    ``45+10``, ``½+0`` for 30 seconds, ``1½+0``), ``unclocked``, ``3 days/move``; a
+    base that is not a quarter minute stays in seconds (``100s+2``). A stored control
+    (``"180+2"``, ``"-"``, ``"3d"``) is parsed first; None (no control) is ``—``."""
+    if control is None:
+        return "—"
+    if isinstance(control, str):
+        control = parse_time_control(control)
+    if control.kind is ClockKind.UNCLOCKED:
+        return "unclocked"
+    if control.kind is ClockKind.CORRESPONDENCE:
+        days = control.days_per_move
+        return f"{days} day{'s' if days != 1 else ''}/move"
+    minutes, seconds = divmod(control.base, 60)
+    if seconds in _FRACTIONS:
+        base = f"{minutes or ''}{_FRACTIONS[seconds]}" or "0"
+    else:
+        base = f"{control.base}s"
+    return f"{base}+{control.increment}"

@@ -55,6 +55,8 @@ def test_openapi_lists_every_route_under_api_v1(site: Api) -> None:
                 "/players",
                 "/players/{player_id}",
                 "/players/{player_id}/history/{pool}",
+                "/players/{player_id}/games",
+                "/players/{player_id}/stats",
                 "/games",
                 "/games/batch",
                 "/games/{game_id}",

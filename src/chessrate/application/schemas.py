@@ -333,6 +333,64 @@ class HistoryPublic(BaseModel):
     items: list[HistoryItemPublic]
 
 
+class PlayerGamePublic(BaseModel):
+    """One game of a player's games list, seen from the player's side."""
+
+    id: str
+    seq: int = Field(description="commit order in the ledger")
+    played_at: datetime
+    colour: Literal["white", "black"]
+    opponent: str
+    opponent_name: str | None = Field(default=None, description="the opponent's name, when known")
+    opponent_rating: str | None = Field(
+        description="the opponent's rating at the game (from the player's first change, "
+        "else the opponent's rating before the game); null when unknown"
+    )
+    result: ResultText
+    score: Literal["1", "1/2", "0"] | None = Field(description="the player's score")
+    rated: bool = Field(description="submitted as rated")
+    time_control: str | None = Field(description="as stored: `180+2`, `-`, `3d`")
+    time_control_written: str = Field(description="as players write it: `3+2`, `3 days/move`")
+    outcome: Literal["rated", "unrated", "void"] = Field(description="the system's decision")
+    annulled: bool
+    annulment_reason: str | None = Field(description="why the game was annulled")
+    changes: list[ChangePublic] = Field(description="the player's changes at the game")
+
+
+class PlayerGamesPublic(BaseModel):
+    """A page of a player's games, newest first."""
+
+    player: str
+    name: str | None = None
+    total: int = Field(description="every game the player played")
+    offset: int
+    limit: int
+    games: list[PlayerGamePublic]
+
+
+class PoolStatsPublic(BaseModel):
+    """A player's record in one pool (annulled games left out)."""
+
+    pool: str
+    display: str | None = Field(description="the current rating as displayed")
+    standing: str = Field(description="the state in words (`provisional, 7 of 10 games`)")
+    first_rating: str | None = Field(description="the rating before the first change")
+    peak: str | None = Field(description="the highest rating after a game")
+    peak_at: datetime | None
+    peak_game: str | None
+    wins: int
+    draws: int
+    losses: int
+    rank: int | None = Field(description="the place on the pool's list; null when not listed")
+
+
+class PlayerStatsPublic(BaseModel):
+    player: str
+    name: str | None = None
+    standing: str | None = Field(default=None, description="a bot's standing (site S7)")
+    pools: list[PoolStatsPublic]
+
+
 class LeaderboardEntryPublic(RatingPublic):
     rank: int
 

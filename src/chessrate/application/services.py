@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
@@ -22,11 +23,12 @@ from ..ledger import AnnulmentView, GameView, Ledger, PlayerView, RatingView
 from ..ledger.codec import change_to_mapping
 from ..ledger.live import LiveGames, LiveView, OtbRegistration
 from ..ledger.periods import PeriodEntry, Periods, PeriodView
-from ..numbers import format_rating
+from ..ledger.views import ChartSeries
+from ..numbers import HALF, ONE, format_rating
 from ..records import FieldReader, GameRecord, Player, Result, Termination, Venue
 from ..systems.base import Change, GameRating, ListEntry
 from ..systems.site_live import LiveGame, LiveStatus, Side
-from ..timecontrol import parse_time_control
+from ..timecontrol import as_players_write, parse_time_control
 from . import schemas
 from .deps import Caller
 from .group import GroupCommitter
@@ -295,6 +297,90 @@ def history(ledger: Ledger, player_id: str, pool: str) -> schemas.HistoryPublic:
     return schemas.HistoryPublic(
         player=player_id, name=names.get(player_id), pool=pool, items=items
     )
+
+
+GAMES_PAGE_MAX = 200
+"""The most games one request of a player's games list answers."""
+SCORE_TEXT = {ONE: "1", HALF: "1/2", Decimal(0): "0"}
+
+
+def player_games(
+    ledger: Ledger, player_id: str, offset: int, limit: int
+) -> schemas.PlayerGamesPublic:
+    """A page of the player's games, newest first: every game (rated, unrated, void,
+    annulled) with the player's changes at it."""
+    found, total = ledger.player_games(player_id, offset, limit)
+    name = ledger.names_of([player_id]).get(player_id)
+    items = [
+        schemas.PlayerGamePublic(
+            id=g.record.id,
+            seq=g.seq,
+            played_at=g.record.played_at,
+            colour=g.colour,  # type: ignore[arg-type]  # "white" or "black"
+            opponent=g.opponent,
+            opponent_name=g.opponent_name,
+            opponent_rating=format_rating(g.opponent_rating),
+            result=g.record.result.value,
+            score=None if g.score is None else SCORE_TEXT[g.score],  # type: ignore[arg-type]
+            rated=g.record.rated,
+            time_control=None if g.record.time_control is None else str(g.record.time_control),
+            time_control_written=as_players_write(g.record.time_control),
+            outcome=g.outcome,  # type: ignore[arg-type]  # the ledger's Outcome values
+            annulled=g.annulled,
+            annulment_reason=g.annulment,
+            changes=_changes(g.changes),
+        )
+        for g in found
+    ]
+    return schemas.PlayerGamesPublic(
+        player=player_id, name=name, total=total, offset=offset, limit=limit, games=items
+    )
+
+
+def player_stats(ledger: Ledger, player_id: str) -> schemas.PlayerStatsPublic:
+    """The player's record in every pool with a rating or a change: the state in words
+    (the system's ``standing``; a ledger that rates periods: the state's name), first
+    rating, peak, wins/draws/losses, rank on the list."""
+    view = ledger.get_player(player_id)
+    current = {r.pool: r for r in player_public(ledger, view).ratings}
+    summaries = {s.pool: s for s in ledger.pool_summaries(player_id)}
+    periods = ledger.info.rates_periods
+
+    def standing(pool: str, state: str, games: int) -> str:
+        return state if periods else ledger.system.standing(view.player, pool, state, games)
+
+    pools = []
+    for pool in [*ledger.pools, *(p for p in current if p not in ledger.pools)]:
+        rating, summary = current.get(pool), summaries.get(pool)
+        if rating is None and summary is None:
+            continue
+        state, games = (rating.state, rating.games) if rating else ("unrated", 0)
+        pools.append(
+            schemas.PoolStatsPublic(
+                pool=pool,
+                display=rating.display if rating else None,
+                standing=standing(pool, state, games),
+                first_rating=format_rating(summary.first_rating) if summary else None,
+                peak=format_rating(summary.peak) if summary else None,
+                peak_at=summary.peak_at if summary else None,
+                peak_game=summary.peak_game if summary else None,
+                wins=summary.wins if summary else 0,
+                draws=summary.draws if summary else 0,
+                losses=summary.losses if summary else 0,
+                rank=summary.rank if summary else None,
+            )
+        )
+    bot = standing("", "", 0) if view.player.bot and not periods else None
+    return schemas.PlayerStatsPublic(
+        player=player_id, name=view.player.name, standing=bot, pools=pools
+    )
+
+
+def chart_series(ledger: Ledger, player_id: str, pool: str, days: int | None) -> ChartSeries:
+    """The player's rating chart in ``pool`` over the last ``days`` (None: all),
+    bucketed to at most ~500 points (the ledger's :meth:`~Ledger.chart_series`)."""
+    _check_pool(ledger, pool)
+    return ledger.chart_series(player_id, pool, days)
 
 
 # -- leaderboards -----------------------------------------------------------------------

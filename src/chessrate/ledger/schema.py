@@ -85,6 +85,9 @@ games = Table(
     Column("annulled", Boolean, nullable=False),
     Column("submitted_at", BigInteger, nullable=False),  # microseconds since 1970 UTC
 )
+# A player's games, newest first: two index ranges (migration 0005).
+Index("games_white", games.c.white, games.c.seq)
+Index("games_black", games.c.black, games.c.seq)
 
 changes = Table(
     "changes",

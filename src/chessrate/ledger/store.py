@@ -4,17 +4,19 @@ system, in SQLite (default) or PostgreSQL.
 :class:`Ledger` is the one public class; its methods come by concern from
 ``connection`` (URL, engines, migrations, system, transactions), ``queries``
 (reads), ``writes`` (writes that rate: players, games, annulments; previews),
-``tokens`` and ``verify``. The rating periods (``periods``) and live games
+``tokens``, ``verify`` and ``people`` (reads about one player: games list, record
+per pool, chart series). The rating periods (``periods``) and live games
 (``live``) are built on a ledger.
 """
 
 from __future__ import annotations
 
+from .people import LedgerPeople
 from .tokens import LedgerTokens
 from .verify import LedgerVerify
 
 
-class Ledger(LedgerVerify, LedgerTokens):
+class Ledger(LedgerVerify, LedgerTokens, LedgerPeople):
     """One rating system's ledger in one database."""
 
 

@@ -67,3 +67,76 @@ class AnnulmentView:
     by: str | None
     reason: str
     changes: tuple[Change, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One game of a player's games list, seen from the player's side."""
+
+    seq: int
+    record: GameRecord
+    colour: str  # "white" or "black"
+    opponent: str
+    opponent_name: str | None
+    opponent_rating: Decimal | None
+    """The opponent's rating at the game: the player's change's ``opponent_rating``
+    (its first pool), else the opponent's rating before the game (a bot's games)."""
+    outcome: str  # rated | unrated | void (as decided; an annulled game stays "rated")
+    annulled: bool
+    annulment: str | None
+    """Why the game was annulled, when it was."""
+    changes: tuple[Change, ...]
+    """The player's changes at the game (every pool), in the game's slot order."""
+
+    @property
+    def score(self) -> Decimal | None:
+        """The player's score (1, 0.5, 0), None without a result."""
+        return self.record.result.score(self.colour == "white")
+
+
+@dataclass(frozen=True, slots=True)
+class PoolSummary:
+    """A player's record in one pool (annulled games left out)."""
+
+    pool: str
+    first_rating: Decimal | None
+    """The rating before the first change in the pool (where the chart starts)."""
+    peak: Decimal | None
+    peak_at: datetime | None
+    peak_game: str | None
+    wins: int
+    draws: int
+    losses: int
+    rank: int | None
+    """The place on the pool's list (1 = first), None when not listed."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesPoint:
+    """One change on a rating chart, as integers: ``at`` in microseconds since 1970
+    UTC (the game's moment, or the annulment's; never before the point before it),
+    ``after`` and ``change`` in hundredths."""
+
+    seq: int
+    at: int
+    after: int
+    change: int | None
+    game: str
+    kind: str  # "game" or "annulment"
+
+
+@dataclass(frozen=True, slots=True)
+class ChartSeries:
+    """The changes of a player's rating in a pool since a moment, bucketed to at most
+    :data:`~chessrate.ledger.people.MAX_POINTS` (each bucket's min and max kept, every
+    annulment kept), with the rating the range starts from."""
+
+    pool: str
+    start: tuple[int, int] | None
+    """(moment, rating in hundredths) where the line starts: before the first change
+    in the range (the first change's ``before`` for the whole history)."""
+    points: tuple[SeriesPoint, ...]
+    changes: int
+    """The changes in the range before bucketing."""
+    last: int | None
+    """The moment of the pool's last change (ranges count back from it)."""

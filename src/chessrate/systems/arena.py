@@ -412,6 +412,14 @@ class ArenaSystem:
     ) -> tuple[tuple[Change, ...], dict[PoolKey, ArenaState]]:
         raise no_annulment(self.id, rating)
 
+    def standing(self, player: Player, pool: str, state: str, games: int) -> str:
+        """A5: unrated (the training rating shown), qualifying (n of A6's games), rated."""
+        if state == ArenaStatus.QUALIFYING:
+            return f"qualifying: {games} of {self.rules.qualifying_games}"
+        if state == ArenaStatus.UNRATED:
+            return f"unrated — training rating {self.rules.training_rating}"
+        return "rated"
+
     def list_entry(self, player: Player, pool: str, state: ArenaState) -> ListEntry | None:
         """Rating list row: rated players with their rating, qualifying players with the
         training rating shown (A5) and their qualifying games; others are not listed."""

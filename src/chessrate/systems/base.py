@@ -188,6 +188,11 @@ class RatingSystem(Protocol[S]):
     def note(self, change: Change) -> str:
         """A change in words, from its numbers alone (``Change.note``)."""
 
+    def standing(self, player: Player, pool: str, state: str, games: int) -> str:
+        """A player's state in ``pool`` in words for people, from the state's name and
+        the games that count for it (``RatingView.state``/``games``), with the numbers
+        of the system's rules ("provisional, 7 of 10 games")."""
+
     def state_after(self, change: Change, before: S) -> S:
         """The state ``change`` leaves its player in, from its numbers and the state
         ``before`` it (a stored ledger's current ratings are rebuilt so)."""

@@ -300,6 +300,13 @@ class CorrSystem:
     ) -> tuple[tuple[Change, ...], dict[PoolKey, CorrState]]:
         raise no_annulment(self.id, rating)
 
+    def standing(self, player: Player, pool: str, state: str, games: int) -> str:
+        """C1: unrated, provisional (its games so far; established after
+        ``established_after``), established."""
+        if state == CorrStatus.PROVISIONAL:
+            return f"provisional ({games} games)"
+        return str(state)
+
     def list_entry(self, player: Player, pool: str, state: CorrState) -> ListEntry | None:
         if state.rating is None:
             return None

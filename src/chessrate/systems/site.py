@@ -468,6 +468,17 @@ class SiteSystem:
 
     # -- lists ---------------------------------------------------------------------
 
+    def standing(self, player: Player, pool: str, state: str, games: int) -> str:
+        """S6: provisional under ``provisional_games`` rated games; S7: a bot's fixed
+        rating, never listed."""
+        if player.bot:
+            rating = "" if player.bot_rating is None else f" {display(player.bot_rating)}"
+            return f"bot — fixed rating{rating}, not listed"
+        needed = self.rules.provisional_games
+        if games < needed:
+            return f"provisional, {games} of {needed} games"
+        return f"established, {games} games"
+
     def list_entry(self, player: Player, pool: str, state: SiteState) -> ListEntry | None:
         """A human with games (or an imported rating) in the pool; S6's ``1500?`` under
         10 games. Bots are not listed (S7)."""

@@ -1,74 +1,180 @@
-"""Rating-history charts drawn on the server as SVG: they need no JavaScript and no
-library, work offline, and each point carries its game and change (hover shows a
-tooltip; a click opens the game)."""
+"""Rating charts drawn on the server: an SVG line over a time axis, its labels in HTML
+around it (they keep their size on a phone, where the SVG is scaled down), and a data
+table of the drawn points in a ``<details>``. It needs no JavaScript; the vendored
+``static/chart.js`` makes the chart one tab stop whose arrow keys (and a tap or a
+drag) move a focus point and fill a readout from that table.
+
+The series comes bucketed from the ledger (at most ~500 points, each bucket's lowest
+and highest kept): the chart draws the starting rating, the line, and annulments as
+marked events. Ratings stay exact (integer hundredths) up to the pixel coordinates,
+which are floats.
+"""
 
 from __future__ import annotations
 
+import calendar
 from collections.abc import Sequence
-from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
-from html import escape
 
-WIDTH, HEIGHT = 640, 220
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 48, 12, 12, 24
+from markupsafe import Markup, escape
+
+from ..ledger.people import DAY
+from ..ledger.views import ChartSeries
+from ..numbers import from_hundredths
+from ..records import microseconds, moment
+from .formats import change_class, moment_text, signed_change
+
+WIDTH, HEIGHT = 1000, 400
+"""The SVG's user units (stretched to the box the page gives it)."""
+PAD_Y = 24
+DOTS_UP_TO = 120
+"""Up to this many points each gets a dot; more are only the line."""
 
 
-@dataclass(frozen=True, slots=True)
-class Point:
-    """One rated game's rating after it."""
-
-    rating: Decimal
-    href: str
-    tooltip: str
-
-
-def _ticks(low: Decimal, high: Decimal) -> list[int]:
+def _rating_ticks(low: Decimal, high: Decimal) -> list[int]:
     span = max(high - low, Decimal(1))
     step = next(s for s in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000) if span / s <= 5)
     first = int(low // step) * step
     return [t for t in range(first, int(high) + step, step) if low <= t <= high]
 
 
-def rating_chart(points: Sequence[Point], label: str) -> str:
-    """An SVG line chart with one marker per point (``<a class="point">`` each)."""
+def _month(index: int) -> datetime:
+    """The first moment of a month counted from January of year 0."""
+    return datetime(index // 12, index % 12 + 1, 1, tzinfo=UTC)
+
+
+def time_ticks(first: int, last: int, most: int = 6) -> list[tuple[int, str]]:
+    """Ticks of a time axis from ``first`` to ``last`` (microseconds): days (``2 Mar``)
+    over a short range, months (``Mar 2026``) or years (``2026``) over a longer one;
+    at most ``most``."""
+    start, end = moment(first), moment(last)
+    days = (last - first) / DAY
+    ticks: list[tuple[int, str]] = []
+    if days <= 62:
+        step = next((s for s in (1, 2, 7, 14, 31) if days / s <= most), 31)
+        day = datetime(start.year, start.month, start.day, tzinfo=UTC)
+        if day < start:
+            day += timedelta(days=1)
+        while day <= end:
+            ticks.append((microseconds(day), f"{day.day} {calendar.month_abbr[day.month]}"))
+            day += timedelta(days=step)
+        return ticks
+    months = days / 30.44
+    step = next((s for s in (1, 2, 3, 6, 12, 24, 60, 120) if months / s <= most), 240)
+    index = start.year * 12 + start.month - 1
+    if _month(index) < start:
+        index += 1
+    index += -index % step
+    while (tick := _month(index)) <= end:
+        label = str(tick.year) if step >= 12 else f"{calendar.month_abbr[tick.month]} {tick.year}"
+        ticks.append((microseconds(tick), label))
+        index += step
+    return ticks
+
+
+def rating_chart(series: ChartSeries, label: str) -> Markup:
+    """The chart of ``series`` (HTML: the plot, its axes' labels, a readout for the
+    script, the data table); empty when there is nothing to draw."""
+    points = list(series.points)
     if not points:
-        return ""
-    ratings = [p.rating for p in points]
-    low, high = min(ratings), max(ratings)
+        return Markup("")
+    start = series.start
+    # (moment, rating in hundredths, kind, game, change) of everything drawn
+    drawn: list[tuple[int, int, str, str, int | None]] = []
+    if start is not None:
+        drawn.append((start[0], start[1], "start", "", None))
+    drawn += [(p.at, p.after, p.kind, p.game, p.change) for p in points]
+    first, last = drawn[0][0], drawn[-1][0]
+    if last - first < DAY:
+        first, last = first - DAY // 2, last + DAY // 2
+    values = [from_hundredths(d[1]) for d in drawn]
+    low, high = min(values), max(values)
     if high - low < 20:
         middle = (high + low) / 2
         low, high = middle - 10, middle + 10
-    plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
-    plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
 
-    def x(index: int) -> float:
-        return PAD_LEFT + (plot_w * index / (len(points) - 1) if len(points) > 1 else plot_w / 2)
+    def x(at: int) -> float:
+        return WIDTH * (at - first) / (last - first)
 
     def y(value: Decimal) -> float:
-        return PAD_TOP + float((high - value) / (high - low)) * plot_h
+        return PAD_Y + float((high - value) / (high - low)) * (HEIGHT - 2 * PAD_Y)
 
+    spots = [(x(d[0]), y(v)) for d, v in zip(drawn, values, strict=True)]
+    y_ticks = _rating_ticks(low, high)
+    x_ticks = time_ticks(first, last)
+    grid = "".join(f"M0 {y(Decimal(t)):.1f}H{WIDTH}" for t in y_ticks)
+    grid += "".join(f"M{x(t):.1f} 0V{HEIGHT}" for t, _ in x_ticks)
+    line = " ".join(f"{px:.1f},{py:.1f}" for px, py in spots)
     parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="{escape(label)}" preserveAspectRatio="xMidYMid meet">',
-        f"<title>{escape(label)}</title>",
+        '<div class="chart-area"><div class="chart-y" aria-hidden="true">',
+        *(f'<span style="top:{100 * y(Decimal(t)) / HEIGHT:.2f}%">{t}</span>' for t in y_ticks),
+        '</div><div class="chart-plot">',
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" preserveAspectRatio="none" '
+        f'role="img" aria-label="{escape(label)}">',
+        f'<path class="grid" d="{grid}"/>',
+        f'<polyline class="line" points="{line}"/>',
     ]
-    for tick in _ticks(low, high):
-        ty = y(Decimal(tick))
-        parts.append(
-            f'<line class="grid" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{ty:.1f}" '
-            f'y2="{ty:.1f}"/><text class="tick" x="{PAD_LEFT - 6}" y="{ty + 4:.1f}">{tick}</text>'
+    marks = {"start": "", "game": "", "annulment": ""}
+    for (px, py), d in zip(spots, drawn, strict=True):
+        if d[2] != "game" or len(drawn) <= DOTS_UP_TO:
+            marks[d[2]] += f"M{px:.1f} {py:.1f}h0"
+    for kind, path in marks.items():
+        if path:
+            parts.append(f'<path class="mark {kind}" d="{path}"/>')
+    parts += [
+        '<path class="mark focus" d=""/></svg>',
+        '<output class="readout" hidden></output></div>',
+        '<div class="chart-x" aria-hidden="true">',
+        *(
+            f'<span class="{"major" if n % 2 == 0 else "minor"}" '
+            f'style="left:{100 * x(t) / WIDTH:.2f}%">{escape(text)}</span>'
+            for n, (t, text) in enumerate(x_ticks)
+        ),
+        "</div></div>",
+    ]
+    parts.append(_legend(start is not None, any(d[2] == "annulment" for d in drawn)))
+    parts.append(_data_table(drawn, spots, values, series.changes))
+    return Markup("".join(parts))
+
+
+def _legend(start: bool, annulments: bool) -> str:
+    items = ['<span class="key line">rating after each game</span>']
+    if start:
+        items.append('<span class="key start">starting rating</span>')
+    if annulments:
+        items.append('<span class="key annulment">annulment (the game\'s change reversed)</span>')
+    return f'<p class="chart-legend">{" ".join(items)}</p>'
+
+
+def _data_table(
+    drawn: Sequence[tuple[int, int, str, str, int | None]],
+    spots: Sequence[tuple[float, float]],
+    values: Sequence[Decimal],
+    changes: int,
+) -> str:
+    """The drawn points as a table (the chart without JavaScript, and the script's
+    data: each row's ``data-x``/``data-y`` are its point's coordinates)."""
+    shown = sum(1 for d in drawn if d[2] != "start")
+    note = f"{shown} points drawn" + (f" of {changes} changes" if changes > shown else "")
+    rows = []
+    for (at, _, kind, game, change), (px, py), value in zip(drawn, spots, values, strict=True):
+        if kind == "start":
+            what, delta, moved = "start", "", "even"
+        else:
+            what = f'<a href="/games/{escape(game)}">{escape(game)}</a>'
+            if kind == "annulment":
+                what += " (annulled)"
+            text = None if change is None else f"{from_hundredths(change)}"
+            delta, moved = signed_change(text), change_class(text)
+        rows.append(
+            f'<tr class="{kind}" data-x="{px:.1f}" data-y="{py:.1f}"><td>{moment_text(moment(at))}'
+            f'</td><td>{value}</td><td>{what}</td><td class="{moved}">{delta}</td></tr>'
         )
-    line = " ".join(f"{x(i):.1f},{y(p.rating):.1f}" for i, p in enumerate(points))
-    parts.append(f'<polyline class="line" points="{line}"/>')
-    for index, point in enumerate(points):
-        parts.append(
-            f'<a class="point" href="{escape(point.href)}" data-rating="{point.rating}">'
-            f'<circle cx="{x(index):.1f}" cy="{y(point.rating):.1f}" r="4">'
-            f"<title>{escape(point.tooltip)}</title></circle></a>"
-        )
-    parts.append(
-        f'<text class="axis" x="{PAD_LEFT}" y="{HEIGHT - 6}">game 1</text>'
-        f'<text class="axis end" x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 6}">'
-        f"game {len(points)}</text></svg>"
+    return (
+        f'<details class="chart-data"><summary>Data table ({note})</summary>'
+        '<table class="chart-data"><thead><tr><th>date</th><th class="num">rating</th>'
+        '<th>game</th><th class="num">change</th></tr></thead><tbody>'
+        + "".join(rows)
+        + "</tbody></table></details>"
     )
-    return "".join(parts)

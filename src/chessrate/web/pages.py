@@ -6,10 +6,9 @@ games)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
@@ -20,23 +19,17 @@ from markupsafe import Markup
 from ..application import services
 from ..application.deps import LedgerDep
 from ..ledger import Ledger
-from .charts import Point, rating_chart
+from ..numbers import display
+from ..timecontrol import as_players_write
+from .charts import rating_chart
+from .formats import change_class, moment_text, signed_change, time_control_text
+from .formats import signed as _signed
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 
 
-def when(value: datetime | str | None, seconds: bool = False) -> str:
-    """A moment as every page shows one: UTC, to the minute (or second), zone said:
-    ``2024-03-02 14:05 UTC``. Accepts the ISO text answers carry."""
-    if value is None or value == "":
-        return ""
-    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if seconds else "%Y-%m-%d %H:%M UTC")
-
-
-templates.env.filters["when"] = when
+templates.env.filters["when"] = moment_text
+templates.env.filters["tc"] = time_control_text
 router = APIRouter(include_in_schema=False)
 
 POOL_NAMES = {"site": "site Elo"}
@@ -83,31 +76,53 @@ def leaderboard(
     return _page(request, ledger, "leaderboard.html", board=board)
 
 
+RANGES: dict[str, tuple[str, int | None]] = {
+    "1m": ("1 month", 30), "3m": ("3 months", 91), "1y": ("1 year", 365), "all": ("all", None),
+}  # fmt: skip
+"""A chart's ranges: (words, days back from the player's last change in the pool)."""
+GAMES_PER_PAGE = 50
+BOARD_PAGE = 50
+"""Rows per page of the games list and of a leaderboard page (a rank links to its page)."""
+MAX_PAGE = 20_000_000
+
+
 @router.get("/players/{player_id:path}", response_class=HTMLResponse)
-def player(request: Request, ledger: LedgerDep, player_id: str) -> HTMLResponse:
+def player(
+    request: Request,
+    ledger: LedgerDep,
+    player_id: str,
+    page: int = Query(1, ge=1, le=MAX_PAGE),
+    span: Literal["1m", "3m", "1y", "all"] = Query("all", alias="range"),
+) -> HTMLResponse:
+    """A player: per pool the rating, its state in words, peak, W/D/L, rank and the
+    chart over the chosen range; the games list, newest first, paged."""
     public = services.get_player(ledger, player_id)
+    stats = services.player_stats(ledger, player_id)
+    summaries = {s.pool: s for s in stats.pools}
+    words, days = RANGES[span]
     sections = []
+    who = public.name or player_id
     for rating in public.ratings:
-        history = services.history(ledger, player_id, rating.pool)
-        points = [
-            Point(
-                Decimal(item.change.after),
-                f"/games/{item.change.game}",
-                f"{item.change.game} vs {item.opponent_name or item.change.opponent}: "
-                f"{_signed(item.change.change)} → {item.change.after}"
-                + (" (annulment)" if item.kind == "annulment" else ""),
-            )
-            for item in history.items
-            if item.change.after is not None
-        ]
-        games = sum(1 for i in history.items if i.kind == "game" and i.change.after is not None)
-        chart = rating_chart(
-            points, f"{player_id}: {POOL_NAMES.get(rating.pool, rating.pool)} history"
-        )
+        series = services.chart_series(ledger, player_id, rating.pool, days)
+        name = POOL_NAMES.get(rating.pool, rating.pool)
         sections.append(
-            {"rating": rating, "history": history, "chart": Markup(chart), "points": games}
-        )
-    return _page(request, ledger, "player.html", player=public, sections=sections)
+            {
+                "rating": rating,
+                "stats": summaries.get(rating.pool),
+                "chart": rating_chart(series, f"{who}: {name} rating, {words}"),
+                "points": len(series.points),
+            }
+        )  # fmt: skip
+    offset = (page - 1) * GAMES_PER_PAGE
+    played = services.player_games(ledger, player_id, offset, GAMES_PER_PAGE)
+    pages = max(1, -(-played.total // GAMES_PER_PAGE))
+    return _page(
+        request, ledger, "player.html", people={g.opponent for g in played.games},
+        player=public, stats=stats, sections=sections, played=played, page=page, pages=pages,
+        span=span, ranges=RANGES, board_page=BOARD_PAGE,
+        written=as_players_write, delta=signed_change, delta_class=change_class,
+        shown=lambda value: display(Decimal(value)),
+    )  # fmt: skip
 
 
 def person_link(player_id: str, name: str | None) -> Markup:
@@ -117,12 +132,6 @@ def person_link(player_id: str, name: str | None) -> Markup:
     return Markup('<a class="player" href="/players/{}" title="{}">{}</a>').format(
         quote(player_id, safe=""), player_id, shown
     )
-
-
-def _signed(value: str | None) -> str:
-    if value is None:
-        return "±0"
-    return value if value.startswith("-") else f"+{value}"
 
 
 @router.get("/games/{game_id:path}", response_class=HTMLResponse)

@@ -15,6 +15,8 @@ from .responses import INVALID, NOT_FOUND, WRITE
 router = APIRouter(prefix="/players", tags=["players"])
 
 JsonObject = Annotated[dict[str, Any], Body()]
+MAX_OFFSET = 1_000_000_000
+"""The largest offset a page may ask for (a larger one is refused with 422)."""
 
 
 @router.post(
@@ -72,3 +74,24 @@ def history(player_id: str, pool: str, ledger: LedgerDep) -> schemas.HistoryPubl
     """Every change of the player's rating in the pool, oldest first: games and
     annulments, each with its explanation."""
     return services.history(ledger, player_id, pool)
+
+
+@router.get("/{player_id}/games", response_model=schemas.PlayerGamesPublic, responses=NOT_FOUND)
+def player_games(
+    player_id: str,
+    ledger: LedgerDep,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+    limit: Annotated[int, Query(ge=1, le=services.GAMES_PAGE_MAX)] = 50,
+) -> schemas.PlayerGamesPublic:
+    """Every game the player played (rated, unrated, void, annulled), newest first,
+    paged: colour, opponent and the opponent's rating, result, time control as stored
+    and as players write it, outcome, and the player's changes at the game."""
+    return services.player_games(ledger, player_id, offset, limit)
+
+
+@router.get("/{player_id}/stats", response_model=schemas.PlayerStatsPublic, responses=NOT_FOUND)
+def player_stats(player_id: str, ledger: LedgerDep) -> schemas.PlayerStatsPublic:
+    """The player's record in every pool: the state in words, the first rating, the
+    peak and its game, wins/draws/losses (annulled games left out), the rank on the
+    pool's list."""
+    return services.player_stats(ledger, player_id)

@@ -1,0 +1,400 @@
+"""The ledger's reads about one player, for the player's page and the API: the games
+list (every game the player played, newest first, paged), the record in each pool
+(first rating, peak, wins/draws/losses, rank on the list) and the rating chart's
+series (bucketed to at most :data:`MAX_POINTS` points).
+
+A player's games are two index ranges, ``games (white, seq)`` and ``games (black,
+seq)`` (migration 0005), read newest first and merged; the changes are the player's
+range of the ``changes`` key. Every number stays exact (integer hundredths in, Decimal
+out); docs/internals.md has the mechanism.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import Connection, and_, func, or_, select
+
+from ..errors import NotFound
+from ..numbers import from_hundredths
+from ..records import microseconds, moment
+from . import rows
+from .connection import as_utc
+from .queries import LedgerQueries, _rating
+from .schema import annulments, changes, games, players, ratings
+from .views import ChartSeries, PlayedGame, PoolSummary, SeriesPoint
+
+MAX_POINTS = 500
+"""A chart draws at most this many changes (and every annulment)."""
+
+DAY = 86_400_000_000
+"""A day in microseconds."""
+
+
+class LedgerPeople(LedgerQueries):
+    """Reads about one player (the :class:`~chessrate.ledger.Ledger`'s share)."""
+
+    def _key_of(self, conn: Connection, player_id: str) -> int:
+        key = self.player_keys(conn, [player_id]).get(player_id)
+        if key is None:
+            raise NotFound(f"player {player_id}: no such player")
+        return key
+
+    def _pool_code(self, pool: str) -> int:
+        if pool not in self.pools:
+            raise NotFound(f"pool {pool}: not a pool of {self.system_id} ({', '.join(self.pools)})")
+        return self.pools.index(pool)
+
+    # -- the games list -----------------------------------------------------------------
+
+    def player_games(
+        self, player_id: str, offset: int = 0, limit: int = 50
+    ) -> tuple[list[PlayedGame], int]:
+        """The games ``player_id`` played (rated, unrated, void and annulled ones),
+        newest first (commit order), ``limit`` of them from ``offset``; and how many
+        there are in all."""
+        with self.reading() as conn:
+            key = self._key_of(conn, player_id)
+            total = sum(
+                conn.execute(
+                    select(func.count()).select_from(games).where(side == key)
+                ).scalar_one()
+                for side in (games.c.white, games.c.black)
+            )
+            wanted = offset + limit
+            newest: set[int] = set()
+            for side in (games.c.white, games.c.black):
+                query = select(games.c.seq).where(side == key).order_by(games.c.seq.desc())
+                newest.update(conn.execute(query.limit(wanted)).scalars())
+            seqs = sorted(newest, reverse=True)[offset:wanted]
+            if not seqs:
+                return [], int(total)
+            query = select(games).where(games.c.seq.in_(seqs)).order_by(games.c.seq.desc())
+            found = conn.execute(query).all()
+            opponents = {r.black if r.white == key else r.white for r in found}
+            people = {
+                r.key: (r.id, r.name)
+                for r in conn.execute(
+                    select(players.c.key, players.c.id, players.c.name).where(
+                        players.c.key.in_(sorted(opponents | {key}))
+                    )
+                )
+            }
+            codes = range(len(self.pools))
+            own = conn.execute(
+                select(changes)
+                .where(changes.c.player == key, changes.c.pool.in_(codes), changes.c.seq.in_(seqs))
+                .order_by(changes.c.seq, changes.c.slot)
+            ).all()
+            by_seq: dict[int, list[Any]] = {}
+            for change in own:
+                by_seq.setdefault(change.seq, []).append(change)
+            # without a change of the player's own (a bot, an unrated game): the
+            # opponent's rating before the game, from the opponent's change
+            bare = [r for r in found if r.seq not in by_seq]
+            theirs: dict[int, Any] = {}
+            if bare:
+                pairs = [
+                    and_(changes.c.player == (r.black if r.white == key else r.white),
+                         changes.c.seq == r.seq)
+                    for r in bare
+                ]  # fmt: skip
+                query = select(changes.c.seq, changes.c.before).where(
+                    changes.c.pool.in_(codes), or_(*pairs)
+                )
+                for seq, before in conn.execute(query.order_by(changes.c.seq, changes.c.slot)):
+                    theirs.setdefault(seq, before)
+            annulled = [r.id for r in found if r.annulled]
+            reasons = dict(
+                conn.execute(
+                    select(annulments.c.game_id, annulments.c.reason).where(
+                        annulments.c.game_id.in_(annulled)
+                    )
+                ).all()
+            ) if annulled else {}  # fmt: skip
+        system = self.system
+
+        def name(person: int) -> str:
+            return str(people[person][0])
+
+        played = []
+        for r in found:
+            mine = by_seq.get(r.seq, [])
+            other = r.black if r.white == key else r.white
+            first = mine[0].opponent_rating if mine else theirs.get(r.seq)
+            played.append(
+                PlayedGame(
+                    seq=r.seq,
+                    record=rows.record_from_row(r._mapping, name),
+                    colour="white" if r.white == key else "black",
+                    opponent=name(other),
+                    opponent_name=people[other][1],
+                    opponent_rating=None if first is None else from_hundredths(first),
+                    outcome=rows.OUTCOMES[r.outcome].value,
+                    annulled=bool(r.annulled),
+                    annulment=reasons.get(r.id),
+                    changes=tuple(
+                        rows.change_from_row(system, c._mapping, name, r.id) for c in mine
+                    ),
+                )
+            )
+        return played, int(total)
+
+    # -- the record in a pool -----------------------------------------------------------
+
+    def pool_summaries(self, player_id: str) -> list[PoolSummary]:
+        """The player's record in every pool with a change or a rating, in the system's
+        pool order: first rating, peak (and its game), wins/draws/losses of rated games
+        (annulled games left out) and the rank on the list."""
+        with self.reading() as conn:
+            key = self._key_of(conn, player_id)
+            counted = (
+                select(changes.c.pool, changes.c.score, func.count())
+                .join(games, games.c.seq == changes.c.seq)
+                .where(
+                    changes.c.player == key, changes.c.game.is_(None), games.c.annulled.is_(False)
+                )
+                .group_by(changes.c.pool, changes.c.score)
+            )
+            scores: dict[int, list[int]] = {}
+            for pool, score, count in conn.execute(counted):
+                scores.setdefault(pool, [0, 0, 0])[score] = int(count)
+            rated = dict(
+                conn.execute(
+                    select(ratings.c.pool, ratings.c.listed).where(ratings.c.player_id == player_id)
+                ).all()
+            )
+            found = []
+            for code, pool in enumerate(self.pools):
+                first = conn.execute(
+                    select(changes.c.before)
+                    .where(changes.c.player == key, changes.c.pool == code)
+                    .order_by(changes.c.seq)
+                    .limit(1)
+                ).first()
+                if first is None and pool not in rated:
+                    continue
+                peak = conn.execute(
+                    select(changes.c.after, games.c.played_at, games.c.id)
+                    .join(games, games.c.seq == changes.c.seq)
+                    .where(
+                        changes.c.player == key, changes.c.pool == code,
+                        changes.c.game.is_(None), changes.c.after.is_not(None),
+                        games.c.annulled.is_(False),
+                    )
+                    .order_by(changes.c.after.desc(), changes.c.seq)
+                    .limit(1)
+                ).first()  # fmt: skip
+                losses, draws, wins = scores.get(code, [0, 0, 0])
+                found.append(
+                    PoolSummary(
+                        pool=pool,
+                        first_rating=_rating(None if first is None else first.before),
+                        peak=None if peak is None else from_hundredths(peak.after),
+                        peak_at=None if peak is None else moment(peak.played_at),
+                        peak_game=None if peak is None else peak.id,
+                        wins=wins,
+                        draws=draws,
+                        losses=losses,
+                        rank=self._rank_on_list(conn, player_id, pool) if rated.get(pool) else None,
+                    )
+                )
+        return found
+
+    def _rank_on_list(self, conn: Connection, player_id: str, pool: str) -> int | None:
+        """The player's place on the pool's list in :meth:`leaderboard`'s order (rating
+        descending, no rating last, then games descending, then id): one more than the
+        listed rows before it. None when the player is not listed."""
+        row = conn.execute(
+            select(ratings.c.rating_cents, ratings.c.games).where(
+                ratings.c.player_id == player_id, ratings.c.pool == pool, ratings.c.listed
+            )
+        ).first()
+        if row is None:
+            return None
+        cents, played = row
+        same = ratings.c.games > played
+        same = or_(same, and_(ratings.c.games == played, ratings.c.player_id < player_id))
+        if cents is None:
+            ahead = or_(
+                ratings.c.rating_cents.is_not(None), and_(ratings.c.rating_cents.is_(None), same)
+            )
+        else:
+            ahead = or_(ratings.c.rating_cents > cents, and_(ratings.c.rating_cents == cents, same))
+        before = conn.execute(
+            select(func.count())
+            .select_from(ratings)
+            .where(ratings.c.pool == pool, ratings.c.listed, ahead)
+        ).scalar_one()
+        return int(before) + 1
+
+    # -- the chart ----------------------------------------------------------------------
+
+    def chart_series(
+        self, player_id: str, pool: str, days: int | None = None, limit: int = MAX_POINTS
+    ) -> ChartSeries:
+        """The changes of the player's rating in ``pool`` in the last ``days`` before
+        the pool's last change (None: all of them), with the rating the range starts
+        from. More than ``limit`` are bucketed in SQL as :func:`bucketed` does in
+        Python (the first, the last, every annulment, and each of the equal spans of
+        time's lowest and highest rating), so only the drawn points are read."""
+        code = self._pool_code(pool)
+        with self.reading() as conn:
+            key = self._key_of(conn, player_id)
+            mine = and_(changes.c.player == key, changes.c.pool == code)
+            reversed_ = conn.execute(
+                select(
+                    changes.c.seq, changes.c.before, changes.c.after, games.c.id, annulments.c.at
+                )
+                .join(games, games.c.seq == changes.c.game)
+                .join(annulments, annulments.c.game_id == games.c.id)
+                .where(mine, changes.c.game.is_not(None))
+            ).all()
+            events = [
+                SeriesPoint(r.seq, microseconds(as_utc(r.at)), r.after,
+                            _moved(r.before, r.after), r.id, "annulment")
+                for r in reversed_ if r.after is not None
+            ]  # fmt: skip
+            own = and_(mine, changes.c.game.is_(None))
+            base = (
+                select(
+                    changes.c.seq, changes.c.before, changes.c.after, games.c.played_at, games.c.id
+                )
+                .join(games, games.c.seq == changes.c.seq)
+                .where(own, changes.c.after.is_not(None))
+            )
+            span = select(func.count(), func.min(games.c.played_at), func.max(games.c.played_at),
+                          func.min(changes.c.seq), func.max(changes.c.seq))  # fmt: skip
+            span = span.select_from(changes).join(games, games.c.seq == changes.c.seq)
+            span = span.where(own, changes.c.after.is_not(None))
+            count, first_at, last_at, first_seq, last_seq = conn.execute(span).one()
+            moments = [m for m in (last_at, *(e.at for e in events)) if m is not None]
+            if not moments:
+                return ChartSeries(pool, None, (), 0, None)
+            last = max(moments)
+            since = None if days is None else last - days * DAY
+            if since is not None:
+                events = [e for e in events if e.at >= since]
+                base = base.where(games.c.played_at >= since)
+                span = span.where(games.c.played_at >= since)
+                count, first_at, last_at, first_seq, last_seq = conn.execute(span).one()
+            if count + len(events) <= limit:
+                found = conn.execute(base).all()
+            else:
+                spans = max(1, (limit - len(events) - 2) // 2)
+                width = (last_at - first_at) // spans + 1
+                bucket = ((games.c.played_at - first_at) // width).label("bucket")
+                inner = base.add_columns(bucket).subquery()
+                ends = (
+                    select(
+                        inner.c.bucket,
+                        func.min(inner.c.after).label("low"),
+                        func.max(inner.c.after).label("high"),
+                    )
+                    .group_by(inner.c.bucket)
+                    .subquery()
+                )
+                query = (
+                    select(inner)
+                    .join(ends, inner.c.bucket == ends.c.bucket)
+                    .where(
+                        or_(
+                            inner.c.after == ends.c.low,
+                            inner.c.after == ends.c.high,
+                            inner.c.seq.in_((first_seq, last_seq)),
+                        )
+                    )
+                )
+                found = _first_of_each(conn.execute(query).all())
+            start = self._chart_start(conn, mine, since)
+        points = [
+            SeriesPoint(r.seq, r.played_at, r.after, _moved(r.before, r.after), r.id, "game")
+            for r in found
+        ]
+        return ChartSeries(pool, start, _in_order([*points, *events]), count + len(events), last)
+
+    def _chart_start(
+        self, conn: Connection, mine: Any, since: int | None
+    ) -> tuple[int, int] | None:
+        """Where a chart's line starts: the first change's ``before`` (the whole
+        history), or the rating after the last game before ``since``."""
+        moment_of = func.coalesce(changes.c.game, changes.c.seq)
+        query = select(changes.c.before, changes.c.after, games.c.played_at).join(
+            games, games.c.seq == moment_of
+        )
+        if since is None:
+            row = conn.execute(query.where(mine).order_by(changes.c.seq).limit(1)).first()
+            if row is None or row.before is None:
+                return None
+            return row.played_at, row.before
+        earlier = and_(mine, changes.c.game.is_(None), games.c.played_at < since)
+        row = conn.execute(query.where(earlier).order_by(changes.c.seq.desc()).limit(1)).first()
+        if row is None or row.after is None:
+            return self._chart_start(conn, mine, None)
+        return since, row.after
+
+
+def _moved(before: int | None, after: int | None) -> int | None:
+    return None if before is None or after is None else after - before
+
+
+def _first_of_each(found: Sequence[Any]) -> list[Any]:
+    """Of the rows a bucket query returns (ties: every row at a bucket's lowest or
+    highest rating), the first (by seq) at each bucket's lowest and highest, and the
+    range's first and last rows."""
+    kept: dict[tuple[int, int], Any] = {}
+    ends: dict[str, Any] = {}
+    for row in sorted(found, key=lambda r: r.seq):
+        kept.setdefault((row.bucket, row.after), row)
+        ends.setdefault("first", row)
+        ends["last"] = row
+    lows: dict[int, Any] = {}
+    highs: dict[int, Any] = {}
+    for (bucket, after), row in kept.items():
+        if bucket not in lows or after < lows[bucket].after:
+            lows[bucket] = row
+        if bucket not in highs or after > highs[bucket].after:
+            highs[bucket] = row
+    rows = {r.seq: r for r in (*lows.values(), *highs.values(), *ends.values())}
+    return list(rows.values())
+
+
+def _in_order(points: Sequence[SeriesPoint]) -> tuple[SeriesPoint, ...]:
+    """Points in commit order, each moment no earlier than the one before it (a game
+    rated after a later-played one shows at that later moment)."""
+    ordered = []
+    latest = None
+    for point in sorted(points, key=lambda p: p.seq):
+        latest = point.at if latest is None else max(latest, point.at)
+        ordered.append(point if point.at == latest else replace(point, at=latest))
+    return tuple(ordered)
+
+
+def bucketed(points: Sequence[SeriesPoint], limit: int = MAX_POINTS) -> tuple[SeriesPoint, ...]:
+    """At most ``limit`` of ``points`` (in time order): all of them when they are few;
+    else every annulment and, of the games' points, the first, the last, and the
+    lowest and the highest rating of each of (``limit`` - those) / 2 equal spans of
+    the games' time, in order (the rule :meth:`LedgerPeople.chart_series` applies in
+    SQL)."""
+    if len(points) <= limit:
+        return tuple(points)
+    events = [p for p in points if p.kind != "game"]
+    games = [p for p in points if p.kind == "game"]
+    spans = max(1, (limit - len(events) - 2) // 2)
+    first, last = games[0].at, games[-1].at
+    width = (last - first) // spans + 1
+    kept = {games[0].seq: games[0], games[-1].seq: games[-1]}
+    kept.update((p.seq, p) for p in events)
+    buckets: dict[int, list[SeriesPoint]] = {}
+    for point in games:
+        buckets.setdefault((point.at - first) // width, []).append(point)
+    for inside in buckets.values():
+        low = min(inside, key=lambda p: (p.after, p.seq))
+        high = max(inside, key=lambda p: (p.after, -p.seq))
+        kept[low.seq], kept[high.seq] = low, high
+    return tuple(sorted(kept.values(), key=lambda p: p.seq))
+
+
+__all__ = ["MAX_POINTS", "LedgerPeople", "bucketed"]
