@@ -802,6 +802,83 @@ def test_f4_8_21_in_a_round_robin_counts_only_points_against_rated() -> None:
     assert result.report("X").new_rating is None
 
 
+def two_swiss_for_8_21() -> tuple[dict[str, ListedPlayer], Event, Event]:
+    """The issue's example: X scores 2/3 in one Swiss (beats R1 2000 and R2 2100, loses
+    to R3 2200) and 0.5/3 in another (draws with S1, loses to S2 and S3, all 2000)."""
+    good = event(
+        "good",
+        {"X": None, "R1": 2000, "R2": 2100, "R3": 2200},
+        [("X", "R1", "1-0"), ("R2", "X", "0-1"), ("X", "R3", "0-1")],
+    )
+    poor = event(
+        "poor",
+        {"X": None, "S1": 2000, "S2": 2000, "S3": 2000},
+        [("X", "S1", "="), ("S2", "X", "1-0"), ("X", "S3", "0-1")],
+    )
+    players = start_list(
+        listed("R1", 2000), listed("R2", 2100), listed("R3", 2200),
+        *(listed(s, 2000) for s in ("S1", "S2", "S3")),
+    )  # fmt: skip
+    return players, good, poor
+
+
+def test_f4_8_21_applies_only_to_the_first_tournament_against_rated_opponents() -> None:
+    """fide F4 (8.21, "in the first tournament in which he meets them") with F5 (8.3):
+    X's 0.5/3 in his second tournament is not discarded; he is rated from 6 games, not 3.
+
+    good: Rc (2000 + 2100 + 2200)/3 = 2100, 2/3 is one half point over 50 %: Ru 2112.5
+    -> 2113. poor: Rc 2000, p 0.5/3 = 0.17 -> dp -273: Ru 1727. F5: 2.5/6, Rc = (2100 x 3
+    + 2000 x 3)/6 = 2050, p 0.42 -> dp -57: Rn 1993 (before the fix: 2113 from 3 games).
+    F7: S1 and S2 rate their games with X's Ru 1727: D 273 -> 0.83; S1's draw -0.33 x 30 =
+    -9.90 -> 1990; S2's win +0.17 x 30 = +5.10 -> 2005."""
+    players, good, poor = two_swiss_for_8_21()
+    result = rate(players, good, poor)
+    x = result.report("X")
+    assert [(c.event, c.ru, c.discarded) for c in x.first_rating] == [
+        ("good", 2113, ""),
+        ("poor", 1727, ""),
+    ]
+    assert (x.new_rating, x.new_games) == (1993, 6)
+    assert "2.5/6" in x.combined
+    assert "12300/6" in x.combined
+    assert x.met_rated
+    s1, s2 = result.report("S1"), result.report("S2")
+    assert (line_vs(s1, "X").opponent_rating, line_vs(s1, "X").pd) == (1727, D("0.83"))
+    assert (s1.change, s1.new_rating) == (D("-9.90"), 1990)
+    assert (s2.change, s2.new_rating) == (D("5.10"), 2005)
+
+
+def test_f4_8_21_still_discards_the_first_tournament_when_it_comes_first() -> None:
+    """fide F4 (8.21): the same two tournaments the other way round: the 0.5/3 is now his
+    first tournament against rated opponents and is discarded; the 2/3 alone gives 2113.
+    S1's game against X is not rated (F7)."""
+    players, good, poor = two_swiss_for_8_21()
+    result = rate(players, poor, good)
+    x = result.report("X")
+    assert "(8.21)" in x.first_rating[0].discarded
+    assert "first tournament" in x.first_rating[0].discarded
+    assert (x.first_rating[1].ru, x.first_rating[1].discarded) == (2113, "")
+    assert (x.new_rating, x.new_games) == (2113, 3)
+    assert line_vs(result.report("S1"), "X").delta is None
+
+
+def test_f4_8_21_met_rated_opponents_in_an_earlier_period_carries_over() -> None:
+    """fide F4 (8.21) across periods: X's 0.5/3 in period 1 is his first tournament against
+    rated opponents: discarded, no rating; the next list says he has met rated opponents
+    (met_rated), so the same 0.5/3 in period 2 counts: Ru = 2000 + dp(0.17) = 1727."""
+    players, _good, poor = two_swiss_for_8_21()
+    system = FideSystem()
+    first = system.rate_period(players, [poor])
+    assert first.report("X").new_rating is None
+    carried = system.next_list(first)
+    assert carried["X"].met_rated
+    assert (carried["X"].rating, carried["X"].games, carried["X"].pending) == (None, 0, ())
+    second = system.rate_period(carried, [poor])
+    x = second.report("X")
+    assert only_calc(x).discarded == ""
+    assert (x.new_rating, x.new_games) == (1727, 3)
+
+
 def test_f4_round_robin_n_is_the_number_of_his_opponents() -> None:
     """fide F4 (8.2): Ra = Rar - dpa x n/(n+1), n = number of HIS opponents. X's game vs C
     was not played (forfeit), so n = 2 for X while A and B have 3 games.
