@@ -141,9 +141,13 @@ def width_of(page: Page) -> int:
 
 
 def assert_fits(page: Page) -> None:
-    """No horizontal overflow: the document is no wider than the window."""
+    """No horizontal overflow: the document is no wider than the window. (A phone's
+    browser widens its layout viewport to content that overflows, so ``innerWidth``
+    alone would hide it: the width asked for is checked too.)"""
     scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    asked = width_of(page)
     assert scroll <= inner, f"{page.url}: {scroll} px wide in a {inner} px window"
+    assert scroll <= asked, f"{page.url}: {scroll} px wide on a {asked} px screen"
 
 
 @pytest.fixture

@@ -127,7 +127,7 @@ def rating_chart(series: ChartSeries, label: str) -> Markup:
         '<output class="readout" hidden></output></div>',
         '<div class="chart-x" aria-hidden="true">',
         *(
-            f'<span class="{"major" if n % 2 == 0 else "minor"}" '
+            f'<span class="{"major" if n % 2 == 0 else "minor"}{_edge(100 * x(t) / WIDTH)}" '
             f'style="left:{100 * x(t) / WIDTH:.2f}%">{escape(text)}</span>'
             for n, (t, text) in enumerate(x_ticks)
         ),
@@ -136,6 +136,14 @@ def rating_chart(series: ChartSeries, label: str) -> Markup:
     parts.append(_legend(start is not None, any(d[2] == "annulment" for d in drawn)))
     parts.append(_data_table(drawn, spots, values, series.changes))
     return Markup("".join(parts))
+
+
+def _edge(percent: float) -> str:
+    """A date label near an edge of the plot is aligned to it (not centred on its
+    tick), so it never sticks out of the chart."""
+    if percent > 88:
+        return " end"
+    return " start" if percent < 12 else ""
 
 
 def _legend(start: bool, annulments: bool) -> str:
