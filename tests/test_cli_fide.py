@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from chessrate.cli import main
+from chessrate.io.fide import read_start_list
+from chessrate.systems.fide import ListedPlayer
 
 DATA = Path(__file__).parent / "data"
 SEED_TRF = DATA / "trf" / "seed_round_robin.trf"
@@ -50,13 +54,16 @@ def test_fide_rate_default_bonus_is_12_5(tmp_path: Path) -> None:
     out_path = tmp_path / "new.json"
     code, _, err = invoke("fide", "rate", SEED_TRF, "--list", SEED_LIST, "--out", out_path)
     assert code == 0, err
-    rows = {row["player"]: row for row in json.loads(out_path.read_text())}
-    assert rows["Player C"] == {"player": "Player C", "pool": "fide", "rating": "2411.00",
-                                "display": "2411", "state": "rated", "games": 9}  # fmt: skip
+    rows = {row["id"]: row for row in json.loads(out_path.read_text())}
+    assert rows["Player C"] == {
+        "id": "Player C", "name": "Player C", "rating": 2411, "games": 9,
+        "reached_2400": True, "k": 30, "birth_year": None, "met_rated": True, "pending": "",
+        "old_rating": None, "change": None, "period_games": 9, "period_k": None,
+    }  # fmt: skip
     # E: 2348 + 3 x 12.5 = 2385.5 -> 2386. A meets C at D 189 (PD .75, not .73) and E at
     # D 214 (.77 as before): expected 7.38, +0.62 x K 20 = +12.40 -> 2612.40 -> 2612.
-    assert rows["Player E"]["rating"] == "2386.00"
-    assert rows["9000001"]["rating"] == "2612.00"
+    assert rows["Player E"]["rating"] == 2386
+    assert (rows["9000001"]["rating"], rows["9000001"]["change"]) == (2612, 12)
 
 
 def test_fide_rate_writes_csv_list_and_json_report(tmp_path: Path) -> None:
@@ -67,8 +74,11 @@ def test_fide_rate_writes_csv_list_and_json_report(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 0, err
     lines = out_path.read_text().splitlines()
-    assert lines[0] == "player,pool,rating,display,state,games"
-    assert lines[1] == "9000001,fide,2613.00,2613,rated,129"
+    assert lines[0] == (
+        "id,name,rating,games,reached_2400,k,birth_year,met_rated,pending,old_rating,change,"
+        "period_games,period_k"
+    )
+    assert lines[1] == "9000001,Player A,2613,129,true,20,,true,,2600,13,9,20"
     reports = {r["player"]: r for r in json.loads(report.read_text())}
     assert reports["9000006"]["expected"] == "2.55"
     assert reports["9000006"]["change"] == "43.50"
@@ -166,3 +176,143 @@ def test_fide_rate_refuses_a_player_entered_twice_who_played_in_both_entries(
     assert code == 2
     assert f"{bad}:{twice + 1}: fide_id: '{fide_id.strip()}' is also start rank 1" in err
     assert "both entries played" in err
+
+
+CHAIN = [DATA / "trf" / "example1.trf", CRETE, DATA / "trf" / "crete_team_championship_2025.trf"]
+
+
+def _by_hand(report_path: Path, typed: Path) -> None:
+    """The next starting list as an officer types it from the published report: id,
+    name, the new rating and games, whether the rating has reached 2400, whether the
+    player has met rated opponents, the birth year (five columns and three more)."""
+    reports = json.loads(report_path.read_text())
+    with typed.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "name", "rating", "games", "reached_2400", "met_rated",
+                         "birth_year"])  # fmt: skip
+        for r in reports:
+            writer.writerow(
+                [r["player"], r["name"], r["new_rating"] or "", r["new_games"],
+                 str(r["reached_2400"]).lower(), str(r["met_rated"]).lower(),
+                 r["birth_year"] or ""]
+            )  # fmt: skip
+
+
+def _ratings(path: Path) -> dict[str, tuple[str, str]]:
+    with path.open(newline="") as handle:
+        return {row["id"]: (row["rating"], row["games"]) for row in csv.DictReader(handle)}
+
+
+def test_periods_chain_through_the_written_list_as_through_lists_typed_by_hand(
+    tmp_path: Path,
+) -> None:
+    """Three periods of real TRF files (Frankfurt 2005, Heraklion 2024, Heraklion 2025):
+    each period's --out list (CSV, then JSON) is the next period's --list as it is,
+    and gives the same ratings as lists typed by hand from the reports."""
+    chained = None
+    typed = None
+    for n, trf in enumerate(CHAIN, start=1):
+        out = tmp_path / f"chained{n}.{'json' if n == 2 else 'csv'}"
+        args = ["fide", "rate", trf, "--out", out, "--report", tmp_path / f"report{n}.json"]
+        code, _, err = invoke(*args, *(["--list", chained] if chained else []))
+        assert code == 0, err
+        chained = out
+        report = tmp_path / f"hand{n}.json"
+        hand_out = tmp_path / f"hand{n}.csv"
+        args = ["fide", "rate", trf, "--out", hand_out, "--report", report]
+        code, _, err = invoke(*args, *(["--list", typed] if typed else []))
+        assert code == 0, err
+        typed = tmp_path / f"typed{n}.csv"
+        _by_hand(report, typed)
+    final = tmp_path / "chained3.csv"
+    assert _ratings(final) == _ratings(tmp_path / "hand3.csv")
+    # the chain carried players over: Heraklion 2024's players are rated in 2025 from
+    # their 2024 ratings, and the 2005 list is all there
+    ratings = _ratings(final)
+    assert len(ratings) == 528
+    rated = [r for r, _ in ratings.values() if r]
+    assert len(rated) > 250
+
+
+def test_a_written_json_list_reads_back_equal(tmp_path: Path) -> None:
+    for suffix in ("csv", "json", "jsonl"):
+        out = tmp_path / f"new.{suffix}"
+        code, _, err = invoke("fide", "rate", SEED_TRF, "--list", SEED_LIST, "--out", out)
+        assert code == 0, err
+        again = tmp_path / f"again.{suffix}"
+        code, _, err = invoke("fide", "rate", "--list", out, "--out", again, SEED_TRF)
+        assert code == 0, err
+
+    def read(path: Path) -> list[ListedPlayer]:
+        return [replace(p, source="") for p in read_start_list(path).values()]
+
+    assert read(tmp_path / "new.csv") == read(tmp_path / "new.json")
+    assert read(tmp_path / "new.csv") == read(tmp_path / "new.jsonl")
+
+
+def test_a_list_with_bad_pending_results_names_the_line_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "list.csv"
+    bad.write_text("id,name,rating,games,reached_2400,pending\nx1,X,,0,false,2024-04-01:1950:2\n")
+    code, _, err = invoke("fide", "rate", SEED_TRF, "--list", bad)
+    assert code == 2
+    assert f"{bad}:2: pending:" in err and "the score must be 1, 0.5 or 0" in err
+
+
+def test_the_new_list_in_fides_fixed_width_layout(tmp_path: Path) -> None:
+    out = tmp_path / "list.txt"
+    code, _, err = invoke(
+        "fide", "rate", SEED_TRF, "--list", SEED_LIST, "--bonus", "15", "--out", out,
+        "--period", "2024-04-01",
+    )  # fmt: skip
+    assert code == 0, err
+    lines = out.read_text().splitlines()
+    assert lines[0] == (
+        "ID Number      Name                                                         Fed Sex "
+        "Tit  WTit OTit           FOA APR24 Gms K  B-day Flag"
+    )
+    first = lines[1]
+    # the seed's player A: 2600 -> 2613 over 9 games, K 20 (FIDE's columns 1, 16, 114,
+    # 120, 124)
+    assert (first[:15].strip(), first[15:76].strip()) == ("9000001", "Player A")
+    assert (first[113:119].strip(), first[119:123].strip(), first[123:126].strip()) == (
+        "2613",
+        "9",
+        "20",
+    )
+    assert len(lines) == 1 + 10  # the rated players
+
+
+def test_fide_2024_rules_from_the_command_line(tmp_path: Path) -> None:
+    """--rules fide-2024 on a real file: the 1400 floor and pending results (a first
+    rating needs 5 games against rated opponents) go on the written list."""
+    out = tmp_path / "new.csv"
+    code, _, err = invoke(
+        "fide", "rate", CRETE, "--rules", "fide-2024", "--period", "2024-06-01", "--out", out,
+        "--report", tmp_path / "report.json",
+    )  # fmt: skip
+    assert code == 0, err
+    listed = read_start_list(out)
+    assert all(p.rating is None or p.rating >= 1400 for p in listed.values())
+    assert any(p.pending for p in listed.values())
+    again = tmp_path / "again.csv"
+    code, _, err = invoke(
+        "fide", "rate", DATA / "trf" / "crete_team_championship_2025.trf", "--rules",
+        "fide-2024", "--period", "2025-06-01", "--list", out, "--out", again,
+    )  # fmt: skip
+    assert code == 0, err
+
+
+def test_the_2024_adjustment_rewrites_a_list(tmp_path: Path) -> None:
+    listed = tmp_path / "list.csv"
+    listed.write_text(
+        "id,name,rating,games,reached_2400\n1,A,1000,40,false\n2,B,1500,40,false\n"
+        "3,C,1999,40,false\n4,D,2000,40,false\n5,E,,0,false\n6,F,999,40,false\n"
+    )
+    out = tmp_path / "adjusted.csv"
+    code, _, err = invoke("fide", "adjust-2024", listed, "--out", out)
+    assert code == 0, err
+    # R + 0.4 x (2000 - R), rounded: 1000 -> 1400, 1500 -> 1700, 1999 -> 1999.4 -> 1999
+    assert {p.id: p.rating for p in read_start_list(out).values()} == {
+        "1": 1400, "2": 1700, "3": 1999, "4": 2000, "5": None, "6": 999,
+    }  # fmt: skip
+    assert "6 players, 2 ratings raised" in err

@@ -4,26 +4,71 @@ new list and the rating officer's report. No rating math here (that is
 
 from __future__ import annotations
 
+import csv
+import io
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from ..errors import InvalidInput, InvalidRecord
 from ..records import FieldReader
 from ..systems.base import ListEntry
-from ..systems.fide import POOL, Event, EventEntry, EventGame, ListedPlayer, PeriodResult
+from ..systems.fide import (
+    POOL,
+    Event,
+    EventEntry,
+    EventGame,
+    FideSystem,
+    ListedPlayer,
+    PeriodResult,
+    format_pending,
+    parse_pending,
+)
 from .tabular import RawRecord, parse_records, read_records
 from .trf import Tournament, TrfPlayer, read_trf
 
 LIST_FIELDS = ("id", "name", "rating", "games", "reached_2400")
+"""The five columns of a starting list typed by hand."""
+CHAIN_FIELDS = (*LIST_FIELDS, "k", "birth_year", "met_rated", "pending")
+"""What a new list carries for the next period besides the five: the K published for
+the next period (information: it is computed again), the birth year (fide-2024's
+junior K), whether the player has met rated opponents (8.21), and the results still
+pending towards a first rating (fide-2024 7.1.4, as ``PERIOD:RATING:SCORE`` joined by
+spaces)."""
+PERIOD_FIELDS = ("old_rating", "change", "period_games", "period_k")
+"""What the period did, for the officer (read back and ignored): the rating before,
+the change, the games rated in the period, the K used."""
+NEW_LIST_FIELDS = (*CHAIN_FIELDS, *PERIOD_FIELDS)
+"""The columns of the new list ``fide rate --out`` writes (CSV, JSON, JSON Lines): the
+next period's ``--list`` as it is."""
 
 
 def read_start_list(path: Path) -> dict[str, ListedPlayer]:
-    """The starting list (CSV or JSON Lines): ``id, name, rating, games, reached_2400``;
-    an empty rating is an unrated player. Errors name ``FILE:LINE`` and the field."""
+    """The starting list: CSV, JSON Lines, or a JSON array of objects (a new list
+    written by ``--out``) with the columns of :data:`NEW_LIST_FIELDS` (the five of
+    :data:`LIST_FIELDS` are enough); an empty rating is an unrated player. Errors name
+    ``FILE:LINE`` (a JSON array: ``FILE:ITEM``) and the field."""
+    if path.suffix.lower() == ".json":
+        return start_list_from(_json_array(path))
     return start_list_from(read_records(path))
+
+
+def _json_array(path: Path) -> Iterator[RawRecord]:
+    try:
+        items = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InvalidInput(f"{path}: not a JSON array of players ({error})") from error
+    if not isinstance(items, list):
+        raise InvalidInput(f"{path}: not a JSON array of players")
+    for number, item in enumerate(items, start=1):
+        where = f"{path}:{number}"
+        if not isinstance(item, dict):
+            raise InvalidRecord(where, "player", "each item must be an object")
+        yield where, {k: "" if v is None else v for k, v in item.items()}
 
 
 def parse_start_list(text: str, source: str) -> dict[str, ListedPlayer]:
@@ -35,17 +80,115 @@ def start_list_from(records: Iterable[RawRecord]) -> dict[str, ListedPlayer]:
     players: dict[str, ListedPlayer] = {}
     for where, data in records:
         fields = FieldReader(data, where)
-        fields.reject_unknown(LIST_FIELDS)
+        fields.reject_unknown(NEW_LIST_FIELDS)
         player_id = fields.ident("id")
         rating = fields.integer("rating", minimum=1)
         games = fields.integer("games") or 0
         reached = bool(fields.boolean("reached_2400"))
+        k = fields.integer("k", minimum=1)
+        birth_year = fields.integer("birth_year", minimum=1000, maximum=9999)
+        met_rated = bool(fields.boolean("met_rated"))
+        try:
+            pending = parse_pending(fields.text("pending") or "")
+        except ValueError as error:
+            raise InvalidRecord(where, "pending", str(error)) from error
         if player_id in players:
             raise InvalidRecord(where, "id", f"duplicate player {player_id!r}")
         players[player_id] = ListedPlayer(
-            player_id, fields.text("name") or player_id, rating, games, reached, where
-        )
+            player_id, fields.text("name") or player_id, rating, games, reached, where,
+            birth_year=birth_year, pending=pending, met_rated=met_rated, k=k,
+        )  # fmt: skip
     return players
+
+
+def new_list_rows(result: PeriodResult, system: FideSystem) -> list[dict[str, Any]]:
+    """The new list, a row per player in the list's order, with the columns of
+    :data:`NEW_LIST_FIELDS`: what the next period starts from, and what this period
+    did."""
+    following = system.next_list(result)
+    rows = []
+    for report in result.reports:
+        player = following[report.player]
+        change = None
+        if report.old_rating is not None and report.new_rating is not None:
+            change = report.new_rating - report.old_rating
+        rows.append(
+            {
+                "id": player.id,
+                "name": player.name,
+                "rating": player.rating,
+                "games": player.games,
+                "reached_2400": player.reached_2400,
+                "k": player.k,
+                "birth_year": player.birth_year,
+                "met_rated": player.met_rated,
+                "pending": format_pending(player.pending),
+                "old_rating": report.old_rating,
+                "change": change,
+                "period_games": report.new_games - report.old_games,
+                "period_k": report.k,
+            }
+        )
+    return rows
+
+
+def new_list_text(rows: Sequence[Mapping[str, Any]], path: Path, period: date | None) -> str:
+    """The new list as ``path``'s extension asks: ``.csv``, ``.json`` (an array),
+    ``.jsonl`` (each readable as the next period's ``--list``), or ``.txt``: FIDE's
+    fixed-width layout of the downloadable standard list (:func:`fide_txt_list`)."""
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, NEW_LIST_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: _csv_value(v) for k, v in row.items()})
+        return buffer.getvalue()
+    if suffix == ".json":
+        return json.dumps(list(rows), indent=2, ensure_ascii=False) + "\n"
+    if suffix in (".jsonl", ".ndjson"):
+        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    if suffix == ".txt":
+        return fide_txt_list(rows, period)
+    raise InvalidInput(f"{path}: write the list as .csv, .json, .jsonl or .txt")
+
+
+def _csv_value(value: object) -> object:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+# FIDE's downloadable standard rating list (TXT): fixed-width columns, each value
+# left-aligned in its field: (header, width). The rating column's header is the list's
+# month (e.g. APR24).
+TXT_COLUMNS = (("ID Number", 15), ("Name", 61), ("Fed", 4), ("Sex", 4), ("Tit", 5),
+               ("WTit", 5), ("OTit", 15), ("FOA", 4), ("RATING", 6), ("Gms", 4), ("K", 3),
+               ("B-day", 6), ("Flag", 4))  # fmt: skip
+
+
+def fide_txt_list(rows: Iterable[Mapping[str, Any]], period: date | None) -> str:
+    """The rated players in the layout of FIDE's downloadable standard list
+    (``standard_rating_list.txt``: 136 characters a line; rating at column 114, games
+    of the period at 120, K at 124, birth year at 127). The rating column is headed
+    by the list's month (``APR24``; ``SRtng`` without a period date). What the
+    ledger does not know (federation, sex, titles, flags) is left blank."""
+    month = period.strftime("%b%y").upper() if period is not None else "SRtng"
+    header = [(month if name == "RATING" else name, width) for name, width in TXT_COLUMNS]
+    lines = ["".join(name.ljust(width) for name, width in header).rstrip()]
+    for row in rows:
+        if row["rating"] is None:
+            continue
+        values = {"ID Number": row["id"], "Name": row["name"], "RATING": row["rating"],
+                  "Gms": row["period_games"], "K": row["k"] or "",
+                  "B-day": row["birth_year"] or ""}  # fmt: skip
+        line = "".join(
+            str(values.get(name, ""))[: width - 1].ljust(width) for name, width in TXT_COLUMNS
+        )
+        lines.append(line.rstrip())
+    return "\n".join(lines) + "\n"
 
 
 def event_from_tournament(
@@ -97,9 +240,20 @@ def event_from_tournament(
             for r in player.rounds
             if r.rated and r.opponent is not None and r.score is not None
         )
-        entries.append(EventEntry(keys[player.start_rank], player.name, player.rating, games))
+        entries.append(
+            EventEntry(
+                keys[player.start_rank], player.name, player.rating, games, _birth_year(player)
+            )
+        )
     return Event(tournament.name or tournament.source, tournament.source, is_round_robin,
                  tuple(entries))  # fmt: skip
+
+
+def _birth_year(player: TrfPlayer) -> int | None:
+    """The year of a TRF birth date (``1969.12.06``, ``2014/00/00``, ``1975``), when
+    it has one."""
+    year = player.birth[:4]
+    return int(year) if len(year) == 4 and year.isdigit() and year != "0000" else None
 
 
 def _paired(player: TrfPlayer) -> bool:
@@ -199,6 +353,8 @@ def report_json(result: PeriodResult) -> str:
     def convert(value: object) -> object:
         if isinstance(value, Decimal):
             return str(value)
+        if isinstance(value, date):
+            return value.isoformat()
         if isinstance(value, dict):
             return {k: convert(v) for k, v in value.items()}
         if isinstance(value, list | tuple):

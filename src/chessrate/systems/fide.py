@@ -184,6 +184,7 @@ class EventEntry:
     name: str
     event_rating: int | None
     games: tuple[EventGame, ...]
+    birth_year: int | None = None  # as the event's file gives it (None: not given)
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,7 +484,8 @@ class FideSystem:
 
     def from_event(self, entry: EventEntry, event: Event) -> ListedPlayer:
         """A player missing from the starting list: the event's rating (none: unrated),
-        at least 30 games, reached 2400 if that rating is 2400 or more (spec fide.md)."""
+        at least 30 games, reached 2400 if that rating is 2400 or more (spec fide.md),
+        the birth year the event's file gives."""
         rating = entry.event_rating
         return ListedPlayer(
             entry.player,
@@ -492,6 +494,7 @@ class FideSystem:
             self.rules.unlisted_games if rating is not None else 0,
             rating is not None and rating >= self.rules.top_rating,
             source=event.source,
+            birth_year=entry.birth_year,
         )
 
     # -- F4, F8: first ratings in one event ---------------------------------------------
