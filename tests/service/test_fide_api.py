@@ -3,6 +3,8 @@ PostgreSQL; other ledgers have no periods, fide ledgers take no single games."""
 
 from __future__ import annotations
 
+import csv
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +73,9 @@ def test_fide_period_reproduces_the_seed_round_robin(make_api: MakeApi) -> None:
         "old_rating": 2600,
         "new_rating": 2613,
         "games": 129,
+        "change": "12.80",
+        "k": 20,
+        "period_games": 9,
     }
     assert [e["position"] for e in entries] == list(range(1, 11))
 
@@ -174,3 +179,223 @@ def test_other_ledgers_have_no_fide_periods(make_api: MakeApi) -> None:
     assert site.post("/fide/periods/1/close").status_code == 404
     assert site.get("/fide/periods/1/list").status_code == 404
     assert site.get("/fide/periods/1/reports/x").status_code == 404
+
+
+# -- the new list's change, K and games; the CSV; crosstables; a player's periods (issue 14)
+
+with (DATA / "fide" / "seed_round_robin_expected.csv").open(encoding="utf-8") as _file:
+    SEED = {row["name"]: row for row in csv.DictReader(_file)}
+"""The seed 003 worked example (rating, W, expected, change, K, new rating)."""
+
+SAMPLE_CSV = """\
+position,id,name,old_rating,new_rating,change,k,games
+1,9000001,Player A,2600,2613,12.80,20,9
+2,9000002,Player B,2500,2510,10.40,20,9
+3,Player C,Player C,,2423,,,9
+4,9000004,Player D,2400,2412,12.00,20,9
+5,Player E,Player E,,2393,,,9
+6,9000007,Player G,2300,2264,-36.30,30,9
+7,9000010,Player J,2300,2204,-96.30,30,9
+8,9000006,Player F,2150,2194,43.50,30,9
+9,Player H,Player H,,2144,,,9
+10,Player I,Player I,,2006,,,9
+"""
+"""The seed's round robin's new list as CSV: the seed's changes (K × ΣΔR) with two
+decimals, K 20 for A, B, D (2400 reached, 30+ games), 30 for F, G, J."""
+
+
+def seed_period(fide: Api, name: str = "2026-01", close: bool = True) -> int:
+    pid = int(open_period(fide, name=name)["id"])
+    upload = fide.post(
+        f"/fide/periods/{pid}/files",
+        params={"name": "seed_round_robin.trf"},
+        content=SEED_TRF.encode(),
+        headers=TEXT,
+    )
+    assert upload.status_code == 201, upload.text
+    if close:
+        fide.clock.advance(days=30)
+        assert fide.post(f"/fide/periods/{pid}/close").status_code == 200
+    return pid
+
+
+def test_new_list_entries_carry_the_seeds_change_k_and_games(make_api: MakeApi) -> None:
+    fide = make_api("fide")
+    pid = seed_period(fide)
+    entries = fide.get(f"/fide/periods/{pid}/list").json()["entries"]
+    assert len(entries) == len(SEED)
+    for entry in entries:
+        seed = SEED[entry["name"]]
+        assert entry["new_rating"] == int(seed["new_rating"])
+        assert entry["period_games"] == 9  # a ten-player round robin
+        if seed["rating"]:  # fide F2, F3: the seed's Kchg and K
+            assert entry["old_rating"] == int(seed["rating"])
+            assert Decimal(entry["change"]) == Decimal(seed["change"])
+            assert len(entry["change"].split(".")[1]) == 2  # exact, two decimals
+            assert entry["k"] == int(seed["k"])
+            assert entry["games"] - entry["period_games"] > 0  # on the starting list
+        else:  # a first rating (F4, F8): no K × ΣΔR
+            assert (entry["old_rating"], entry["change"], entry["k"]) == (None, None, None)
+            assert entry["games"] == entry["period_games"]
+
+
+def test_new_list_as_csv(make_api: MakeApi) -> None:
+    fide = make_api("fide")
+    pid = seed_period(fide)
+    answer = fide.get(f"/fide/periods/{pid}/list.csv")
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"] == "text/csv; charset=utf-8"
+    assert answer.headers["content-disposition"] == (
+        f'attachment; filename="fide-period-{pid}-list.csv"'
+    )
+    assert answer.text == SAMPLE_CSV
+    rows = list(csv.DictReader(answer.text.splitlines()))
+    entries = fide.get(f"/fide/periods/{pid}/list").json()["entries"]
+    assert [r["id"] for r in rows] == [e["player"] for e in entries]
+
+    # an open period has no list yet (as /list), an unknown one is not found
+    still_open = seed_period(fide, "2026-02", close=False)
+    refused = fide.get(f"/fide/periods/{still_open}/list.csv")
+    assert refused.status_code == 409
+    assert refused.json() == {"detail": f"period {still_open}: not closed yet"}
+    missing = fide.get("/fide/periods/99/list.csv")
+    assert missing.status_code == 404
+    assert missing.json() == {"detail": "period 99: no such period"}
+
+
+def test_crosstable_from_the_stored_trf(make_api: MakeApi) -> None:
+    fide = make_api("fide")
+    pid = seed_period(fide)
+    answer = fide.get(f"/fide/periods/{pid}/tournaments/1")
+    assert answer.status_code == 200, answer.text
+    table = answer.json()
+    assert (table["period"], table["number"], table["file"]) == (pid, 1, "seed_round_robin.trf")
+    assert table["name"] == "Seed 003 worked example: ten-player round robin"
+    assert (table["kind"], table["round_robin"], table["rounds"]) == ("Round Robin", True, 9)
+    players = table["players"]
+    assert [p["start_rank"] for p in players] == list(range(1, 11))
+    # the totals: the seed's W column
+    assert {p["name"]: Decimal(p["points"]) for p in players} == {
+        name: Decimal(row["points"]) for name, row in SEED.items()
+    }
+    first = players[0]
+    assert (first["player"], first["rating"], first["federation"], first["rank"]) == (
+        "9000001", 2600, "FID", 1,
+    )  # fmt: skip
+    assert first["report"] == f"/api/v1/fide/periods/{pid}/reports/9000001"
+    assert first["rounds"][0] == {
+        "round": 1, "opponent": 10, "colour": "b", "code": "0", "result": "0", "points": "0",
+        "text": "10b 0", "note": "",
+    }  # fmt: skip
+    unrated = players[2]
+    assert (unrated["player"], unrated["rating"]) == ("Player C", None)
+    assert unrated["report"] == f"/api/v1/fide/periods/{pid}/reports/Player%20C"
+    # each row's points are its rounds' points
+    for player in players:
+        total = sum(Decimal(c["points"]) for c in player["rounds"])
+        assert total == Decimal(player["points"]), player["name"]
+
+    for number, why in ((2, "its tournaments are 1 to 1"), (0, "its tournaments are 1 to 1")):
+        missing = fide.get(f"/fide/periods/{pid}/tournaments/{number}")
+        assert missing.status_code == 404
+        assert missing.json() == {"detail": f"period {pid}: no tournament {number} ({why})"}
+    empty = int(open_period(fide, name="empty")["id"])
+    assert fide.get(f"/fide/periods/{empty}/tournaments/1").json() == {
+        "detail": f"period {empty}: no tournament 1 (it has none)"
+    }
+    # an open period's crosstable: no reports yet
+    still_open = seed_period(fide, "2026-02", close=False)
+    rows = fide.get(f"/fide/periods/{still_open}/tournaments/1").json()["players"]
+    assert {r["report"] for r in rows} == {None}
+
+
+def test_crosstable_cells_read_as_players_read_them(make_api: MakeApi) -> None:
+    """Byes and forfeits (TRF-16 codes) in a Swiss file: lichess's 2020_06.trf."""
+    fide = make_api("fide")
+    pid = int(open_period(fide)["id"])
+    swiss = (DATA / "trf" / "2020_06.trf").read_text(encoding="utf-8")
+    upload = fide.post(
+        f"/fide/periods/{pid}/files",
+        params={"name": "2020_06.trf", "round_robin": "false"},
+        content=swiss.encode(),
+        headers=TEXT,
+    )
+    assert upload.status_code == 201, upload.text
+    table = fide.get(f"/fide/periods/{pid}/tournaments/1").json()
+    assert table["round_robin"] is False
+    fifth = table["players"][4]  # "defrank": a half-point bye, then absent (TRF-16 "-")
+    assert fifth["name"] == "defrank" and fifth["points"] == "5.5" and fifth["rank"] is None
+    half_bye, absent, game = fifth["rounds"][:3]
+    assert (half_bye["opponent"], half_bye["text"], half_bye["points"], half_bye["note"]) == (
+        None, "bye ½", "0.5", "half-point bye",
+    )  # fmt: skip
+    assert (absent["opponent"], absent["text"], absent["points"]) == (None, "-", "0")
+    assert (game["text"], game["result"]) == ("10w 1", "1")
+    allocated = table["players"][5]["rounds"][1]  # a pairing-allocated bye
+    assert (allocated["code"], allocated["text"], allocated["points"]) == ("u", "bye 1", "1")
+    draw = table["players"][0]["rounds"][3]
+    assert (draw["text"], draw["result"], draw["points"]) == ("6b ½", "½", "0.5")
+    for player in table["players"]:
+        shown = sum(Decimal(c["points"]) for c in player["rounds"] if c["points"] is not None)
+        assert shown == Decimal(player["points"]), player["name"]
+
+
+def test_report_lines_name_the_opponents(make_api: MakeApi) -> None:
+    fide = make_api("fide")
+    pid = seed_period(fide)
+    games = fide.get(f"/fide/periods/{pid}/reports/9000001").json()["games"]
+    assert [(g["opponent"], g["opponent_name"]) for g in games[:3]] == [
+        ("9000010", "Player J"), ("Player C", "Player C"), ("Player E", "Player E"),
+    ]  # fmt: skip
+
+
+def test_player_periods(make_api: MakeApi) -> None:
+    fide = make_api("fide")
+    first = seed_period(fide, "2026-01")
+    second = seed_period(fide, "2026-02")  # the same start list and file again
+    answer = fide.get("/players/9000006/periods")
+    assert answer.status_code == 200, answer.text
+    found = answer.json()
+    assert (found["player"], found["name"]) == ("9000006", "Player F")
+    assert [p["period"] for p in found["periods"]] == [first, second]  # oldest first
+    line = found["periods"][0]
+    closed_at = line.pop("closed_at")
+    assert closed_at < found["periods"][1]["closed_at"]
+    assert line == {
+        "period": first,
+        "period_name": "2026-01",
+        "position": 8,
+        "old_rating": 2150,
+        "new_rating": 2194,
+        "change": "43.50",
+        "k": 30,
+        "games": 69,
+        "period_games": 9,
+        "report": f"/api/v1/fide/periods/{first}/reports/9000006",
+        "report_page": f"/periods/{first}/reports/9000006",
+    }
+    unrated = fide.get("/players/Player%20C/periods").json()["periods"][0]
+    assert (unrated["old_rating"], unrated["new_rating"], unrated["change"], unrated["k"]) == (
+        None, 2423, None, None,
+    )  # fmt: skip
+    assert unrated["report"] == f"/api/v1/fide/periods/{first}/reports/Player%20C"
+    assert fide.get(unrated["report"].removeprefix("/api/v1")).status_code == 200
+
+    unknown = fide.get("/players/nobody/periods")
+    assert unknown.status_code == 404
+    assert unknown.json() == {"detail": "player nobody: no such player"}
+
+
+def test_other_ledgers_have_no_fide_lists_crosstables_or_periods(make_api: MakeApi) -> None:
+    site = make_api("site")
+    site.player("alice", name="Alice")
+    for path in (
+        "/fide/periods/1/list.csv",
+        "/fide/periods/1/tournaments/1",
+        "/players/alice/periods",
+    ):
+        answer = site.get(path)
+        assert answer.status_code == 404, path
+        assert answer.json() == {
+            "detail": "rating periods belong to a fide ledger; this ledger rates by site"
+        }, path

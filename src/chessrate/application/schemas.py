@@ -459,16 +459,94 @@ class PeriodsPublic(BaseModel):
 
 class PeriodEntryPublic(BaseModel):
     position: int
-    player: str
+    player: str = Field(description="the FIDE id, else the name as written in the TRF file")
     name: str
     old_rating: int | None
     new_rating: int | None
-    games: int
+    games: int = Field(description="rated games in all, after the period")
+    change: str | None = Field(
+        description="K × ΣΔR (fide F2), exact, two decimals; null without a calculation "
+        "(a first rating, an unrated player, no rated game)"
+    )
+    k: int | None = Field(description="the K used (fide F3); null without a calculation")
+    period_games: int = Field(description="rated games this period counted")
 
 
 class PeriodListPublic(BaseModel):
     period: int
     entries: list[PeriodEntryPublic]
+
+
+class CrosstableCellPublic(BaseModel):
+    """One round of a player's crosstable row, as in the TRF file and as players read
+    it."""
+
+    round: int
+    opponent: int | None = Field(description="the opponent's start number; null for a bye")
+    colour: Literal["w", "b", "-"]
+    code: str = Field(description="the TRF-16 result code (`1 0 = + - w d l h f u z`, blank)")
+    result: str = Field(description="as players read it: `1`, `½`, `0`, `+`, `-`, or empty")
+    points: str | None = Field(description="the points the round gave; null: no result")
+    text: str = Field(description="the cell as printed: `10b 0`, `3w ½`, `+`, `bye ½`")
+    note: str = Field(description="what a code means in words (forfeits, byes, …), else empty")
+
+
+class CrosstableRowPublic(BaseModel):
+    start_rank: int
+    rank: int | None = Field(description="the final rank the file gives, if any")
+    player: str = Field(description="the player's id in the period (FIDE id, else the name)")
+    name: str
+    title: str
+    federation: str
+    rating: int | None
+    points: str = Field(description="total points: the file's, else the sum of the rounds")
+    report: str | None = Field(
+        description="the API path of the player's report in the period (null: not in its "
+        "results, e.g. while the period is open)"
+    )
+    rounds: list[CrosstableCellPublic]
+
+
+class CrosstablePublic(BaseModel):
+    """A tournament of a period as a crosstable, from its stored TRF file."""
+
+    period: int
+    number: int = Field(description="the tournament's number in the period (upload order)")
+    file: str
+    name: str = Field(description="record 012 (else the file's name)")
+    city: str
+    federation: str
+    start: str
+    end: str
+    kind: str = Field(description="record 092, as written")
+    round_robin: bool | None = Field(description="as uploaded, else what 092 says")
+    rounds: int
+    players: list[CrosstableRowPublic] = Field(description="by start number")
+
+
+class PlayerPeriodPublic(BaseModel):
+    """A player's line in one closed period."""
+
+    period: int
+    period_name: str
+    closed_at: datetime
+    position: int
+    old_rating: int | None
+    new_rating: int | None
+    change: str | None = Field(description="K × ΣΔR, exact (fide F2); null: no calculation")
+    k: int | None
+    games: int = Field(description="rated games in all, after the period")
+    period_games: int = Field(description="rated games this period counted")
+    report: str = Field(description="the API path of the player's report for the period")
+    report_page: str = Field(description="the web page of that report")
+
+
+class PlayerPeriodsPublic(BaseModel):
+    """A fide player's rating by period, oldest first."""
+
+    player: str
+    name: str | None
+    periods: list[PlayerPeriodPublic]
 
 
 class FideReportPublic(BaseModel):
@@ -483,7 +561,10 @@ class FideReportPublic(BaseModel):
     old_games: int
     new_games: int
     k: int | None = None
-    games: list[dict[str, Any]] = Field(default_factory=list)
+    games: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="each game of the calculation (F2), with its opponent's `opponent_name`",
+    )
     sum_delta: str | None = None
     expected: str | None = None
     change: str | None = None

@@ -18,7 +18,9 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import InvalidInput, InvalidRecord, NotFound
-from ..io.trf import parse_trf
+from ..io.fide import player_key
+from ..io.lists import csv_text
+from ..io.trf import TrfRound, parse_trf
 from ..ledger import AnnulmentView, GameView, Ledger, PlayerView, RatingView
 from ..ledger.codec import change_to_mapping
 from ..ledger.live import LiveGames, LiveView, OtbRegistration
@@ -555,6 +557,9 @@ def _entry_public(entry: PeriodEntry) -> schemas.PeriodEntryPublic:
         old_rating=entry.old_rating,
         new_rating=entry.new_rating,
         games=entry.games,
+        change=format_rating(entry.change),
+        k=entry.k,
+        period_games=entry.period_games,
     )
 
 
@@ -563,8 +568,141 @@ def period_list(ledger: Ledger, period_id: int) -> schemas.PeriodListPublic:
     return schemas.PeriodListPublic(period=period_id, entries=[_entry_public(e) for e in entries])
 
 
+PERIOD_LIST_COLUMNS = ("position", "id", "name", "old_rating", "new_rating", "change", "k", "games")
+"""The new list as CSV; ``games``: the rated games the period counted (FIDE's "Gms")."""
+
+
+def period_list_csv(ledger: Ledger, period_id: int) -> tuple[str, str]:
+    """The closed period's new list as CSV (:data:`PERIOD_LIST_COLUMNS`, the values of
+    :func:`period_list`): its file name and its text."""
+    rows = [
+        {**e.model_dump(), "id": e.player, "games": e.period_games}
+        for e in period_list(ledger, period_id).entries
+    ]
+    return f"fide-period-{period_id}-list.csv", csv_text(PERIOD_LIST_COLUMNS, rows)
+
+
+def _report_path(period_id: int, player_id: str, api: bool) -> str:
+    path = f"/periods/{period_id}/reports/{quote(player_id, safe='')}"
+    return f"{API_V1}/fide{path}" if api else path
+
+
 def period_report(ledger: Ledger, period_id: int, player_id: str) -> schemas.FideReportPublic:
-    return schemas.FideReportPublic.model_validate(periods_of(ledger).report(period_id, player_id))
+    """The player's report; each game line carries its opponent's ``opponent_name``."""
+    periods = periods_of(ledger)
+    report = periods.report(period_id, player_id)
+    names = periods.names(period_id)
+    for line in report.get("games", ()):
+        line["opponent_name"] = names.get(line.get("opponent", ""))
+    return schemas.FideReportPublic.model_validate(report)
+
+
+# The TRF codes in words, and as players read a crosstable's cell.
+_CODE_NOTES = {
+    "+": "forfeit win", "-": "forfeit loss", "w": "win, less than one move: not rated",
+    "d": "draw, less than one move: not rated", "l": "loss, less than one move: not rated",
+    "h": "half-point bye", "f": "full-point bye", "u": "pairing-allocated bye",
+    "z": "zero-point bye",
+}  # fmt: skip
+_READ_AS = {"1": "1", "w": "1", "f": "1", "u": "1", "=": "½", "d": "½", "h": "½", "0": "0",
+            "l": "0", "z": "0", "+": "+", "-": "-", " ": ""}  # fmt: skip
+
+
+def _cell_public(entry: TrfRound) -> schemas.CrosstableCellPublic:
+    result = _READ_AS[entry.code]
+    if entry.opponent is not None:
+        colour = "" if entry.colour == "-" else entry.colour
+        text = f"{entry.opponent}{colour} {result}".strip()
+    elif entry.code in "hfuz":
+        text = f"bye {result}"
+    else:
+        text = result
+    points = entry.score
+    return schemas.CrosstableCellPublic(
+        round=entry.round,
+        opponent=entry.opponent,
+        colour=entry.colour,  # type: ignore[arg-type]  # the reader's "w", "b" or "-"
+        code=entry.code,
+        result=result,
+        points=None if points is None else str(points),
+        text=text,
+        note=_CODE_NOTES.get(entry.code, ""),
+    )
+
+
+def _points_text(points: Decimal) -> str:
+    return f"{points:.1f}"
+
+
+def period_crosstable(ledger: Ledger, period_id: int, number: int) -> schemas.CrosstablePublic:
+    """A period's ``number``-th tournament (1-based, upload order) as a crosstable, read
+    from its stored TRF file; each row links to the player's report in the period."""
+    periods = periods_of(ledger)
+    stored = periods.file(period_id, number)
+    tournament = parse_trf(stored.content, stored.name)
+    in_results = periods.names(period_id)
+    rows = []
+    for player in sorted(tournament.players, key=lambda p: p.start_rank):
+        key = player_key(player)
+        total = player.points
+        if total is None:
+            total = sum((r.score for r in player.rounds if r.score is not None), Decimal(0))
+        rows.append(
+            schemas.CrosstableRowPublic(
+                start_rank=player.start_rank,
+                rank=player.rank,
+                player=key,
+                name=player.name,
+                title=player.title,
+                federation=player.federation,
+                rating=player.rating,
+                points=_points_text(total),
+                report=_report_path(period_id, key, api=True) if key in in_results else None,
+                rounds=[_cell_public(r) for r in player.rounds],
+            )
+        )
+    return schemas.CrosstablePublic(
+        period=period_id,
+        number=number,
+        file=stored.name,
+        name=tournament.name or stored.name,
+        city=tournament.city,
+        federation=tournament.federation,
+        start=tournament.start,
+        end=tournament.end,
+        kind=tournament.kind,
+        round_robin=tournament.is_round_robin if stored.round_robin is None else stored.round_robin,
+        rounds=max((len(p.rounds) for p in tournament.players), default=0),
+        players=rows,
+    )
+
+
+def player_periods(ledger: Ledger, player_id: str) -> schemas.PlayerPeriodsPublic:
+    """A fide player's rating by period: every closed period the player is in, oldest
+    first (404 for an unknown player; a player without a period has an empty list)."""
+    found = periods_of(ledger).of_player(player_id)
+    name = found[-1].entry.name if found else ledger.get_player(player_id).player.name
+    return schemas.PlayerPeriodsPublic(
+        player=player_id,
+        name=name,
+        periods=[
+            schemas.PlayerPeriodPublic(
+                period=p.period_id,
+                period_name=p.period_name,
+                closed_at=p.closed_at,
+                position=p.entry.position,
+                old_rating=p.entry.old_rating,
+                new_rating=p.entry.new_rating,
+                change=format_rating(p.entry.change),
+                k=p.entry.k,
+                games=p.entry.games,
+                period_games=p.entry.period_games,
+                report=_report_path(p.period_id, player_id, api=True),
+                report_page=_report_path(p.period_id, player_id, api=False),
+            )
+            for p in found
+        ],
+    )
 
 
 # -- health -----------------------------------------------------------------------------

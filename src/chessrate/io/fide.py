@@ -191,6 +191,11 @@ def fide_txt_list(rows: Iterable[Mapping[str, Any]], period: date | None) -> str
     return "\n".join(lines) + "\n"
 
 
+def player_key(player: TrfPlayer) -> str:
+    """A TRF player's id in a period: the FIDE id, else the name as written."""
+    return player.fide_id or player.name
+
+
 def event_from_tournament(
     tournament: Tournament, round_robin: bool | None = None, warnings: list[str] | None = None
 ) -> Event:
@@ -211,7 +216,7 @@ def event_from_tournament(
     keys: dict[int, str] = {}
     seen: dict[str, TrfPlayer] = {}
     for player in tournament.players:
-        key = player.fide_id or player.name
+        key = player_key(player)
         keys[player.start_rank] = key
         other = seen.get(key)
         if other is None:

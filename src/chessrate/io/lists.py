@@ -149,13 +149,14 @@ def history_text(
     rows = history_rows(ratings, annulments)
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        return _csv_text(HISTORY_FILE_COLUMNS, rows)
+        return csv_text(HISTORY_FILE_COLUMNS, rows)
     if suffix == ".jsonl":
         return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     raise InvalidInput(f"{path}: a history is written as .csv or .jsonl")
 
 
-def _csv_text(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
+def csv_text(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
+    """CSV text with a header line; a missing or None value is written empty."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n")
     writer.writeheader()

@@ -38,12 +38,39 @@ class PeriodView:
 
 @dataclass(frozen=True, slots=True)
 class PeriodEntry:
+    """A player's line in a closed period's new list; ``k`` and ``change`` (K × ΣΔR,
+    F2) come from the player's stored report, ``period_games`` is the rated games the
+    period counted (new games − old games)."""
+
     position: int
     player: str
     name: str
     old_rating: int | None
     new_rating: int | None
     games: int
+    k: int | None = None
+    change: Decimal | None = None
+    period_games: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPeriod:
+    """A player's line in one closed period (the rating by period)."""
+
+    period_id: int
+    period_name: str
+    closed_at: datetime
+    entry: PeriodEntry
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodFile:
+    """A period's tournament file: its number in the period (1-based, upload order)."""
+
+    number: int
+    name: str
+    content: str
+    round_robin: bool | None
 
 
 def _json(value: Any) -> Any:
@@ -188,9 +215,40 @@ class Periods:
                 select(fide_results).where(fide_results.c.period_id == period_id)
                 .order_by(fide_results.c.position)
             ).all()  # fmt: skip
+        return [_entry(r) for r in rows]
+
+    def names(self, period_id: int) -> dict[str, str]:
+        """The names of a period's players in its results (empty while it is open)."""
+        with self.ledger.reading() as conn:
+            rows = conn.execute(
+                select(fide_results.c.player_id, fide_results.c.name)
+                .where(fide_results.c.period_id == period_id)
+            ).all()  # fmt: skip
+        return {r.player_id: r.name for r in rows}
+
+    def file(self, period_id: int, number: int) -> PeriodFile:
+        """The period's ``number``-th tournament file (1-based, in upload order)."""
+        period = self.get(period_id)
+        if not 1 <= number <= len(period.files):
+            has = f"its tournaments are 1 to {len(period.files)}" if period.files else "it has none"
+            raise NotFound(f"period {period_id}: no tournament {number} ({has})")
+        with self.ledger.reading() as conn:
+            row = _files(conn, period_id)[number - 1]
+        return PeriodFile(number, row.name, row.content, row.round_robin)
+
+    def of_player(self, player_id: str) -> list[PlayerPeriod]:
+        """The player's lines in every closed period, oldest first."""
+        with self.ledger.reading() as conn:
+            rows = conn.execute(
+                select(fide_results, fide_periods.c.name.label("period_name"),
+                       fide_periods.c.closed_at)
+                .join(fide_periods, fide_periods.c.id == fide_results.c.period_id)
+                .where(fide_results.c.player_id == player_id,
+                       fide_periods.c.closed_at.is_not(None))
+                .order_by(fide_periods.c.closed_at, fide_periods.c.id)
+            ).all()  # fmt: skip
         return [
-            PeriodEntry(r.position, r.player_id, r.name, r.old_rating, r.new_rating, r.games)
-            for r in rows
+            PlayerPeriod(r.period_id, r.period_name, as_utc(r.closed_at), _entry(r)) for r in rows
         ]
 
     def report(self, period_id: int, player_id: str) -> dict[str, Any]:
@@ -266,6 +324,18 @@ class Periods:
             if player_id not in published:
                 problems.append(f"{player_id} {POOL}: rated in a period but has no current rating")
         return problems, len(closed)
+
+
+def _entry(row: Any) -> PeriodEntry:
+    """A stored result as a list entry, with K, the change and the period's games from
+    its report."""
+    report = json.loads(row.report)
+    change = report.get("change")
+    return PeriodEntry(
+        row.position, row.player_id, row.name, row.old_rating, row.new_rating, row.games,
+        k=report.get("k"), change=None if change is None else Decimal(change),
+        period_games=row.games - int(report["old_games"]),
+    )  # fmt: skip
 
 
 def _files(conn: Connection, period_id: int) -> Sequence[Any]:

@@ -14,7 +14,7 @@ LedgerUnavailable           503    ``{"status": "unavailable", "detail": "databa
 The domain errors live in :mod:`chessrate.errors`; the handlers are installed on the
 whole app. A page route's error (not ``/api/...``, ``/healthz`` or ``/docs``) answers
 with the web's HTML error page instead, when the pages are mounted
-(:mod:`chessrate.web.errors`): 404, 422 with what was wrong, 503, and 500 without
+(:mod:`chessrate.web.errors`): 404, 409, 422 with what was wrong, 503, and 500 without
 internals.
 """
 
@@ -124,8 +124,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return await http_exception_handler(request, error)
 
     @app.exception_handler(Conflict)
-    async def conflict(request: Request, error: Conflict) -> JSONResponse:
-        return JSONResponse(status_code=status.HTTP_409_CONFLICT, content={"detail": str(error)})
+    async def conflict(request: Request, error: Conflict) -> Response:
+        return _page(request, status.HTTP_409_CONFLICT, str(error)) or JSONResponse(
+            status_code=status.HTTP_409_CONFLICT, content={"detail": str(error)}
+        )
 
     @app.exception_handler(LedgerUnavailable)
     async def unavailable(request: Request, error: LedgerUnavailable) -> Response:

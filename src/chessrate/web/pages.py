@@ -5,14 +5,14 @@ games)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
@@ -35,6 +35,7 @@ router = APIRouter(include_in_schema=False)
 POOL_NAMES = {"site": "site Elo"}
 LEADERS_ON_HOME = 10
 SEARCH_RESULTS = 50
+CSV_TYPE = "text/csv; charset=utf-8"
 
 
 def _page(
@@ -97,6 +98,11 @@ def player(
     """A player: per pool the rating, its state in words, peak, W/D/L, rank and the
     chart over the chosen range; the games list, newest first, paged."""
     public = services.get_player(ledger, player_id)
+    if ledger.info.rates_periods:  # fide: the rating by period, not game by game
+        periods = services.player_periods(ledger, player_id)
+        rows = [{"rating": rating} for rating in public.ratings]  # the ratings table only
+        return _page(request, ledger, "player.html", player=public, sections=rows,
+                     periods=periods)  # fmt: skip
     stats = services.player_stats(ledger, player_id)
     summaries = {s.pool: s for s in stats.pools}
     words, days = RANGES[span]
@@ -125,13 +131,12 @@ def player(
     )  # fmt: skip
 
 
-def person_link(player_id: str, name: str | None) -> Markup:
-    """A player as pages show one: the name (else the id), linked to the player's page,
-    the id as its tooltip."""
+def person_link(player_id: str, name: str | None, href: str | None = None) -> Markup:
+    """A player as pages show one: the name (else the id), linked to the player's page
+    (or to ``href``), the id as its tooltip."""
     shown = name or player_id
-    return Markup('<a class="player" href="/players/{}" title="{}">{}</a>').format(
-        quote(player_id, safe=""), player_id, shown
-    )
+    target = href or f"/players/{quote(player_id, safe='')}"
+    return Markup('<a class="player" href="{}" title="{}">{}</a>').format(target, player_id, shown)
 
 
 @router.get("/games/{game_id:path}", response_class=HTMLResponse)
@@ -186,17 +191,62 @@ def periods(request: Request, ledger: LedgerDep) -> HTMLResponse:
     return _page(request, ledger, "periods.html", periods=services.list_periods(ledger).periods)
 
 
+def _report_link(period_id: int) -> Callable[[str, str | None], Markup]:
+    """``report_link(id, name)`` for a period's pages: the player by name, linked to
+    the player's report in that period, the id as its tooltip."""
+
+    def link(player_id: str, name: str | None) -> Markup:
+        href = f"/periods/{period_id}/reports/{quote(player_id, safe='')}"
+        return person_link(player_id, name, href)
+
+    return link
+
+
+def _points(text: str) -> str:
+    """Tournament points as players write them: ``7.5`` → ``7½``, ``0.5`` → ``½``."""
+    whole, _, fraction = text.partition(".")
+    if fraction.strip("0") == "5":
+        return "½" if whole == "0" else f"{whole}½"
+    return whole if not fraction.strip("0") else text
+
+
 @router.get("/periods/{period_id}", response_class=HTMLResponse)
 def period(request: Request, ledger: LedgerDep, period_id: int) -> HTMLResponse:
     public = services.get_period(ledger, period_id)
     new_list = services.period_list(ledger, period_id) if public.closed_at else None
-    return _page(request, ledger, "period.html", period=public, new_list=new_list)
+    return _page(
+        request, ledger, "period.html", period=public, new_list=new_list,
+        report_link=_report_link(period_id),
+    )  # fmt: skip
+
+
+@router.get("/periods/{period_id}/list.csv")
+def period_list_csv(ledger: LedgerDep, period_id: int) -> Response:
+    """The new list as a CSV download (the API's ``/fide/periods/{id}/list.csv``)."""
+    name, text = services.period_list_csv(ledger, period_id)
+    return Response(
+        text, media_type=CSV_TYPE, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+@router.get("/periods/{period_id}/tournaments/{number}", response_class=HTMLResponse)
+def crosstable(request: Request, ledger: LedgerDep, period_id: int, number: int) -> HTMLResponse:
+    """The period's ``number``-th tournament (upload order) as a crosstable."""
+    public = services.period_crosstable(ledger, period_id, number)
+    return _page(
+        request, ledger, "crosstable.html", t=public, period=services.get_period(ledger, period_id),
+        by_rank={p.start_rank: p.name for p in public.players}, points=_points,
+        report_link=_report_link(period_id),
+    )  # fmt: skip
 
 
 @router.get("/periods/{period_id}/reports/{player_id:path}", response_class=HTMLResponse)
 def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) -> HTMLResponse:
     public = services.period_report(ledger, period_id, player_id)
-    return _page(request, ledger, "report.html", period_id=period_id, report=public)
+    return _page(
+        request, ledger, "report.html", period_id=period_id, report=public,
+        report_link=_report_link(period_id),
+    )  # fmt: skip
 
 
 __all__ = ["router"]

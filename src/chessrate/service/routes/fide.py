@@ -1,12 +1,13 @@
 """fide rating periods (only in a fide ledger; other ledgers answer 404): create a
 period with its starting list, upload TRF files, close it (rate it), read its new
-list and each player's report."""
+list (JSON or CSV), each player's report and each tournament's crosstable; a player's
+rating by period (``/players/{id}/periods``)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Depends, Query, Response, status
 
 from ...application import schemas, services
 from ...application.deps import LedgerDep, Now, Writer
@@ -14,6 +15,8 @@ from .body import TEXT_TYPES, text_body, text_request_body
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 
 router = APIRouter(prefix="/fide/periods", tags=["fide"], responses=NOT_FOUND)
+players_router = APIRouter(prefix="/players", tags=["fide"], responses=NOT_FOUND)
+CSV_TYPE = "text/csv; charset=utf-8"
 
 
 @router.post(
@@ -81,7 +84,36 @@ def period_list(period_id: int, ledger: LedgerDep) -> schemas.PeriodListPublic:
     return services.period_list(ledger, period_id)
 
 
+@router.get(
+    "/{period_id}/list.csv",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}}, "description": "the new list"}, **CONFLICT},
+)
+def period_list_csv(period_id: int, ledger: LedgerDep) -> Response:
+    """The closed period's new list as a CSV download: ``position, id, name,
+    old_rating, new_rating, change, k, games`` (``games``: rated games this period
+    counted); 409 while the period is open."""
+    name, text = services.period_list_csv(ledger, period_id)
+    return Response(
+        text, media_type=CSV_TYPE, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+@router.get("/{period_id}/tournaments/{number}", response_model=schemas.CrosstablePublic)
+def period_crosstable(period_id: int, number: int, ledger: LedgerDep) -> schemas.CrosstablePublic:
+    """The period's ``number``-th tournament (1-based, in upload order) as a crosstable,
+    read from its stored TRF file."""
+    return services.period_crosstable(ledger, period_id, number)
+
+
 @router.get("/{period_id}/reports/{player_id}", response_model=schemas.FideReportPublic)
 def period_report(period_id: int, player_id: str, ledger: LedgerDep) -> schemas.FideReportPublic:
     """A player's whole calculation for the period (the rating officer's report)."""
     return services.period_report(ledger, period_id, player_id)
+
+
+@players_router.get("/{player_id}/periods", response_model=schemas.PlayerPeriodsPublic)
+def player_periods(player_id: str, ledger: LedgerDep) -> schemas.PlayerPeriodsPublic:
+    """A fide player's rating by period: each closed period the player is in, oldest
+    first, with the change, K, games and the report's path (404: no such player)."""
+    return services.player_periods(ledger, player_id)
