@@ -33,7 +33,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "chessrate"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("numbers", "errors", "tables", "timecontrol"),
+    ("numbers", "errors", "tables", "timecontrol", "folding"),
     ("records",),
     ("systems",),
     ("engine",),
