@@ -18,6 +18,7 @@ from ..tables import dp_for_fraction, expected_scores, table_b_d
 from ..timecontrol import TimeControl
 from .base import (
     Change,
+    Established,
     GameRating,
     ListEntry,
     PlayerLookup,
@@ -425,6 +426,21 @@ class ArenaSystem:
             state.status.value,
             state.counted_games,
         )
+
+    def established(self, pool: str, active_days: int | None) -> Established:
+        """Leaderboards: rated players (A5: not unrated or qualifying) with a membership
+        valid on the ledger's date (A3, the same inclusive day as
+        :meth:`check_membership`); ``active_days`` does not apply."""
+        return Established(
+            states=(ArenaStatus.RATED.value,), state_rule="A5", membership=True,
+            membership_rule="A3",
+        )  # fmt: skip
+
+    def state_words(self, state: str, games: int) -> str:
+        """A5/A6: ``qualifying (3 of 5 games)``; ``rated``; ``unrated``."""
+        if state == ArenaStatus.QUALIFYING.value:
+            return f"qualifying ({games} of {self.rules.qualifying_games} games)"
+        return state
 
 
 def display_arena(state: ArenaState, rules: ArenaRules | None = None) -> str:

@@ -15,6 +15,7 @@ from ..numbers import HALF, ONE, display, round_half_away
 from ..records import GameRecord, Outcome, Player, Termination
 from .base import (
     Change,
+    Established,
     GameRating,
     ListEntry,
     PlayerLookup,
@@ -306,6 +307,17 @@ class CorrSystem:
         return ListEntry(
             player.id, pool, state.rating, display_corr(state), state.status.value, state.games
         )
+
+    def established(self, pool: str, active_days: int | None) -> Established:
+        """Leaderboards: established ratings (C1: 25 counted games); ``active_days``
+        does not apply."""
+        return Established(states=(CorrStatus.ESTABLISHED.value,), state_rule="C1")
+
+    def state_words(self, state: str, games: int) -> str:
+        """C1/C7: ``provisional (12 of 25 games)``; ``established``; ``unrated``."""
+        if state == CorrStatus.PROVISIONAL.value:
+            return f"provisional ({games} of {self.rules.established_after} games)"
+        return state
 
 
 def display_corr(state: CorrState) -> str:

@@ -18,6 +18,7 @@ from ..records import GameRecord, Outcome, Player, Result, Termination, Venue
 from ..timecontrol import ClockKind, TimeControl
 from .base import (
     Change,
+    Established,
     GameRating,
     ListEntry,
     PlayerLookup,
@@ -476,6 +477,19 @@ class SiteSystem:
         return ListEntry(
             player.id, pool, state.rating, display_site(state, self.rules), "rated", state.games
         )
+
+    def established(self, pool: str, active_days: int | None) -> Established:
+        """Leaderboards: a rating past S6's provisional games (no ``?``) whose player
+        played a rated game in the pool within ``active_days`` of the ledger's date
+        (bots are never listed, S7)."""
+        return Established(
+            min_games=self.rules.provisional_games, games_rule="S6", active_days=active_days
+        )
+
+    def state_words(self, state: str, games: int) -> str:
+        """S6: ``provisional (7 of 10 games)`` while the rating shows a ``?``."""
+        needed = self.rules.provisional_games
+        return f"provisional ({games} of {needed} games)" if games < needed else state
 
 
 def display_site(state: SiteState, rules: SiteRules | None = None) -> str:
