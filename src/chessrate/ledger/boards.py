@@ -143,6 +143,7 @@ class LedgerBoards(LedgerConnection):
     ) -> tuple[FromClause, ColumnElement[bool]]:
         """The FROM and WHERE of a pool's list (the current ratings and their players;
         for an activity condition, each rating's last game)."""
+        self._check_pool(pool)
         rule = self.established_rule(pool, active_days) if established_only else None
         source: FromClause = ratings.join(players, players.c.id == ratings.c.player_id)
         where: list[ColumnElement[bool]] = [ratings.c.pool == pool, ratings.c.listed]
