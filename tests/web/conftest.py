@@ -56,6 +56,12 @@ def browser() -> Iterator[Browser]:
 def _serve(system: str, folder: Path) -> Iterator[Site]:
     ledger = Ledger.create(f"sqlite:///{folder / f'{system}.db'}", system, NOW)
     load_sample(ledger, NOW)
+    yield from serve_ledger(ledger)
+
+
+def serve_ledger(ledger: Ledger) -> Iterator[Site]:
+    """Serve ``ledger`` (the app in a thread of this process) until the generator
+    closes; then dispose of the ledger."""
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(ledger), host="127.0.0.1", port=port, log_level="warning")
