@@ -12,7 +12,10 @@ annulment's seq, or a player's event seq for an imported rating no game has move
 yet) and by ``bulk.py`` (the seq of each rating's last change, a game's). A game's
 seq is its ``games.seq``; an annulment's is ``annulments.seq``, and then the
 annulled game's ``played_at`` counts (site S10 reverses that game; the games before
-it are not looked up). A player's event is no game: such a rating is not active.
+it are not looked up). The annulment is found through its event (``events.seq``, the
+key ``annulments.seq`` refers to; its ``ref`` is the game's id), a key lookup per row
+(``annulments.seq`` has no index). A player's event is no game: such a rating is not
+active.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from ..records import microseconds, moment
 from ..systems.base import Established
 from .codec import player_from_json
 from .connection import LedgerConnection
-from .schema import annulments, games, players, ratings
+from .schema import events, games, players, ratings
 from .views import RatingView
 
 
@@ -219,12 +222,14 @@ def _with_last_game(source: FromClause) -> tuple[FromClause, ColumnElement[Any]]
     (microseconds; NULL when the rating's last event is no game): the event's own
     game, else the game an annulment annulled (see the module's docstring)."""
     own = games.alias("own_game")
-    annulment = annulments.alias("last_annulment")
+    annulment = events.alias("last_annulment")
     annulled = games.alias("annulled_game")
     joined = (
         source.outerjoin(own, own.c.seq == ratings.c.seq)
-        .outerjoin(annulment, annulment.c.seq == ratings.c.seq)
-        .outerjoin(annulled, annulled.c.id == annulment.c.game_id)
+        .outerjoin(
+            annulment, and_(annulment.c.seq == ratings.c.seq, annulment.c.kind == "annulment")
+        )
+        .outerjoin(annulled, annulled.c.id == annulment.c.ref)
     )
     return joined, func.coalesce(own.c.played_at, annulled.c.played_at)
 
