@@ -228,3 +228,23 @@ def test_corr_lists_established_players(make_api: MakeApi) -> None:
 def test_the_ledger_refuses_an_unknown_pool(site_board: Api) -> None:
     with pytest.raises(NotFound, match="pool moon"):
         site_board.ledger.board_rank("moon", "ten")
+
+
+def test_the_pages_find_a_player_by_id_or_name(site_board: Api) -> None:
+    def find(query: str, pool: str = "blitz") -> Any:
+        return site_board.client.get(f"/leaderboards/{pool}?{query}", follow_redirects=False)
+
+    rank = site_board.get("/leaderboards/blitz/players/ten").json()["rank"]
+    for query in ("find=ten", "find=Ten", "find=TEN"):  # the id, the name in any case
+        landing = find(query)
+        assert landing.status_code == 303, query
+        assert landing.headers["location"] == f"/leaderboards/blitz?found=ten#rank-{rank}"
+    everyone = find("find=nine")
+    assert everyone.status_code == 200
+    assert "9 rated games, fewer than 10 (S6)" in everyone.text
+    assert "Find them among everyone" in everyone.text
+    assert find("all=1&find=nine").headers["location"].startswith("/leaderboards/blitz?all=1")
+    nowhere = find("find=ten", "bullet")
+    assert "no rating in the pool" in nowhere.text
+    assert "Find them among everyone" not in nowhere.text
+    assert "contains “zzz”" in find("find=zzz").text

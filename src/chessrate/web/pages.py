@@ -185,24 +185,31 @@ def _find(
 ) -> tuple[str | None, tuple[str, str | None, str | None] | None]:
     """Where "find a player's rank" lands: the board page with the player (by id, else
     by name), or a notice (its words, and a link with its text) saying why not."""
-    matches = services.search_players(ledger, text, 20).players
-    exact = [p for p in matches if p.id == text] or [
-        p for p in matches if text.casefold() in (p.id.casefold(), (p.name or "").casefold())
-    ]
-    chosen = exact if exact else matches
-    if not chosen:
-        return None, (f"No player's id or name contains “{text}”.", None, None)
-    if len(chosen) > 1:
-        names = ", ".join(f"{p.name or p.id} ({p.id})" for p in chosen[:10])
-        return None, (f"Several players match “{text}”: {names}. Give the id.", None, None)
-    player_id = chosen[0].id
+    try:
+        player_id = ledger.get_player(text).player.id  # an id, as typed
+    except NotFound:
+        matches = services.search_players(ledger, text, 20).players
+        folded = text.casefold()
+        exact = [p for p in matches if folded in (p.id.casefold(), (p.name or "").casefold())]
+        chosen = exact if exact else matches
+        if not chosen:
+            return None, (f"No player's id or name contains “{text}”.", None, None)
+        if len(chosen) > 1:
+            names = ", ".join(f"{p.name or p.id} ({p.id})" for p in chosen[:10])
+            return None, (f"Several players match “{text}”: {names}. Give the id.", None, None)
+        player_id = chosen[0].id
     try:
         rank = services.leaderboard_rank(ledger, pool, player_id, BOARD_PAGE, everyone, active_days)
     except NotFound as error:
-        if everyone or not ledger.info.rates_games:
-            return None, (f"{error}.", None, None)
-        other = board_url(pool, True, find=player_id)
-        return None, (f"{error}.", other, "Find them among everyone")
+        if not everyone:  # on the list of everyone?
+            try:
+                services.leaderboard_rank(ledger, pool, player_id, BOARD_PAGE, True, active_days)
+            except NotFound:
+                pass
+            else:
+                other = board_url(pool, True, find=player_id)
+                return None, (f"{error}.", other, "Find them among everyone")
+        return None, (f"{error}.", None, None)
     landing = board_url(pool, everyone, rank.page, found=player_id)
     return f"{landing}#rank-{rank.rank}", None
 
