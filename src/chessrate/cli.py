@@ -549,12 +549,27 @@ def init(system_id: str, db: str | None) -> None:
     "--sample", is_flag=True,
     help="Load the sample data of the ledger's system first, if it has no games.",
 )  # fmt: skip
+@click.option(
+    "--active-days", type=click.IntRange(1, 36_500), default=None,
+    help="site leaderboards: an established player played a rated game in the pool in "
+    "the last this many days before the ledger's latest game (default: "
+    "CHESSRATE_ACTIVE_DAYS, else the server's default, Settings.active_days).",
+)  # fmt: skip
 @reports_errors
-def serve(db: str | None, host: str, port: int, workers: int, system_id: str, sample: bool) -> None:
+def serve(
+    db: str | None,
+    host: str,
+    port: int,
+    workers: int,
+    system_id: str,
+    sample: bool,
+    active_days: int | None,
+) -> None:
     """Serve the ledger's HTTP API and web pages (uvicorn).
 
     Creates the ledger when it does not exist (with --system), brings its schema up to
-    date, and passes it to the workers as CHESSRATE_DATABASE_URL.
+    date, and passes it to the workers as CHESSRATE_DATABASE_URL (and --active-days as
+    CHESSRATE_ACTIVE_DAYS).
     """
     from .ledger import Ledger, database_url
     from .samples import is_empty, load_sample
@@ -575,6 +590,8 @@ def serve(db: str | None, host: str, port: int, workers: int, system_id: str, sa
     finally:
         ledger.dispose()
     os.environ["CHESSRATE_DATABASE_URL"] = url
+    if active_days is not None:
+        os.environ["CHESSRATE_ACTIVE_DAYS"] = str(active_days)
     import uvicorn
 
     click.echo(

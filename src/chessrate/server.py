@@ -97,6 +97,7 @@ def create_app(
     )
     app.state.ledger = the_ledger
     app.state.clock = clock
+    app.state.active_days = settings.active_days
     app.state.committer = committer
     app.state.tokens = TokenCache(the_ledger.token_role, ttl=settings.token_cache_seconds)
     mount_api(app)

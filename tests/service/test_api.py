@@ -64,6 +64,7 @@ def test_openapi_lists_every_route_under_api_v1(site: Api) -> None:
                 "/annulments",
                 "/leaderboards",
                 "/leaderboards/{pool}",
+                "/leaderboards/{pool}/players/{player_id}",
                 "/preview",
                 "/fide/periods",
                 "/fide/periods/{period_id}",
@@ -488,18 +489,24 @@ def test_leaderboard_pages_with_total(site: Api) -> None:
     site.game("g3", "p5", "p6", "1/2-1/2", time_control="5m+3s")
     site.game("g4", "p1", "p3", "1-0", time_control="5m+3s")
 
-    full = site.get("/leaderboards/blitz").json()
+    # by default a list shows established players: nobody has 10 games yet (site S6)
+    default = site.get("/leaderboards/blitz").json()
+    assert (default["entries"], default["total"], default["established_only"]) == ([], 0, True)
+
+    everyone = {"all": "true"}
+    full = site.get("/leaderboards/blitz", params=everyone).json()
+    assert full["established_only"] is False
     order = [e["player"] for e in full["entries"]]
     assert order == ["p1", "p3", "p5", "p6", "p2", "p4"]
     assert [e["rank"] for e in full["entries"]] == [1, 2, 3, 4, 5, 6]
     assert (full["total"], full["offset"], full["limit"], full["system"]) == (6, 0, 50, "site")
 
-    page = site.get("/leaderboards/blitz", params={"offset": 2, "limit": 2}).json()
+    page = site.get("/leaderboards/blitz", params={**everyone, "offset": 2, "limit": 2}).json()
     assert [(e["rank"], e["player"]) for e in page["entries"]] == [(3, "p5"), (4, "p6")]
     assert page["total"] == 6
-    last = site.get("/leaderboards/blitz", params={"offset": 5, "limit": 2}).json()
+    last = site.get("/leaderboards/blitz", params={**everyone, "offset": 5, "limit": 2}).json()
     assert [e["player"] for e in last["entries"]] == ["p4"]
-    beyond = site.get("/leaderboards/blitz", params={"offset": 10}).json()
+    beyond = site.get("/leaderboards/blitz", params={**everyone, "offset": 10}).json()
     assert (beyond["entries"], beyond["total"]) == ([], 6)
 
     assert single_error(site.get("/leaderboards/blitz", params={"limit": 0}))["field"] == "limit"
@@ -508,8 +515,9 @@ def test_leaderboard_pages_with_total(site: Api) -> None:
 
     pools = site.get("/leaderboards").json()
     assert pools["system"] == "site"
-    totals = {p["pool"]: p["total"] for p in pools["pools"]}
+    totals = {p["pool"]: p["everyone"] for p in pools["pools"]}
     assert totals["blitz"] == 6 and totals["site"] == 6 and totals["bullet"] == 0
+    assert {p["pool"]: (p["total"], p["established"]) for p in pools["pools"]}["blitz"] == (0, 0)
     assert next(iter(totals)) == "site"
 
 

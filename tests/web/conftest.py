@@ -53,7 +53,8 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-def _serve(system: str, folder: Path) -> Iterator[Site]:
+def serve_sample(system: str, folder: Path) -> Iterator[Site]:
+    """Serve a new ledger of ``system`` loaded with its sample data."""
     ledger = Ledger.create(f"sqlite:///{folder / f'{system}.db'}", system, NOW)
     load_sample(ledger, NOW)
     try:
@@ -88,22 +89,22 @@ def serve(ledger: Ledger) -> Iterator[Site]:
 
 @pytest.fixture(scope="session")
 def site_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    yield from _serve("site", tmp_path_factory.mktemp("site"))
+    yield from serve_sample("site", tmp_path_factory.mktemp("site"))
 
 
 @pytest.fixture(scope="session")
 def arena_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    yield from _serve("arena", tmp_path_factory.mktemp("arena"))
+    yield from serve_sample("arena", tmp_path_factory.mktemp("arena"))
 
 
 @pytest.fixture(scope="session")
 def corr_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    yield from _serve("corr", tmp_path_factory.mktemp("corr"))
+    yield from serve_sample("corr", tmp_path_factory.mktemp("corr"))
 
 
 @pytest.fixture(scope="session")
 def fide_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    yield from _serve("fide", tmp_path_factory.mktemp("fide"))
+    yield from serve_sample("fide", tmp_path_factory.mktemp("fide"))
 
 
 @pytest.fixture

@@ -1,12 +1,15 @@
 """The live games' pages in a real headless Chromium: open games with their deadlines,
 an otb result awaiting confirmation, and ended games with how each ended (site S2,
 S7-S9), checked against the API. The games are set up through the ledger on the
-served sample with the real clock; none of them moves a rating (void or pending)."""
+served sample (one of this module's own) with the real clock; none of them moves a
+rating (void or pending)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from playwright.sync_api import Page
 
 from chessrate.ledger.live import LiveGames, OtbRegistration
@@ -14,7 +17,15 @@ from chessrate.records import Result, Venue
 from chessrate.systems.site_live import LiveGame
 from chessrate.timecontrol import parse_time_control
 
-from .conftest import Site, screenshot
+from .conftest import Site, screenshot, serve_sample
+
+
+@pytest.fixture(scope="module")
+def site_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """A site sample of this module's own: its games are recorded at the real time, which
+    would move the shared sample's date (the day of its latest game) months past the
+    sample's games, and so change who is active on its leaderboards."""
+    yield from serve_sample("site", tmp_path_factory.mktemp("live"))
 
 
 def test_live_pages_show_open_awaiting_and_ended_games(site_sample: Site, page: Page) -> None:

@@ -17,11 +17,18 @@ def cells(page: Page, selector: str) -> list[str]:
 def test_home_shows_every_pools_leaderboard_as_the_api_does(site_sample: Site, page: Page) -> None:
     page.goto(site_sample.base + "/")
     screenshot(page, "site-home")
-    pools = [p["pool"] for p in site_sample.get("/leaderboards")["pools"]]
+    totals = {p["pool"]: p for p in site_sample.get("/leaderboards")["pools"]}
+    pools = list(totals)
     assert pools == ["site", "bullet", "blitz", "rapid", "classical", "unclocked",
                      "correspondence", "otb", "bots"]  # fmt: skip
     for pool in pools:
+        # the home page shows each pool's established players (issue 14: honest
+        # leaderboards), as the API's default list, and links to everyone
         board = site_sample.get(f"/leaderboards/{pool}?limit=10")
+        assert board["established_only"] is True
+        everyone = page.locator(f"#pool-{pool} a.everyone")
+        assert everyone.get_attribute("href") == f"/leaderboards/{pool}?all=1"
+        assert f"({totals[pool]['everyone']})" in everyone.inner_text()
         table = page.locator(f"table.board[data-pool='{pool}']")
         shown_players = table.locator("tr[data-player]").evaluate_all(
             "rows => rows.map(r => r.dataset.player)"
@@ -127,10 +134,12 @@ def test_bot_page_shows_its_fixed_rating(site_sample: Site, page: Page) -> None:
 
 
 def test_provisional_site_ratings_show_the_question_mark(site_sample: Site, page: Page) -> None:
-    board = site_sample.get("/leaderboards/classical?limit=100")
+    # the provisional players are on the list of everyone (the default list leaves
+    # them out: issue 14, honest leaderboards)
+    board = site_sample.get("/leaderboards/classical?limit=100&all=true")
     marked = [e for e in board["entries"] if e["games"] < 10]
     assert marked
-    page.goto(site_sample.base + "/leaderboards/classical")
+    page.goto(site_sample.base + "/leaderboards/classical?all=1")
     shown = dict(zip(
         page.locator("tr[data-player]").evaluate_all("rs => rs.map(r => r.dataset.player)"),
         cells(page, "td.rating"), strict=True,
@@ -153,7 +162,7 @@ def test_arena_qualifying_player_shows_the_training_rating(arena_sample: Site, p
 
 
 def test_corr_provisional_and_unrated_displays(corr_sample: Site, page: Page) -> None:
-    board = corr_sample.get("/leaderboards/corr?limit=100")
+    board = corr_sample.get("/leaderboards/corr?limit=100&all=true")
     provisional = next(e for e in board["entries"] if e["state"] == "provisional")
     page.goto(corr_sample.base + f"/players/{quote(provisional['player'])}")
     screenshot(page, "corr-player")
@@ -215,8 +224,8 @@ def test_people_are_shown_by_name_with_their_id_as_the_tooltip(
         assert link.get_attribute("title") == entry["player"]
 
     game = site_sample.get("/games/s0013")
-    names = {e["player"]: e["name"] for e in site_sample.get("/leaderboards/site?limit=500")[
-        "entries"]}  # fmt: skip
+    names = {e["player"]: e["name"] for e in site_sample.get(
+        "/leaderboards/site?limit=500&all=true")["entries"]}  # fmt: skip
     page.goto(site_sample.base + "/games/s0013")
     players = page.locator("dl.facts a.player")
     assert players.evaluate_all("a => a.map(x => x.title)") == [game["white"], game["black"]]

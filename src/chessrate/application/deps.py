@@ -107,7 +107,14 @@ async def get_now(request: Request) -> datetime:
     return cast(Clock, request.app.state.clock)()
 
 
+async def get_active_days(request: Request) -> int:
+    """``Settings.active_days``: how recent a ``site`` player's last rated game in a
+    pool must be for the pool's list of established players."""
+    return cast(int, request.app.state.active_days)
+
+
 LedgerDep = Annotated[Ledger, Depends(get_ledger)]
+ActiveDays = Annotated[int, Depends(get_active_days)]
 ClockDep = Annotated[Clock, Depends(get_clock)]
 CommitterDep = Annotated[GroupCommitter, Depends(get_committer)]
 Now = Annotated[datetime, Depends(get_now)]

@@ -391,8 +391,13 @@ class PlayerStatsPublic(BaseModel):
     pools: list[PoolStatsPublic]
 
 
+MAX_OFFSET = 2**31 - 1
+"""The largest offset a list accepts (a larger one is a 422, never a database error)."""
+
+
 class LeaderboardEntryPublic(RatingPublic):
     rank: int
+    state_words: str = Field(description="the state in words (`provisional (7 of 10 games)`)")
 
 
 class LeaderboardPublic(BaseModel):
@@ -400,13 +405,44 @@ class LeaderboardPublic(BaseModel):
     pool: str
     offset: int
     limit: int
-    total: int = Field(description="listed players in the pool")
+    total: int = Field(description="players on this list")
+    established_only: bool = Field(
+        description="true: the pool's established players (the default); false: everyone "
+        "listed (`all=true`, or a system whose list is a period's published list)"
+    )
+    listed: str = Field(description="who is on this list, in words")
+    ledger_date: date | None = Field(
+        description="the day (UTC) of the ledger's most recently recorded game, which "
+        "'active' and memberships are counted on"
+    )
+    active_days: int | None = Field(
+        description="site: an established player played a rated game in the pool in the "
+        "last this many days before the ledger's date"
+    )
+    active_since: date | None = Field(description="site: the first day such a game counts")
     entries: list[LeaderboardEntryPublic]
+
+
+class LeaderboardRankPublic(BaseModel):
+    """Where a player stands on a pool's list."""
+
+    system: str
+    pool: str
+    player: str
+    name: str | None
+    rank: int
+    total: int = Field(description="players on this list")
+    established_only: bool
+    offset: int = Field(description="the offset of the list's page (of `limit`) with the player")
+    limit: int
+    page: int = Field(description="that page's number, from 1")
 
 
 class PoolPublic(BaseModel):
     pool: str
-    total: int
+    total: int = Field(description="established players (the default list)")
+    established: int = Field(description="established players (the default list)")
+    everyone: int = Field(description="every listed player (`all=true`)")
 
 
 class LeaderboardsPublic(BaseModel):

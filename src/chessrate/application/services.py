@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
@@ -349,7 +349,7 @@ def player_stats(ledger: Ledger, player_id: str) -> schemas.PlayerStatsPublic:
     periods = ledger.info.rates_periods
 
     def standing(pool: str, state: str, games: int) -> str:
-        return state if periods else ledger.system.standing(view.player, pool, state, games)
+        return state if periods else ledger.system.standing(state, games, view.player)
 
     pools = []
     for pool in [*ledger.pools, *(p for p in current if p not in ledger.pools)]:
@@ -388,29 +388,99 @@ def chart_series(ledger: Ledger, player_id: str, pool: str, days: int | None) ->
 # -- leaderboards -----------------------------------------------------------------------
 
 
-def leaderboard(ledger: Ledger, pool: str, offset: int, limit: int) -> schemas.LeaderboardPublic:
-    rows, total = ledger.leaderboard(pool, offset, limit)
+def leaderboard(
+    ledger: Ledger,
+    pool: str,
+    offset: int,
+    limit: int,
+    everyone: bool = False,
+    active_days: int | None = None,
+) -> schemas.LeaderboardPublic:
+    """A pool's list: its established players (the system's rule; ``active_days`` for
+    ``site``), or ``everyone`` listed; paged, with the total and who is listed."""
+    rule = ledger.established_rule(pool, active_days)
+    established_only = rule is not None and not everyone
+    played = ledger.ledger_date()
+    rows, total = ledger.leaderboard(
+        pool, offset, limit, established_only=established_only, active_days=active_days
+    )
+    words = ledger.system.standing if ledger.info.rates_games else (lambda s, _g: s)
     entries = [
         schemas.LeaderboardEntryPublic(
-            rank=offset + n, **rating_public(row, row.listed).model_dump()
+            rank=offset + n,
+            state_words=words(row.state, row.games),
+            **rating_public(row, row.listed).model_dump(),
         )
         for n, row in enumerate(rows, start=1)
     ]
+    day = None if played is None else played.astimezone(UTC).date()
+    active = rule is not None and rule.active_days is not None
+    if rule is None:
+        listed = "Every player on the period's published list"
+    elif established_only:
+        listed = rule.describe(day)
+    else:
+        listed = "Everyone with a rating in the pool, established or not"
     return schemas.LeaderboardPublic(
         system=ledger.system_id,
         pool=pool,
         offset=offset,
         limit=limit,
         total=total,
+        established_only=established_only,
+        listed=listed,
+        ledger_date=day,
+        active_days=active_days if active else None,
+        active_since=rule.since(day) if rule is not None and active else None,
         entries=entries,
     )
 
 
-def leaderboards(ledger: Ledger) -> schemas.LeaderboardsPublic:
-    pools = [
-        schemas.PoolPublic(pool=pool, total=ledger.leaderboard(pool, 0, 0)[1])
-        for pool in pools_of(ledger)
-    ]
+def leaderboard_rank(
+    ledger: Ledger,
+    pool: str,
+    player_id: str,
+    limit: int,
+    everyone: bool = False,
+    active_days: int | None = None,
+) -> schemas.LeaderboardRankPublic:
+    """Where a player stands on a pool's list (the one :func:`leaderboard` gives with
+    the same ``everyone``), and the offset of the page of ``limit`` that shows them;
+    NotFound says why a player is not on it."""
+    established_only = not everyone and ledger.established_rule(pool, active_days) is not None
+    rank, total = ledger.board_rank(
+        pool, player_id, established_only=established_only, active_days=active_days
+    )
+    page = (rank - 1) // limit
+    return schemas.LeaderboardRankPublic(
+        system=ledger.system_id,
+        pool=pool,
+        player=player_id,
+        name=ledger.names_of([player_id]).get(player_id),
+        rank=rank,
+        total=total,
+        established_only=established_only,
+        offset=page * limit,
+        limit=limit,
+        page=page + 1,
+    )
+
+
+def leaderboards(ledger: Ledger, active_days: int | None = None) -> schemas.LeaderboardsPublic:
+    """Each pool with the number of its established players and of everyone listed."""
+    pools = []
+    for pool in pools_of(ledger):
+        everyone = ledger.leaderboard(pool, 0, 0)[1]
+        established = everyone
+        if ledger.established_rule(pool, active_days) is not None:
+            established = ledger.leaderboard(
+                pool, 0, 0, established_only=True, active_days=active_days
+            )[1]
+        pools.append(
+            schemas.PoolPublic(
+                pool=pool, total=established, established=established, everyone=everyone
+            )
+        )
     return schemas.LeaderboardsPublic(system=ledger.system_id, pools=pools)
 
 

@@ -19,7 +19,10 @@ class Settings(BaseSettings):
     each worker applies the live games' deadlines (0: never; use ``chessrate sweep``);
     ``CHESSRATE_GROUP_MAX``: the most games a worker rates and commits together (group
     commit of ``POST /games``; 1: each game in its own transaction);
-    ``CHESSRATE_GROUP_WRITERS``: how many groups a worker commits at once (1)."""
+    ``CHESSRATE_GROUP_WRITERS``: how many groups a worker commits at once (1);
+    ``CHESSRATE_ACTIVE_DAYS``: on ``site`` leaderboards, an established player played a
+    rated game in the pool within this many days of the ledger's date (its latest
+    game)."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
@@ -28,3 +31,4 @@ class Settings(BaseSettings):
     sweep_seconds: float = 5.0
     group_max: int = Field(default=DEFAULT_GROUP_MAX, ge=1)
     group_writers: int = Field(default=1, ge=1)
+    active_days: int = Field(default=90, ge=1, le=36_500)

@@ -21,8 +21,9 @@ from ..errors import NotFound
 from ..numbers import from_hundredths
 from ..records import microseconds, moment
 from . import rows
+from .boards import hundredths_rating
 from .connection import as_utc
-from .queries import LedgerQueries, _rating
+from .queries import LedgerQueries
 from .schema import annulments, changes, games, players, ratings
 from .views import ChartSeries, PlayedGame, PoolSummary, SeriesPoint
 
@@ -191,44 +192,25 @@ class LedgerPeople(LedgerQueries):
                 found.append(
                     PoolSummary(
                         pool=pool,
-                        first_rating=_rating(None if first is None else first.before),
+                        first_rating=hundredths_rating(None if first is None else first.before),
                         peak=None if peak is None else from_hundredths(peak.after),
                         peak_at=None if peak is None else moment(peak.played_at),
                         peak_game=None if peak is None else peak.id,
                         wins=wins,
                         draws=draws,
                         losses=losses,
-                        rank=self._rank_on_list(conn, player_id, pool) if rated.get(pool) else None,
+                        rank=self._rank_on_list(player_id, pool) if rated.get(pool) else None,
                     )
                 )
         return found
 
-    def _rank_on_list(self, conn: Connection, player_id: str, pool: str) -> int | None:
-        """The player's place on the pool's list in :meth:`leaderboard`'s order (rating
-        descending, no rating last, then games descending, then id): one more than the
-        listed rows before it. None when the player is not listed."""
-        row = conn.execute(
-            select(ratings.c.rating_cents, ratings.c.games).where(
-                ratings.c.player_id == player_id, ratings.c.pool == pool, ratings.c.listed
-            )
-        ).first()
-        if row is None:
+    def _rank_on_list(self, player_id: str, pool: str) -> int | None:
+        """The player's place on the pool's list of everyone listed (the leaderboard's
+        order, :meth:`board_rank`); None when the player is not listed."""
+        try:
+            return self.board_rank(pool, player_id)[0]
+        except NotFound:
             return None
-        cents, played = row
-        same = ratings.c.games > played
-        same = or_(same, and_(ratings.c.games == played, ratings.c.player_id < player_id))
-        if cents is None:
-            ahead = or_(
-                ratings.c.rating_cents.is_not(None), and_(ratings.c.rating_cents.is_(None), same)
-            )
-        else:
-            ahead = or_(ratings.c.rating_cents > cents, and_(ratings.c.rating_cents == cents, same))
-        before = conn.execute(
-            select(func.count())
-            .select_from(ratings)
-            .where(ratings.c.pool == pool, ratings.c.listed, ahead)
-        ).scalar_one()
-        return int(before) + 1
 
     # -- the chart ----------------------------------------------------------------------
 

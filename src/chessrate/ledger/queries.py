@@ -1,28 +1,27 @@
 """The ledger's reads for the pages, the API and the command line: players, games,
-history, leaderboards, annulments, and the whole ledger in commit order (events,
-players, games) for export and replay. Reads never take SQLite's write lock."""
+history, annulments (leaderboards: ``boards``), and the whole ledger in commit order
+(events, players, games) for export and replay. Reads never take SQLite's write lock."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Connection, case, func, select, text
 
 from ..errors import NotFound
 from ..folding import ESCAPE, contains_pattern
-from ..numbers import from_hundredths
 from ..records import GameRecord, Outcome, Player, moment
 from ..systems.base import Change
 from . import codec, rows
-from .connection import LedgerConnection, as_utc
+from .boards import LedgerBoards, rating_view
+from .connection import as_utc
 from .schema import annulments, changes, events, games, players, ratings
 from .views import AnnulmentNote, AnnulmentView, GameView, HistoryItem, PlayerView, RatingView
 
 
-class LedgerQueries(LedgerConnection):
+class LedgerQueries(LedgerBoards):
     """Reads (the :class:`~chessrate.ledger.Ledger`'s share)."""
 
     # -- players ------------------------------------------------------------------------
@@ -101,7 +100,7 @@ class LedgerQueries(LedgerConnection):
         player = codec.player_from_json(row.attributes)
         order = {pool: n for n, pool in enumerate(self.pools)}
         views = sorted(
-            (self._rating_view(r, player.name) for r in rows), key=lambda v: order.get(v.pool, 99)
+            (rating_view(r, player.name) for r in rows), key=lambda v: order.get(v.pool, 99)
         )
         return PlayerView(player, tuple(views))
 
@@ -138,7 +137,7 @@ class LedgerQueries(LedgerConnection):
             for start in range(0, len(wanted), 900):
                 query = select(ratings).where(ratings.c.player_id.in_(wanted[start : start + 900]))
                 for row in conn.execute(query):
-                    found.setdefault(row.player_id, []).append(self._rating_view(row))
+                    found.setdefault(row.player_id, []).append(rating_view(row))
         for views in found.values():
             views.sort(key=lambda v: order.get(v.pool, 99))
         return found
@@ -234,39 +233,6 @@ class LedgerQueries(LedgerConnection):
             for r in found
         ]
 
-    def leaderboard(
-        self, pool: str, offset: int = 0, limit: int = 50
-    ) -> tuple[list[RatingView], int]:
-        """A pool's rating list, best first, paged; and the number of listed players."""
-        if pool not in self.pools:
-            raise NotFound(f"pool {pool}: not a pool of {self.system_id} ({', '.join(self.pools)})")
-        where = (ratings.c.pool == pool) & ratings.c.listed
-        query = (
-            select(ratings, players.c.name)
-            .join(players, players.c.id == ratings.c.player_id)
-            .where(where)
-            .order_by(
-                ratings.c.rating_cents.is_(None),
-                ratings.c.rating_cents.desc(),
-                ratings.c.games.desc(),
-                ratings.c.player_id,
-            )
-            .offset(offset)
-            .limit(limit)
-        )
-        with self.reading() as conn:
-            rows = conn.execute(query).all()
-            total = conn.execute(
-                select(func.count()).select_from(ratings).where(where)
-            ).scalar_one()
-        return [self._rating_view(r, r.name) for r in rows], int(total)
-
-    def _rating_view(self, row: Any, name: str | None = None) -> RatingView:
-        return RatingView(
-            row.player_id, row.pool, _rating(row.rating_cents), row.display, row.state_name,
-            row.games, row.listed, name,
-        )  # fmt: skip
-
     def names_of(self, ids: Iterable[str]) -> dict[str, str]:
         """The names of the players among ``ids`` that have one (pages and answers show
         people by name, their id beside it)."""
@@ -356,7 +322,3 @@ class LedgerQueries(LedgerConnection):
                 "players": conn.execute(select(func.count()).select_from(players)).scalar_one(),
                 "games": conn.execute(select(func.count()).select_from(games)).scalar_one(),
             }
-
-
-def _rating(hundredths: int | None) -> Decimal | None:
-    return None if hundredths is None else from_hundredths(hundredths)

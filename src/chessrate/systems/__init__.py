@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .arena import ArenaRules, ArenaSystem
-from .base import Change, GameRating, ListEntry, RatingSystem
+from .base import Change, Established, GameRating, ListEntry, RatingSystem
 from .corr import CorrRules, CorrSystem
 from .fide import FideSystem
 from .site import SiteRules, SiteSystem
@@ -115,6 +115,7 @@ __all__ = [
     "Change",
     "CorrRules",
     "CorrSystem",
+    "Established",
     "GameRating",
     "ListEntry",
     "RatingSystem",

@@ -18,6 +18,7 @@ from ..tables import dp_for_fraction, expected_scores, table_b_d
 from ..timecontrol import TimeControl
 from .base import (
     Change,
+    Established,
     GameRating,
     ListEntry,
     PlayerLookup,
@@ -412,7 +413,7 @@ class ArenaSystem:
     ) -> tuple[tuple[Change, ...], dict[PoolKey, ArenaState]]:
         raise no_annulment(self.id, rating)
 
-    def standing(self, player: Player, pool: str, state: str, games: int) -> str:
+    def standing(self, state: str, games: int, player: Player | None = None) -> str:
         """A5: unrated (the training rating shown), qualifying (n of A6's games), rated."""
         if state == ArenaStatus.QUALIFYING:
             return f"qualifying: {games} of {self.rules.qualifying_games}"
@@ -433,6 +434,15 @@ class ArenaSystem:
             state.status.value,
             state.counted_games,
         )
+
+    def established(self, pool: str, active_days: int | None) -> Established:
+        """Leaderboards: rated players (A5: not unrated or qualifying) with a membership
+        valid on the ledger's date (A3, the same inclusive day as
+        :meth:`check_membership`); ``active_days`` does not apply."""
+        return Established(
+            states=(ArenaStatus.RATED.value,), state_rule="A5", membership=True,
+            membership_rule="A3",
+        )  # fmt: skip
 
 
 def display_arena(state: ArenaState, rules: ArenaRules | None = None) -> str:

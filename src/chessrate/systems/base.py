@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -128,6 +129,87 @@ class ListEntry:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Established:
+    """Who a pool's default rating list shows (the leaderboards' "established players"):
+    a system's rule as data, built by its ``established`` from its ``Rules`` numbers,
+    so that the ledger can ask its database (paging and counting there) and a person
+    can read it.
+
+    A listed row is established when its state is one of ``states`` (any when empty),
+    it has at least ``min_games`` games, its last rated game in the pool was played on
+    or after :meth:`since` (``active_days`` before the ledger's date; no condition
+    when None), and, with ``membership``, the player's membership is valid on the
+    ledger's date. The ledger's date is the day (UTC) of its most recently recorded
+    game. Each condition names the rule it rests on (``*_rule``: a rule id such as
+    ``S6``)."""
+
+    states: tuple[str, ...] = ()
+    state_rule: str = ""
+    min_games: int = 0
+    games_rule: str = ""
+    active_days: int | None = None
+    membership: bool = False
+    membership_rule: str = ""
+
+    def since(self, day: date | None) -> date | None:
+        """The first day a last rated game keeps a player active (None: no activity
+        condition, or a ledger without games)."""
+        if self.active_days is None or day is None:
+            return None
+        return day - timedelta(days=self.active_days)
+
+    def describe(self, day: date | None) -> str:
+        """Who the list shows, in words (``day``: the ledger's date)."""
+        parts = []
+        if self.states:
+            parts.append(f"{' or '.join(self.states)} ({self.state_rule})")
+        if self.min_games:
+            parts.append(
+                f"with at least {self.min_games} rated games in the pool ({self.games_rule})"
+            )
+        if self.active_days is not None:
+            since = self.since(day)
+            if since is None:
+                parts.append("active (no game recorded yet)")
+            else:
+                parts.append(f"active: a rated game in the pool since {since.isoformat()}")
+        if self.membership:
+            on = f"on {day.isoformat()}" if day else "(no game recorded yet)"
+            parts.append(f"with a membership valid {on} ({self.membership_rule})")
+        return "Players " + ", ".join(parts) if parts else "Every listed player"
+
+    def why_not(
+        self,
+        state: str,
+        games: int,
+        last_played: date | None,
+        membership_until: date | None,
+        day: date | None,
+    ) -> str | None:
+        """Why a listed row is not established (None when it is): the first condition
+        it fails, in words."""
+        if self.states and state not in self.states:
+            return f"{state}, not {' or '.join(self.states)} ({self.state_rule})"
+        if games < self.min_games:
+            return f"{games} rated games, fewer than {self.min_games} ({self.games_rule})"
+        since = self.since(day)
+        if self.active_days is not None and (
+            since is None or last_played is None or last_played < since
+        ):
+            last = last_played.isoformat() if last_played else "none in the ledger"
+            return (
+                f"not active: last rated game in the pool {last}, none since "
+                f"{since.isoformat() if since else '-'} (the last {self.active_days} days)"
+            )
+        if self.membership and not (
+            membership_until is not None and (day is None or day <= membership_until)
+        ):
+            why = f"ended on {membership_until}" if membership_until else "none"
+            return f"no membership valid on {day} ({why}; {self.membership_rule})"
+        return None
+
+
 CHANGE_COLUMNS: tuple[str, ...] = (
     "slot", "player", "pool", "rule", "opponent", "score", "before", "after",
     "state_before", "state_after", "games_before", "games_after", "opponent_rating",
@@ -185,13 +267,19 @@ class RatingSystem(Protocol[S]):
     def list_entry(self, player: Player, pool: str, state: S) -> ListEntry | None:
         """The player's rating-list row in ``pool``, or None when not listed."""
 
+    def established(self, pool: str, active_days: int | None) -> Established:
+        """Who the pool's default list shows (leaderboards): a condition on a listed
+        row built from the system's ``Rules``; ``active_days``, where the system asks
+        for recent play, is how recent (None: no activity condition)."""
+
     def note(self, change: Change) -> str:
         """A change in words, from its numbers alone (``Change.note``)."""
 
-    def standing(self, player: Player, pool: str, state: str, games: int) -> str:
-        """A player's state in ``pool`` in words for people, from the state's name and
+    def standing(self, state: str, games: int, player: Player | None = None) -> str:
+        """A player's state in a pool in words for people, from the state's name and
         the games that count for it (``RatingView.state``/``games``), with the numbers
-        of the system's rules ("provisional, 7 of 10 games")."""
+        of the system's rules ("provisional, 7 of 10 games"); ``player`` when known (a
+        bot's fixed rating). The player page and the leaderboards say it so."""
 
     def state_after(self, change: Change, before: S) -> S:
         """The state ``change`` leaves its player in, from its numbers and the state

@@ -15,6 +15,7 @@ from ..numbers import HALF, ONE, display, round_half_away
 from ..records import GameRecord, Outcome, Player, Termination
 from .base import (
     Change,
+    Established,
     GameRating,
     ListEntry,
     PlayerLookup,
@@ -300,11 +301,11 @@ class CorrSystem:
     ) -> tuple[tuple[Change, ...], dict[PoolKey, CorrState]]:
         raise no_annulment(self.id, rating)
 
-    def standing(self, player: Player, pool: str, state: str, games: int) -> str:
-        """C1: unrated, provisional (its games so far; established after
-        ``established_after``), established."""
+    def standing(self, state: str, games: int, player: Player | None = None) -> str:
+        """C1: unrated, provisional (its games so far of the ``established_after``
+        that establish it), established."""
         if state == CorrStatus.PROVISIONAL:
-            return f"provisional ({games} games)"
+            return f"provisional, {games} of {self.rules.established_after} games"
         return str(state)
 
     def list_entry(self, player: Player, pool: str, state: CorrState) -> ListEntry | None:
@@ -313,6 +314,11 @@ class CorrSystem:
         return ListEntry(
             player.id, pool, state.rating, display_corr(state), state.status.value, state.games
         )
+
+    def established(self, pool: str, active_days: int | None) -> Established:
+        """Leaderboards: established ratings (C1: 25 counted games); ``active_days``
+        does not apply."""
+        return Established(states=(CorrStatus.ESTABLISHED.value,), state_rule="C1")
 
 
 def display_corr(state: CorrState) -> str:

@@ -18,6 +18,7 @@ from ..records import GameRecord, Outcome, Player, Result, Termination, Venue
 from ..timecontrol import ClockKind, TimeControl
 from .base import (
     Change,
+    Established,
     GameRating,
     ListEntry,
     PlayerLookup,
@@ -468,10 +469,10 @@ class SiteSystem:
 
     # -- lists ---------------------------------------------------------------------
 
-    def standing(self, player: Player, pool: str, state: str, games: int) -> str:
+    def standing(self, state: str, games: int, player: Player | None = None) -> str:
         """S6: provisional under ``provisional_games`` rated games; S7: a bot's fixed
         rating, never listed."""
-        if player.bot:
+        if player is not None and player.bot:
             rating = "" if player.bot_rating is None else f" {display(player.bot_rating)}"
             return f"bot — fixed rating{rating}, not listed"
         needed = self.rules.provisional_games
@@ -486,6 +487,14 @@ class SiteSystem:
             return None
         return ListEntry(
             player.id, pool, state.rating, display_site(state, self.rules), "rated", state.games
+        )
+
+    def established(self, pool: str, active_days: int | None) -> Established:
+        """Leaderboards: a rating past S6's provisional games (no ``?``) whose player
+        played a rated game in the pool within ``active_days`` of the ledger's date
+        (bots are never listed, S7)."""
+        return Established(
+            min_games=self.rules.provisional_games, games_rule="S6", active_days=active_days
         )
 
 

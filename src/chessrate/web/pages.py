@@ -5,22 +5,28 @@ games)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from ..application import services
-from ..application.deps import LedgerDep
+from ..application import schemas, services
+from ..application.deps import ActiveDays, LedgerDep
+from ..errors import NotFound
 from ..ledger import Ledger
 from ..numbers import display
-from ..timecontrol import as_players_write
+from ..systems.arena import allowed_controls
+from ..systems.fide import FideSystem
+from ..systems.site_live import LiveRules
+from ..timecontrol import ESTIMATE_MOVES, as_players_write
 from .charts import rating_chart
 from .formats import change_class, moment_text, signed_change, time_control_text
 from .formats import signed as _signed
@@ -36,6 +42,11 @@ POOL_NAMES = {"site": "site Elo"}
 LEADERS_ON_HOME = 10
 SEARCH_RESULTS = 50
 CSV_TYPE = "text/csv; charset=utf-8"
+BOARD_PAGE = 50
+"""Rows on a leaderboard page."""
+MAX_BOARD_PAGE = schemas.MAX_OFFSET // BOARD_PAGE + 1
+RULE_ID = re.compile(r"\b([SACF]\d{1,2})\b")
+"""A rule id of the spec (``S6``, ``A5``, ``C7``, ``F3``): /how has an anchor for each."""
 
 
 def _page(
@@ -56,25 +67,185 @@ def _page(
         pool_name=lambda pool: POOL_NAMES.get(pool, pool),
         signed=_signed,
         person=lambda player_id: person_link(player_id, names.get(player_id)),
+        rule=rule_link,
+        rules_in=rules_linked,
+        number=lambda n: f"{n:,}",
     )
     return templates.TemplateResponse(request, name, context, status_code=status)
 
 
-@router.get("/", response_class=HTMLResponse)
-def home(request: Request, ledger: LedgerDep) -> HTMLResponse:
-    boards = [
-        services.leaderboard(ledger, pool, 0, LEADERS_ON_HOME) for pool in services.pools_of(ledger)
+def rule_link(rule: str) -> Markup:
+    """A rule id as pages show one (``site S6``, ``A6``): a link to its explanation on
+    /how (``/how#S6``)."""
+    found = RULE_ID.search(rule)
+    if found is None:
+        return Markup("{}").format(rule)
+    return Markup('<a class="rule" href="/how#{}">{}</a>').format(found.group(1), rule)
+
+
+def rules_linked(text: str) -> Markup:
+    """Text (a note, a reason) with each rule id in it linked to /how."""
+    parts = RULE_ID.split(text)
+    html = [
+        Markup('<a class="rule" href="/how#{0}">{0}</a>').format(part) if n % 2 else escape(part)
+        for n, part in enumerate(parts)
     ]
+    return Markup("").join(html)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, ledger: LedgerDep, active_days: ActiveDays) -> HTMLResponse:
+    """Each pool's established players (top 10), and how many everyone would be."""
+    boards = [
+        services.leaderboard(ledger, pool, 0, LEADERS_ON_HOME, False, active_days)
+        for pool in services.pools_of(ledger)
+    ]
+    everyone = {p.pool: p.everyone for p in services.leaderboards(ledger, active_days).pools}
     periods = services.list_periods(ledger).periods if ledger.info.rates_periods else []
-    return _page(request, ledger, "home.html", boards=boards, periods=periods)
+    return _page(request, ledger, "home.html", boards=boards, everyone=everyone, periods=periods)
 
 
-@router.get("/leaderboards/{pool}", response_class=HTMLResponse)
+@dataclass(frozen=True, slots=True)
+class Pager:
+    """A leaderboard page's links: first, previous, the page numbers near the current
+    one (None: a gap), next, last; and the rows shown in words."""
+
+    shown: str
+    current: int
+    last_page: int
+    first: str | None = None
+    previous: str | None = None
+    next: str | None = None
+    last: str | None = None
+    pages: list[tuple[int | None, str | None]] = field(default_factory=list)
+
+
+def board_url(pool: str, everyone: bool, page: int = 1, **more: str) -> str:
+    """A leaderboard page's address (``?all=1`` for everyone, ``page`` from 1)."""
+    query = {**({"all": "1"} if everyone else {}), **({"page": str(page)} if page > 1 else {})}
+    query.update(more)
+    return f"/leaderboards/{quote(pool, safe='')}" + (f"?{urlencode(query)}" if query else "")
+
+
+def pager(board: schemas.LeaderboardPublic, everyone: bool) -> Pager:
+    """The links of a board page of ``BOARD_PAGE`` rows."""
+    size, total = BOARD_PAGE, board.total
+    last_page = max(1, -(-total // size))
+    current = board.offset // size + 1
+    if board.entries:
+        first_row, last_row = board.offset + 1, board.offset + len(board.entries)
+        shown = f"{first_row:,}–{last_row:,} of {total:,}"
+    else:
+        shown = f"No players on this page; the list has {total:,}"
+
+    def url(n: int) -> str:
+        return board_url(board.pool, everyone, n)
+
+    near = sorted({1, last_page, *range(max(1, current - 2), min(last_page, current + 2) + 1)})
+    pages: list[tuple[int | None, str | None]] = []
+    for n in near:
+        if pages and pages[-1][0] is not None and n - (pages[-1][0] or 0) > 1:
+            pages.append((None, None))
+        pages.append((n, None if n == current else url(n)))
+    return Pager(
+        shown=shown,
+        current=current,
+        last_page=last_page,
+        first=url(1) if current > 1 else None,
+        previous=url(min(current - 1, last_page)) if current > 1 else None,
+        next=url(current + 1) if current < last_page else None,
+        last=url(last_page) if current < last_page else None,
+        pages=pages,
+    )
+
+
+@router.get("/leaderboards/{pool}", response_class=HTMLResponse, response_model=None)
 def leaderboard(
-    request: Request, ledger: LedgerDep, pool: str, offset: int = Query(0, ge=0)
-) -> HTMLResponse:
-    board = services.leaderboard(ledger, pool, offset, 50)
-    return _page(request, ledger, "leaderboard.html", board=board)
+    request: Request,
+    ledger: LedgerDep,
+    active_days: ActiveDays,
+    pool: str,
+    page: int | None = Query(None, ge=1, le=MAX_BOARD_PAGE),
+    offset: int | None = Query(None, ge=0, le=schemas.MAX_OFFSET),
+    everyone: bool = Query(False, alias="all"),
+    find: str = Query("", max_length=200),
+    found: str = Query("", max_length=200),
+) -> Response:
+    """A pool's list, ``BOARD_PAGE`` rows a page (``page``, or ``offset`` for old links):
+    its established players, or everyone with ``all=1``. ``find`` (an id or a name)
+    goes to the page with that player, the row highlighted (``found``)."""
+    notice: tuple[str, str | None, str | None] | None = None
+    if find.strip():
+        landing, notice = _find(ledger, pool, find.strip(), everyone, active_days)
+        if landing is not None:
+            return RedirectResponse(landing, status_code=303)
+    start = (page - 1) * BOARD_PAGE if page is not None else offset or 0
+    board = services.leaderboard(ledger, pool, start, BOARD_PAGE, everyone, active_days)
+    return _page(
+        request, ledger, "leaderboard.html", board=board, pager=pager(board, everyone),
+        everyone=everyone, toggle=ledger.info.rates_games, find=find, found=found,
+        notice=notice, rules=_rules(ledger), active_days=active_days,
+        established_url=board_url(pool, False), everyone_url=board_url(pool, True),
+    )  # fmt: skip
+
+
+def _find(
+    ledger: Ledger, pool: str, text: str, everyone: bool, active_days: int
+) -> tuple[str | None, tuple[str, str | None, str | None] | None]:
+    """Where "find a player's rank" lands: the board page with the player (by id, else
+    by name), or a notice (its words, and a link with its text) saying why not."""
+    try:
+        player_id = ledger.get_player(text).player.id  # an id, as typed
+    except NotFound:
+        matches = services.search_players(ledger, text, 20).players
+        folded = text.casefold()
+        exact = [p for p in matches if folded in (p.id.casefold(), (p.name or "").casefold())]
+        chosen = exact if exact else matches
+        if not chosen:
+            return None, (f"No player's id or name contains “{text}”.", None, None)
+        if len(chosen) > 1:
+            names = ", ".join(f"{p.name or p.id} ({p.id})" for p in chosen[:10])
+            return None, (f"Several players match “{text}”: {names}. Give the id.", None, None)
+        player_id = chosen[0].id
+    try:
+        rank = services.leaderboard_rank(ledger, pool, player_id, BOARD_PAGE, everyone, active_days)
+    except NotFound as error:
+        if not everyone:  # on the list of everyone?
+            try:
+                services.leaderboard_rank(ledger, pool, player_id, BOARD_PAGE, True, active_days)
+            except NotFound:
+                pass
+            else:
+                other = board_url(pool, True, find=player_id)
+                return None, (f"{error}.", other, "Find them among everyone")
+        return None, (f"{error}.", None, None)
+    landing = board_url(pool, everyone, rank.page, found=player_id)
+    return f"{landing}#rank-{rank.rank}", None
+
+
+def _rules(ledger: Ledger) -> Any:
+    """The ledger's system's ``Rules`` (its numbers, for the words of the pages)."""
+    if ledger.info.rates_games:
+        return getattr(ledger.system, "rules")  # noqa: B009 (not in the Protocol)
+    return FideSystem().rules
+
+
+@router.get("/how", response_class=HTMLResponse)
+def how(request: Request, ledger: LedgerDep, active_days: ActiveDays) -> HTMLResponse:
+    """How the ledger's ratings work, in plain words from its system's Rules: each rule
+    id the pages show has an anchor here (``/how#S6``)."""
+    letter, count = HOW_RULES[ledger.system_id]
+    ids = [f"{letter}{n}" for n in range(1, count + 1)]
+    return _page(
+        request, ledger, "how.html", rules=_rules(ledger), active_days=active_days,
+        ledger_date=ledger.ledger_date(), rule_ids=ids, first_rule=ids[5 if count > 6 else 0],
+        estimate_moves=ESTIMATE_MOVES, expiry_days=LiveRules().expiry // 86_400,
+        controls=allowed_controls(),
+    )  # fmt: skip
+
+
+HOW_RULES = {"site": ("S", 10), "arena": ("A", 11), "corr": ("C", 7), "fide": ("F", 8)}
+"""Each system's rule ids on /how (the spec's rules: site.md S1-S10, …)."""
 
 
 RANGES: dict[str, tuple[str, int | None]] = {
@@ -82,7 +253,6 @@ RANGES: dict[str, tuple[str, int | None]] = {
 }  # fmt: skip
 """A chart's ranges: (words, days back from the player's last change in the pool)."""
 GAMES_PER_PAGE = 50
-BOARD_PAGE = 50
 """Rows per page of the games list and of a leaderboard page (a rank links to its page)."""
 MAX_PAGE = 20_000_000
 

@@ -1,4 +1,5 @@
-"""Leaderboards: a pool's rating list, best first, paged."""
+"""Leaderboards: a pool's rating list, best first, paged: by default its established
+players (the system's rule), with ``all=true`` everyone listed; a player's rank."""
 
 from __future__ import annotations
 
@@ -7,24 +8,58 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from ...application import schemas, services
-from ...application.deps import LedgerDep
+from ...application.deps import ActiveDays, LedgerDep
 from .responses import NOT_FOUND
 
 router = APIRouter(prefix="/leaderboards", tags=["leaderboards"])
 
+Everyone = Annotated[
+    bool,
+    Query(
+        alias="all",
+        description="true: everyone listed in the pool; false (default): established players "
+        "only (site: at least the provisional games and a rated game in the pool in the "
+        "last CHESSRATE_ACTIVE_DAYS days; arena: rated with a valid membership; corr: "
+        "established)",
+    ),
+]
+Offset = Annotated[int, Query(ge=0, le=schemas.MAX_OFFSET)]
+Limit = Annotated[int, Query(ge=1, le=500)]
+
 
 @router.get("", response_model=schemas.LeaderboardsPublic)
-def list_pools(ledger: LedgerDep) -> schemas.LeaderboardsPublic:
-    """The ledger's pools, each with the number of listed players."""
-    return services.leaderboards(ledger)
+def list_pools(ledger: LedgerDep, active_days: ActiveDays) -> schemas.LeaderboardsPublic:
+    """The ledger's pools, each with its numbers of established and of listed players."""
+    return services.leaderboards(ledger, active_days)
 
 
 @router.get("/{pool}", response_model=schemas.LeaderboardPublic, responses=NOT_FOUND)
 def leaderboard(
     pool: str,
     ledger: LedgerDep,
-    offset: Annotated[int, Query(ge=0)] = 0,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    active_days: ActiveDays,
+    offset: Offset = 0,
+    limit: Limit = 50,
+    everyone: Everyone = False,
 ) -> schemas.LeaderboardPublic:
-    """The pool's list from ``offset``, at most ``limit`` rows, and the total."""
-    return services.leaderboard(ledger, pool, offset, limit)
+    """The pool's list from ``offset``, at most ``limit`` rows, the total, and which
+    list it is (``established_only``, with the ledger's date it counts from)."""
+    return services.leaderboard(ledger, pool, offset, limit, everyone, active_days)
+
+
+@router.get(
+    "/{pool}/players/{player_id}",
+    response_model=schemas.LeaderboardRankPublic,
+    responses=NOT_FOUND,
+)
+def leaderboard_rank(
+    pool: str,
+    player_id: str,
+    ledger: LedgerDep,
+    active_days: ActiveDays,
+    limit: Limit = 50,
+    everyone: Everyone = False,
+) -> schemas.LeaderboardRankPublic:
+    """A player's rank on the pool's list (``all`` as for the list) and the offset of
+    the page of ``limit`` rows that shows them; 404 saying why a player is not on it."""
+    return services.leaderboard_rank(ledger, pool, player_id, limit, everyone, active_days)
