@@ -52,9 +52,11 @@ def test_player_page(system: str, screen: Page, request: pytest.FixtureRequest) 
             assert section.locator("dd.wdl").inner_text() == wdl
             if pool["rank"]:
                 link = section.locator("dd.rank a")
-                assert link.inner_text() == f"#{pool['rank']}"
-                offset = (pool["rank"] - 1) // 50 * 50
-                assert link.get_attribute("href") == f"/leaderboards/{pool['pool']}?offset={offset}"
+                assert link.inner_text() == f"#{pool['rank']} among everyone listed"
+                number = (pool["rank"] - 1) // 50 + 1
+                assert link.get_attribute("href") == (
+                    f"/leaderboards/{pool['pool']}?all=1&page={number}#rank-{pool['rank']}"
+                )
             if pool["peak"]:
                 assert f"({pool['peak']})" in section.locator("dd.peak").inner_text()
         words = [p["standing"] for p in stats["pools"]]
@@ -65,7 +67,7 @@ def test_player_page(system: str, screen: Page, request: pytest.FixtureRequest) 
         if system == "arena" and player_id == "emil":
             assert "qualifying: 0 of 5" in words or any(w.startswith("qualifying: ") for w in words)
         if system == "corr" and player_id == "dina":
-            assert any(re.fullmatch(r"provisional \(\d+ games\)", w) for w in words)
+            assert any(re.fullmatch(r"provisional, \d+ of 25 games", w) for w in words)
 
         check_games_list(page, sample, player_id)
         pools = [p["pool"] for p in stats["pools"] if p["peak"]]
