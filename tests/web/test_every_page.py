@@ -18,7 +18,7 @@ SYSTEMS = ["site", "arena", "corr", "fide"]
 def pages_of(site: Site, system: str) -> dict[str, str]:
     """The pages to try: name → path (players and games picked from the API)."""
     found = {"home": "/", "search": "/search?q=a", "missing": "/players/nobody-at-all",
-             "docs": "/docs"}  # fmt: skip
+             "docs": "/docs", "how": "/how"}  # fmt: skip
     if system == "fide":
         period = site.get("/fide/periods")["periods"][0]["id"]
         listed = site.get(f"/fide/periods/{period}/list")["entries"]
@@ -26,6 +26,7 @@ def pages_of(site: Site, system: str) -> dict[str, str]:
             "periods": "/periods",
             "period": f"/periods/{period}",
             "report": f"/periods/{period}/reports/{quote(listed[0]['player'], safe='')}",
+            "crosstable": f"/periods/{period}/tournaments/1",
             "player": f"/players/{quote(listed[0]['player'], safe='')}",
         }
         return found
@@ -34,6 +35,7 @@ def pages_of(site: Site, system: str) -> dict[str, str]:
     history = site.get(f"/players/{quote(top, safe='')}/history/{pool}")["items"]
     found |= {
         "leaderboard": f"/leaderboards/{pool}",
+        "everyone": f"/leaderboards/{pool}?all=1",
         "player": f"/players/{quote(top, safe='')}",
         "game": f"/games/{quote(history[-1]['change']['game'], safe='')}",
     }
