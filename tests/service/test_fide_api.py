@@ -8,6 +8,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from chessrate.io.fide import read_events
+from chessrate.systems.fide import FideSystem, ListedPlayer
+
 from .conftest import Api, MakeApi
 from .test_api import GAME, single_error
 
@@ -399,3 +402,65 @@ def test_other_ledgers_have_no_fide_lists_crosstables_or_periods(make_api: MakeA
         assert answer.json() == {
             "detail": "rating periods belong to a fide ledger; this ledger rates by site"
         }, path
+
+
+CHAIN = ["example1.trf", "crete_friendship_cup_2024.trf", "crete_team_championship_2025.trf"]
+
+
+def _upload(fide: Api, pid: int, name: str) -> dict[str, Any]:
+    answer = fide.post(
+        f"/fide/periods/{pid}/files",
+        params={"name": name},
+        content=(DATA / "trf" / name).read_bytes(),
+        headers=TEXT,
+    )
+    assert answer.status_code == 201, answer.text
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def test_periods_chain_in_the_ledger_as_on_the_command_line(make_api: MakeApi) -> None:
+    """issue 15: three periods of real TRF files, each opened without a starting list,
+    start from the last closed period's new list; the last list equals rating the
+    files one after another, each period from the one before's next list."""
+    fide = make_api("fide")
+    warnings = []
+    for n, name in enumerate(CHAIN, start=1):
+        answer = fide.post("/fide/periods", {"name": f"P{n}"})
+        assert answer.status_code == 201, answer.text
+        pid = answer.json()["id"]
+        warnings += _upload(fide, pid, name)["warnings"]
+        assert fide.post(f"/fide/periods/{pid}/close").status_code == 200
+    assert len(warnings) == 1 and "'42143365' is entered twice" in warnings[0]
+    listed = fide.get(f"/fide/periods/{pid}/list").json()["entries"]
+
+    system = FideSystem()
+    start: dict[str, ListedPlayer] = {}
+    for name in CHAIN:
+        result = system.rate_period(start, read_events([DATA / "trf" / name]))
+        start = system.next_list(result)
+    expected = {r.player: r.new_rating for r in result.reports}
+    assert {e["player"]: e["new_rating"] for e in listed} == expected
+    assert len(expected) == 528
+    # a player's rating by period: Heraklion 2024 then 2025
+    periods = fide.get("/players/4201175/periods").json()["periods"]
+    assert [p["period_name"] for p in periods] == ["P2", "P3"]
+    assert periods[0]["new_rating"] == periods[1]["old_rating"]
+
+
+def test_a_period_by_todays_rules_with_the_date_of_its_list(make_api: MakeApi) -> None:
+    fide = make_api("fide")
+    answer = fide.post(
+        "/fide/periods", {"name": "June 2024", "rules": "fide-2024", "list_date": "2024-06-01"}
+    )
+    assert answer.status_code == 201, answer.text
+    period = answer.json()
+    assert (period["rules"], period["list_date"], period["floor"]) == (
+        "fide-2024", "2024-06-01", 1400
+    )  # fmt: skip
+    _upload(fide, period["id"], "crete_friendship_cup_2024.trf")
+    assert fide.post(f"/fide/periods/{period['id']}/close").status_code == 200
+    listed = fide.get(f"/fide/periods/{period['id']}/list").json()["entries"]
+    rated = [e["new_rating"] for e in listed if e["new_rating"] is not None]
+    assert rated and min(rated) >= 1400
+    refused = fide.post("/fide/periods", {"name": "x", "rules": "fide-1990"})
+    assert refused.status_code == 422 and single_error(refused)["field"] == "rules"

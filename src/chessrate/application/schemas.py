@@ -185,21 +185,40 @@ class LiveDispute(LiveBy):
 
 
 class PeriodCreate(BaseModel):
-    """A fide rating period: its name, rules and starting rating list (CSV text with
-    the columns ``id,name,rating,games,reached_2400``)."""
+    """A fide rating period: its name, ruleset and starting rating list (CSV text with
+    the columns ``id,name,rating,games,reached_2400``, and optionally those a new list
+    carries: ``k,birth_year,met_rated,pending``). Without a starting list the period
+    starts from the last closed period's new list (the periods chain)."""
 
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=200)
-    bonus: Decimal = Field(
-        default=Decimal("12.5"),
+    rules: Literal["seed", "fide-2024"] = Field(
+        default="seed",
+        description="seed: seed 003's B.02 (spec fide.md); fide-2024: the FIDE Rating "
+        "Regulations in force since 1 March 2024 (docs/fide-2024.md)",
+    )
+    list_date: date | None = Field(
+        default=None,
+        description="the date of the list the period makes (fide-2024: the junior K and "
+        "the 26 months of pending results)",
+    )
+    bonus: Decimal | None = Field(
+        default=None,
         ge=0,
         max_digits=6,
         decimal_places=2,
-        description="first-rating bonus per half point over 50% (fide F4)",
+        description="first-rating bonus per half point over 50% (fide F4; default: the "
+        "ruleset's, 12.5)",
     )
-    floor: int = Field(default=1000, ge=0, description="the rating floor (fide F6)")
-    start_list: str = Field(description="the starting list, CSV text")
+    floor: int | None = Field(
+        default=None, ge=0, le=10_000,
+        description="the rating floor (default: the ruleset's: seed 1000, fide-2024 1400)",
+    )  # fmt: skip
+    start_list: str | None = Field(
+        default=None,
+        description="the starting list, CSV text; none: the last closed period's new list",
+    )
 
 
 # -- answers ----------------------------------------------------------------------------
@@ -481,12 +500,19 @@ class AnnulmentsPublic(BaseModel):
 class PeriodPublic(BaseModel):
     id: int
     name: str
+    rules: str
+    list_date: date | None
     bonus: str
     floor: int
     created_at: datetime
     closed_at: datetime | None
     closed: bool
     files: list[str]
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="what the upload's reading left out and why (a player entered twice, "
+        "one entry never paired)",
+    )
 
 
 class PeriodsPublic(BaseModel):

@@ -565,12 +565,15 @@ def period_public(view: PeriodView) -> schemas.PeriodPublic:
     return schemas.PeriodPublic(
         id=view.id,
         name=view.name,
+        rules=view.rules,
+        list_date=view.list_date,
         bonus=str(view.bonus),
         floor=view.floor,
         created_at=view.created_at,
         closed_at=view.closed_at,
         closed=view.closed_at is not None,
         files=list(view.files),
+        warnings=list(view.warnings),
     )
 
 
@@ -578,7 +581,10 @@ def create_period(
     ledger: Ledger, body: schemas.PeriodCreate, now: datetime
 ) -> schemas.PeriodPublic:
     periods = periods_of(ledger)
-    view = periods.create(body.name, body.start_list, now, bonus=body.bonus, floor=body.floor)
+    view = periods.create(
+        body.name, body.start_list, now, bonus=body.bonus, floor=body.floor, rules=body.rules,
+        list_date=body.list_date,
+    )  # fmt: skip
     return period_public(view)
 
 

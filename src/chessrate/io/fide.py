@@ -352,19 +352,21 @@ def report_text(result: PeriodResult) -> str:
     return "\n".join(out) + "\n"
 
 
+def json_value(value: Any) -> Any:
+    """A report's value as JSON holds it: exact numbers as strings, dates in ISO form,
+    tuples as lists."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: json_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_value(v) for v in value]
+    return value
+
+
 def report_json(result: PeriodResult) -> str:
     """The reports as JSON (numbers as strings, exact)."""
-
-    def convert(value: object) -> object:
-        if isinstance(value, Decimal):
-            return str(value)
-        if isinstance(value, date):
-            return value.isoformat()
-        if isinstance(value, dict):
-            return {k: convert(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [convert(v) for v in value]
-        return value
-
-    rows = [convert(asdict(report)) for report in result.reports]
+    rows = [json_value(asdict(report)) for report in result.reports]
     return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"

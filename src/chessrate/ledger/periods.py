@@ -6,16 +6,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from datetime import datetime
+from dataclasses import asdict, dataclass, replace
+from datetime import date, datetime
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
-from ..errors import Conflict, InvalidInput, NotFound
+from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..folding import search_key
-from ..io.fide import event_from_tournament, parse_start_list
+from ..io.fide import (
+    NEW_LIST_FIELDS,
+    event_from_tournament,
+    json_value,
+    new_list_rows,
+    new_list_text,
+    parse_start_list,
+)
 from ..io.trf import parse_trf
 from ..numbers import from_hundredths, to_hundredths
 from ..systems.fide import POOL, FideRules, FideSystem, PeriodResult
@@ -34,6 +42,11 @@ class PeriodView:
     closed_at: datetime | None
     created_at: datetime
     files: tuple[str, ...]
+    rules: str = "seed"
+    list_date: date | None = None
+    warnings: tuple[str, ...] = ()
+    """What the last upload left out and why (a player entered twice, one entry never
+    paired)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,16 +86,6 @@ class PeriodFile:
     round_robin: bool | None
 
 
-def _json(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, dict):
-        return {k: _json(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json(v) for v in value]
-    return value
-
-
 class Periods:
     """The rating periods of a ``fide`` ledger."""
 
@@ -92,26 +95,55 @@ class Periods:
         self.ledger = ledger
 
     def create(
-        self, name: str, start_list: str, now: datetime, bonus: Decimal = Decimal("12.5"),
-        floor: int = 1000,
+        self, name: str, start_list: str | None, now: datetime,
+        bonus: Decimal | None = None, floor: int | None = None, rules: str = "seed",
+        list_date: date | None = None,
     ) -> PeriodView:  # fmt: skip
-        """Open a period with its starting list (CSV text, validated now)."""
-        parse_start_list(start_list, f"{name}: start list")
+        """Open a period with its starting list (CSV text, validated now), or, without
+        one, the new list of the last closed period (the periods chain: its ratings,
+        games, K, birth years and pending results; no closed period: an empty list,
+        everyone from the files). ``rules`` names the ruleset (``seed``,
+        ``fide-2024``); ``bonus`` and ``floor`` default to the ruleset's."""
+        try:
+            ruleset = FideRules.named(rules)
+        except ValueError as error:
+            raise InvalidRecord(f"period {name}", "rules", str(error)) from error
         with self.ledger.transaction() as conn:
+            if start_list is None:
+                start_list = self._chained_list(conn)
+            parse_start_list(start_list, f"{name}: start list")
             result = conn.execute(
                 insert(fide_periods)
-                .values(name=name, bonus=str(bonus), floor=floor, start_list=start_list,
-                        created_at=now)
+                .values(name=name, bonus=str(ruleset.bonus_per_half_point if bonus is None
+                                             else bonus),
+                        floor=ruleset.floor if floor is None else floor, rules=rules,
+                        list_date=list_date, start_list=start_list, created_at=now)
                 .returning(fide_periods.c.id)
             )  # fmt: skip
             period_id = int(result.scalar_one())
         return self.get(period_id)
 
+    def _chained_list(self, conn: Connection) -> str:
+        """The last closed period's new list as the next starting list (CSV in the
+        columns ``fide rate --out`` writes); an empty list when no period is closed."""
+        last = conn.execute(
+            select(fide_periods)
+            .where(fide_periods.c.closed_at.is_not(None))
+            .order_by(fide_periods.c.closed_at.desc(), fide_periods.c.id.desc())
+            .limit(1)
+        ).first()
+        if last is None:
+            return ",".join(NEW_LIST_FIELDS) + "\n"
+        result, system = _rate(last, _files(conn, last.id))
+        return new_list_text(new_list_rows(result, system), Path("next.csv"), last.list_date)
+
     def add_file(
         self, period_id: int, name: str, content: str, round_robin: bool | None = None
     ) -> PeriodView:
-        """Add a tournament (TRF-16 text) to an open period; validated now."""
-        event_from_tournament(parse_trf(content, name), round_robin)
+        """Add a tournament (TRF-16 text) to an open period; validated now. The view's
+        ``warnings`` say what the file's reading left out (a player entered twice)."""
+        warnings: list[str] = []
+        event_from_tournament(parse_trf(content, name), round_robin, warnings)
         with self.ledger.transaction() as conn:
             self._open(conn, period_id)
             conn.execute(
@@ -119,7 +151,7 @@ class Periods:
                     period_id=period_id, name=name, content=content, round_robin=round_robin
                 )
             )
-        return self.get(period_id)
+        return replace(self.get(period_id), warnings=tuple(warnings))
 
     def _open(self, conn: Any, period_id: int) -> Any:
         row = conn.execute(
@@ -139,14 +171,14 @@ class Periods:
             files = _files(conn, period_id)
             if not files:
                 raise InvalidInput(f"period {period_id}: no tournament files to rate")
-            result = _rate(row, files)
+            result, _system = _rate(row, files)
             for position, report in enumerate(result.reports, start=1):
                 conn.execute(
                     insert(fide_results).values(
                         period_id=period_id, player_id=report.player, position=position,
                         name=report.name, old_rating=report.old_rating,
                         new_rating=report.new_rating, games=report.new_games,
-                        report=codec.dumps(_json(asdict(report))),
+                        report=codec.dumps(json_value(asdict(report))),
                     )
                 )  # fmt: skip
                 self._publish(conn, report.player, report.name, report.new_rating,
@@ -197,7 +229,7 @@ class Periods:
         return PeriodView(
             row.id, row.name, Decimal(row.bonus), row.floor,
             None if row.closed_at is None else as_utc(row.closed_at), as_utc(row.created_at),
-            tuple(names),
+            tuple(names), row.rules, row.list_date,
         )  # fmt: skip
 
     def all(self) -> list[PeriodView]:
@@ -284,7 +316,7 @@ class Periods:
                 .order_by(fide_periods.c.id)
             ).all()
             for period in closed:
-                result = _rate(period, _files(conn, period.id))
+                result, _system = _rate(period, _files(conn, period.id))
                 stored = {
                     row.player_id: row
                     for row in conn.execute(
@@ -345,9 +377,15 @@ def _files(conn: Connection, period_id: int) -> Sequence[Any]:
     ).all()
 
 
-def _rate(period: Any, files: Sequence[Any]) -> PeriodResult:
-    """Rate a stored period: its starting list and files, with its bonus and floor."""
+def _rate(period: Any, files: Sequence[Any]) -> tuple[PeriodResult, FideSystem]:
+    """Rate a stored period: its starting list and files, by its ruleset with its
+    bonus and floor, for the date of its list."""
     start = parse_start_list(period.start_list, f"{period.name}: start list")
     events = [event_from_tournament(parse_trf(f.content, f.name), f.round_robin) for f in files]
-    rules = FideRules(bonus_per_half_point=Decimal(period.bonus), floor=period.floor)
-    return FideSystem(rules).rate_period(start, events)
+    rules = replace(
+        FideRules.named(period.rules),
+        bonus_per_half_point=Decimal(period.bonus),
+        floor=period.floor,
+    )
+    system = FideSystem(rules)
+    return system.rate_period(start, events, period.list_date), system

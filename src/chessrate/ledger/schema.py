@@ -15,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -159,7 +160,9 @@ fide_periods = Table(
     Column("name", Text, nullable=False),
     Column("bonus", String(16), nullable=False),
     Column("floor", Integer, nullable=False),
-    Column("start_list", Text, nullable=False),  # the CSV as uploaded
+    Column("rules", String(16), nullable=False, server_default="seed"),  # RULESETS' name
+    Column("list_date", Date),  # the date of the list the period makes (fide-2024)
+    Column("start_list", Text, nullable=False),  # the CSV as uploaded (or chained)
     Column("closed_at", DateTime(timezone=True)),
     Column("created_at", DateTime(timezone=True), nullable=False),
     sqlite_autoincrement=True,

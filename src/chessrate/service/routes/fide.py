@@ -28,8 +28,11 @@ CSV_TYPE = "text/csv; charset=utf-8"
 def create_period(
     _: Writer, body: schemas.PeriodCreate, ledger: LedgerDep, now: Now
 ) -> schemas.PeriodPublic:
-    """Open a rating period with its bonus (F4), floor (F6) and starting list (CSV
-    text: ``id,name,rating,games,reached_2400``), validated now."""
+    """Open a rating period: its ruleset (``seed`` or ``fide-2024``), the date of its
+    list, bonus (F4), floor (F6) and starting list (CSV text:
+    ``id,name,rating,games,reached_2400``, optionally ``k,birth_year,met_rated,pending``),
+    validated now. Without a starting list the period starts from the last closed
+    period's new list (ratings, games, K, birth years, pending results): periods chain."""
     return services.create_period(ledger, body, now)
 
 
