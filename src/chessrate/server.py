@@ -32,6 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from . import __version__
 from .application.deps import Clock, TokenCache, utc_now
 from .application.group import GroupCommitter
+from .application.sessions import Sessions
 from .application.settings import API_V1, Settings
 from .ledger import Ledger
 from .ledger import database_url as ledger_url
@@ -99,7 +100,11 @@ def create_app(
     app.state.clock = clock
     app.state.active_days = settings.active_days
     app.state.committer = committer
-    app.state.tokens = TokenCache(the_ledger.token_role, ttl=settings.token_cache_seconds)
+    app.state.tokens = TokenCache(
+        lambda token: the_ledger.token_role(token, clock()), ttl=settings.token_cache_seconds
+    )
+    secret = settings.session_secret.encode() if settings.session_secret else None
+    app.state.sessions = Sessions(secret, settings.session_hours)
     mount_api(app)
     mount_web(app)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=5)

@@ -39,7 +39,9 @@ def utc_now() -> datetime:
 class TokenCache:
     """token → role, trusted for ``ttl`` seconds per worker process so that the hot path
     (a game submission) does not ask the database about the token every time. Only
-    known tokens are cached (a new token works at once); the cache is bounded."""
+    known, valid tokens are cached (a new token works at once); the cache is bounded.
+    So a token revoked (or expiring) is refused by every worker within ``ttl`` seconds
+    (``CHESSRATE_TOKEN_CACHE_SECONDS``, 5 by default; 0: at once)."""
 
     def __init__(
         self,

@@ -22,7 +22,11 @@ class Settings(BaseSettings):
     ``CHESSRATE_GROUP_WRITERS``: how many groups a worker commits at once (1);
     ``CHESSRATE_ACTIVE_DAYS``: on ``site`` leaderboards, an established player played a
     rated game in the pool within this many days of the ledger's date (its latest
-    game)."""
+    game); ``CHESSRATE_SESSION_SECRET``: the key that signs moderators' session
+    cookies (unset: a random key per process, so sessions do not survive a restart
+    and, with several workers, a session works only in the worker that signed it in:
+    set it when running more than one); ``CHESSRATE_SESSION_HOURS``: how long a
+    moderator's web session lasts (never past its token's expiry)."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
@@ -32,3 +36,5 @@ class Settings(BaseSettings):
     group_max: int = Field(default=DEFAULT_GROUP_MAX, ge=1)
     group_writers: int = Field(default=1, ge=1)
     active_days: int = Field(default=90, ge=1, le=36_500)
+    session_secret: str | None = None
+    session_hours: float = Field(default=8.0, gt=0, le=24 * 30)
