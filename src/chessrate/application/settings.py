@@ -7,7 +7,10 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..ledger.connection import DEFAULT_DATABASE
+from ..systems.site_pairing import PairingRules
 from .group import DEFAULT_GROUP_MAX
+
+_PAIRING = PairingRules()
 
 API_V1 = "/api/v1"
 
@@ -22,7 +25,11 @@ class Settings(BaseSettings):
     ``CHESSRATE_GROUP_WRITERS``: how many groups a worker commits at once (1);
     ``CHESSRATE_ACTIVE_DAYS``: on ``site`` leaderboards, an established player played a
     rated game in the pool within this many days of the ledger's date (its latest
-    game)."""
+    game); ``CHESSRATE_PAIR_SECONDS``: how often each worker runs the pairing pass (0:
+    never; use ``chessrate pair``); ``CHESSRATE_SEEK_SECONDS``: a seek's life;
+    ``CHESSRATE_PAIR_WINDOW_START``, ``…_STEP``, ``…_EVERY`` (seconds) and ``…_MAX``:
+    a seek's acceptable site Elo difference, widening while it waits (the defaults are
+    :class:`~chessrate.systems.site_pairing.PairingRules`'s, README "Pairing")."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
@@ -32,3 +39,19 @@ class Settings(BaseSettings):
     group_max: int = Field(default=DEFAULT_GROUP_MAX, ge=1)
     group_writers: int = Field(default=1, ge=1)
     active_days: int = Field(default=90, ge=1, le=36_500)
+    pair_seconds: float = Field(default=2.0, ge=0)
+    seek_seconds: int = Field(default=_PAIRING.expiry, ge=1, le=7 * 86400)
+    pair_window_start: int = Field(default=_PAIRING.start, ge=0, le=5000)
+    pair_window_step: int = Field(default=_PAIRING.step, ge=0, le=5000)
+    pair_window_every: int = Field(default=_PAIRING.every, ge=1, le=86400)
+    pair_window_max: int = Field(default=_PAIRING.most, ge=0, le=5000)
+
+    def pairing_rules(self) -> PairingRules:
+        """The pairing's numbers as configured."""
+        return PairingRules(
+            start=self.pair_window_start,
+            step=self.pair_window_step,
+            every=self.pair_window_every,
+            most=self.pair_window_max,
+            expiry=self.seek_seconds,
+        )
