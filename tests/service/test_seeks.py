@@ -4,12 +4,17 @@ seek per control, expiry, busy players, cancelling, validation, colours, bots.""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
+from chessrate.ledger import Ledger
 from chessrate.ledger.seeks import Seeks
-from tests.service.conftest import API, Api
+from chessrate.records import Player
+from chessrate.server import create_app
+from chessrate.timecontrol import parse_time_control
+from tests.service.conftest import API, NOW, Api, FakeClock, TestClient
 
 BLITZ = "180+2"
 
@@ -252,3 +257,20 @@ def test_seeks_need_a_site_ledger(make_api: Any) -> None:
     assert answer.status_code == 422
     assert "site ledgers" in answer.json()["detail"][0]["msg"]
     assert Seeks(arena.ledger).pair(arena.clock()).pairs == []
+
+
+def test_each_worker_pairs_by_itself(ledger_url: str) -> None:
+    ledger = Ledger.create(ledger_url, "site", NOW)
+    for player_id in ("ann", "ben"):
+        ledger.create_player(Player(player_id), NOW)
+    app = create_app(ledger, clock=FakeClock(), sweep_every=0, pair_every=0.05)
+    with TestClient(app) as client:
+        seeks = Seeks(ledger)
+        made = [seeks.create(p, parse_time_control(BLITZ), True, None, None, NOW).id
+                for p in ("ann", "ben")]  # fmt: skip
+        deadline = time.monotonic() + 20
+        while client.get(f"{API}/seeks/{made[0]}").json()["status"] != "paired":
+            assert time.monotonic() < deadline, "the worker's pass did not pair the seeks"
+            time.sleep(0.05)
+        assert client.get(f"{API}/seeks/{made[1]}").json()["status"] == "paired"
+    ledger.dispose()

@@ -257,6 +257,10 @@ class Seeks:
         report = PairReport()
         if not self.ledger.info.live_games:
             return report
+        with self.ledger.reading() as conn:  # most passes find nothing: take no lock
+            waiting = select(seeks.c.id).where(seeks.c.status == SeekStatus.OPEN.value)
+            if conn.execute(waiting.limit(1)).first() is None:
+                return report
         with self.ledger.transaction() as conn:
             if self.ledger.postgres:
                 locked = conn.execute(
