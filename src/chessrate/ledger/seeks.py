@@ -189,7 +189,7 @@ class Seeks:
             white, black = colours(player_id, balance, bot_id, 0)
             game = LiveGame(f"seek-{seek_id}", white, black, now, control, rated)
             view, _ = self.live.open_in(conn, game)
-            self._mark_paired(conn, seek_id, game.id, bot_id, now)
+            self._mark_paired(conn, seek_id, game.id, bot_id, now, SeekStatus.PAIRED)
             return self._get(conn, seek_id, now), view
 
     def cancel(self, seek_id: int, now: datetime) -> SeekView:
@@ -344,11 +344,13 @@ class Seeks:
 
     @staticmethod
     def _mark_paired(
-        conn: Connection, seek_id: int, game_id: str, opponent: str, now: datetime
-    ) -> None:
+        conn: Connection, seek_id: int, game_id: str, opponent: str, now: datetime,
+        was: SeekStatus = SeekStatus.OPEN,
+    ) -> None:  # fmt: skip
+        """Mark the seek paired into ``game_id``; it must still be ``was`` (open; a bot
+        seek is stored paired, its game opened after)."""
         changed = conn.execute(
-            update(seeks).where(seeks.c.id == seek_id)
-            .where(seeks.c.status.in_((SeekStatus.OPEN.value, SeekStatus.PAIRED.value)))
+            update(seeks).where(seeks.c.id == seek_id).where(seeks.c.status == was.value)
             .values(status=SeekStatus.PAIRED.value, paired_at=now, live_game_id=game_id,
                     opponent=opponent)
         ).rowcount  # fmt: skip
