@@ -6,8 +6,9 @@ clock); ``create_app_from_env()`` reads
 :class:`~chessrate.application.settings.Settings` (``CHESSRATE_DATABASE_URL``) for
 ``uvicorn --factory chessrate.server:create_app_from_env`` (what ``chessrate serve``
 runs). The app's lifespan checks that the database holds a ledger, runs the live
-games' sweeper on a ledger that plays live games, stops the worker's group committer
-(:mod:`chessrate.application.group`: ``POST /games``) after committing what it holds,
+games' sweeper and the pairing pass (seeks) on a ledger that plays live games, stops
+the worker's group committer (:mod:`chessrate.application.group`: ``POST /games``)
+after committing what it holds,
 and disposes of a ledger it opened.
 
 Why a module of its own: the API and the pages are two front ends over one
@@ -37,6 +38,7 @@ from .application.settings import API_V1, Settings
 from .ledger import Ledger
 from .ledger import database_url as ledger_url
 from .ledger.live import LiveGames
+from .ledger.seeks import Seeks
 from .service import DESCRIPTION, mount_api
 from .systems import system_info
 from .web import mount_web
@@ -53,15 +55,19 @@ def create_app(
     clock: Clock = utc_now,
     settings: Settings | None = None,
     sweep_every: float | None = None,
+    pair_every: float | None = None,
 ) -> FastAPI:
     """The service around ``ledger``, or around the ledger at ``database_url`` (else
     ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``), which the app then opens and
     disposes of itself. ``clock`` gives the time of submissions, annulments and live
     games' moves and deadlines. On a ledger that plays live games a background task
     sweeps their deadlines every ``sweep_every`` seconds (default: the settings'; 0:
-    never)."""
+    never), and a pairing pass pairs the open seeks every ``pair_every`` seconds
+    (default: the settings'; 0: never)."""
     settings = settings or Settings()
     interval = settings.sweep_seconds if sweep_every is None else sweep_every
+    pairing_interval = settings.pair_seconds if pair_every is None else pair_every
+    pairing = settings.pairing_rules()
     owned = ledger is None
     if ledger is None:
         ledger = Ledger(ledger_url(database_url or settings.database_url))
@@ -73,16 +79,21 @@ def create_app(
         # Fail at start-up, not on the first request, when the database holds no
         # ledger (InvalidInput: "run chessrate init").
         system_id = the_ledger.system_id
-        sweeper = None
-        if interval > 0 and system_info(system_id).live_games:
-            sweeper = asyncio.create_task(_sweep_forever(LiveGames(the_ledger), clock, interval))
+        tasks = []
+        live = system_info(system_id).live_games
+        if interval > 0 and live:
+            sweeper = _sweep_forever(LiveGames(the_ledger), clock, interval)
+            tasks.append(asyncio.create_task(sweeper))
+        if pairing_interval > 0 and live:
+            seeks = Seeks(the_ledger, pairing)
+            tasks.append(asyncio.create_task(_pair_forever(seeks, clock, pairing_interval)))
         try:
             yield
         finally:
-            if sweeper is not None:
-                sweeper.cancel()
+            for task in tasks:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await sweeper
+                    await task
             # The games already queued are committed and answered before the ledger goes.
             await run_in_threadpool(committer.close)
             if owned:
@@ -99,6 +110,7 @@ def create_app(
     app.state.ledger = the_ledger
     app.state.clock = clock
     app.state.active_days = settings.active_days
+    app.state.pairing = pairing
     app.state.committer = committer
     app.state.tokens = TokenCache(
         lambda token: the_ledger.token_role(token, clock()), ttl=settings.token_cache_seconds
@@ -154,6 +166,20 @@ async def _sweep_forever(live: LiveGames, clock: Clock, interval: float) -> None
             continue
         for view in report.ended:
             log.info("sweep: live game %s ended: %s", view.game.id, view.ending)
+
+
+async def _pair_forever(seeks: Seeks, clock: Clock, interval: float) -> None:
+    """The worker's pairing pass: every ``interval`` seconds, pair the open seeks
+    (issue 16). Several workers' passes pair each seek once."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            report = await run_in_threadpool(seeks.pair, clock())
+        except Exception:  # a database hiccup must not stop the pairing
+            log.exception("pairing pass failed; trying again in %s s", interval)
+            continue
+        for first, second, game in report.pairs:
+            log.info("pair: seeks %s and %s: live game %s", first.id, second.id, game.game.id)
 
 
 def create_app_from_env() -> FastAPI:

@@ -7,7 +7,10 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..ledger.connection import DEFAULT_DATABASE
+from ..systems.site_pairing import PairingRules
 from .group import DEFAULT_GROUP_MAX
+
+_PAIRING = PairingRules()
 
 API_V1 = "/api/v1"
 
@@ -26,7 +29,12 @@ class Settings(BaseSettings):
     cookies (unset: a random key per process, so sessions do not survive a restart
     and, with several workers, a session works only in the worker that signed it in:
     set it when running more than one); ``CHESSRATE_SESSION_HOURS``: how long a
-    moderator's web session lasts (never past its token's expiry)."""
+    moderator's web session lasts (never past its token's expiry);
+    ``CHESSRATE_PAIR_SECONDS``: how often each worker runs the pairing pass (0:
+    never; use ``chessrate pair``); ``CHESSRATE_SEEK_SECONDS``: a seek's life;
+    ``CHESSRATE_PAIR_WINDOW_START``, ``…_STEP``, ``…_EVERY`` (seconds) and ``…_MAX``:
+    a seek's acceptable site Elo difference, widening while it waits (the defaults are
+    :class:`~chessrate.systems.site_pairing.PairingRules`'s, README "Pairing")."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
@@ -38,3 +46,19 @@ class Settings(BaseSettings):
     active_days: int = Field(default=90, ge=1, le=36_500)
     session_secret: str | None = None
     session_hours: float = Field(default=8.0, gt=0, le=24 * 30)
+    pair_seconds: float = Field(default=2.0, ge=0)
+    seek_seconds: int = Field(default=_PAIRING.expiry, ge=1, le=7 * 86400)
+    pair_window_start: int = Field(default=_PAIRING.start, ge=0, le=5000)
+    pair_window_step: int = Field(default=_PAIRING.step, ge=0, le=5000)
+    pair_window_every: int = Field(default=_PAIRING.every, ge=1, le=86400)
+    pair_window_max: int = Field(default=_PAIRING.most, ge=0, le=5000)
+
+    def pairing_rules(self) -> PairingRules:
+        """The pairing's numbers as configured."""
+        return PairingRules(
+            start=self.pair_window_start,
+            step=self.pair_window_step,
+            every=self.pair_window_every,
+            most=self.pair_window_max,
+            expiry=self.seek_seconds,
+        )

@@ -260,3 +260,36 @@ live_games = Table(
     Column("ending", Text),  # why it ended so, in words
 )
 Index("live_games_due", live_games.c.status, live_games.c.deadline_at)
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", Seq, primary_key=True, autoincrement=True),
+    Column("player_id", String(200), ForeignKey("players.id"), nullable=False),
+    Column("time_control", String(64), nullable=False),  # str(TimeControl): one form
+    Column("rated", Boolean, nullable=False),
+    Column("min_rating", Integer),  # an absolute site Elo range, when given
+    Column("max_rating", Integer),
+    Column("bot", Boolean, nullable=False),  # "play a bot": paired at once
+    Column("status", String(16), nullable=False),  # open | paired | cancelled | expired
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("paired_at", DateTime(timezone=True)),
+    Column("closed_at", DateTime(timezone=True)),  # cancelled or expired
+    Column("live_game_id", String(200)),  # the game it was paired into
+    Column("opponent", String(200)),
+    sqlite_autoincrement=True,
+)
+# The pass: the open seeks, and those that expired.
+Index("seeks_open", seeks.c.status, seeks.c.expires_at)
+# A player's seeks (their /play page, GET /seeks?player=).
+Index("seeks_player", seeks.c.player_id, seeks.c.id)
+# At most one open seek per player and time control, whatever races the API.
+Index(
+    "seeks_one_open",
+    seeks.c.player_id,
+    seeks.c.time_control,
+    unique=True,
+    sqlite_where=seeks.c.status == "open",
+    postgresql_where=seeks.c.status == "open",
+)
