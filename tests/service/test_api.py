@@ -90,6 +90,9 @@ def test_openapi_lists_every_route_under_api_v1(site: Api) -> None:
                 "/live-games/{game_id}/confirm",
                 "/live-games/{game_id}/dispute",
                 "/sweep",
+                "/seeks",
+                "/seeks/{seek_id}",
+                "/pair",
             )
         ),
     }
