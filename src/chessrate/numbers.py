@@ -61,6 +61,12 @@ def format_hundredths(value: int) -> str:
     return f"{sign}{whole}.{cents:02d}"
 
 
+RATING_LOWEST = Decimal(0)
+RATING_HIGHEST = Decimal("9999.99")
+"""The ratings a record may carry (imported, a bot's fixed rating: ``FieldReader.rating``):
+any chess rating, and every number the rules' arithmetic and the schema hold exactly."""
+
+
 def parse_rating(text: str) -> Decimal:
     """Parse a rating written with at most two decimals ("1800", "1799.6", "1800.20").
 
