@@ -84,6 +84,8 @@ def parse_rating(text: str) -> Decimal:
     exponent = value.as_tuple().exponent
     if isinstance(exponent, int) and exponent < -2:
         raise ValueError(f"{text!r} has more than two decimals")
+    if value.adjusted() >= 15:
+        raise ValueError(f"{text!r} is out of range: no rating is that large")
     return round_half_away(value, 2)
 
 
