@@ -28,7 +28,15 @@ from ..ledger.periods import PeriodEntry, Periods, PeriodView
 from ..ledger.seeks import Seeks, SeekStatus, SeekView
 from ..ledger.views import ChartSeries
 from ..numbers import HALF, ONE, display, format_rating
-from ..records import FieldReader, GameRecord, Player, Result, Termination, Venue
+from ..records import (
+    FieldReader,
+    GameRecord,
+    Player,
+    Result,
+    Termination,
+    Venue,
+    strict_json,
+)
 from ..systems.base import Change, GameRating, ListEntry
 from ..systems.site import site_mark
 from ..systems.site_live import LiveGame, LiveStatus, Side
@@ -236,16 +244,18 @@ def parse_batch(content: str) -> list[tuple[int, GameRecord]]:
     """JSON Lines: one game record per line; blank lines are skipped. Errors name
     ``batch:LINE``, the field and the reason."""
     records: list[tuple[int, GameRecord]] = []
-    for number, line in enumerate(content.splitlines(), start=1):
+    for number, line in enumerate(content.split("\n"), start=1):
         if not line.strip():
             continue
         where = f"{BATCH}:{number}"
         try:
-            data = json.loads(line)
+            data = strict_json(line)
         except json.JSONDecodeError as error:
             raise InvalidRecord(
                 where, "line", f"malformed JSON: {error.msg} (column {error.colno})"
             ) from None
+        except ValueError as error:
+            raise InvalidRecord(where, "line", f"malformed JSON: {error}") from None
         if not isinstance(data, dict):
             raise InvalidRecord(where, "line", "must be a JSON object (one game record per line)")
         records.append((number, GameRecord.from_mapping(data, where)))
