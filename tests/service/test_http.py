@@ -61,3 +61,16 @@ def test_search_folds_accents_shows_ratings_and_says_when_cut(site_pair: Api) ->
     assert site_pair.get("/players?q=xav&limit=5").json()["truncated"] is False
     page = site_pair.client.get("/search?q=novak").text
     assert "Jan Novák" in page and "1 player match" in page
+
+
+def test_every_answer_has_the_security_headers(site_pair: Api) -> None:
+    for path in ("/", "/players/alice", f"{API}/players/alice", "/static/style.css", "/docs"):
+        answer = site_pair.client.get(path)
+        assert answer.headers["x-content-type-options"] == "nosniff", path
+        assert answer.headers["x-frame-options"] == "DENY", path
+        assert answer.headers["referrer-policy"] == "same-origin", path
+    page = site_pair.client.get("/players/alice").headers["content-security-policy"]
+    assert "script-src 'self';" in page and "frame-ancestors 'none'" in page
+    docs = site_pair.client.get("/docs").headers["content-security-policy"]
+    assert "script-src 'self' 'unsafe-inline'" in docs
+    assert "content-security-policy" not in site_pair.client.get(f"{API}/players/alice").headers
