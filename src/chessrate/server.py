@@ -52,15 +52,18 @@ def create_app(
     clock: Clock = utc_now,
     settings: Settings | None = None,
     sweep_every: float | None = None,
+    detect_every: float | None = None,
 ) -> FastAPI:
     """The service around ``ledger``, or around the ledger at ``database_url`` (else
     ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``), which the app then opens and
     disposes of itself. ``clock`` gives the time of submissions, annulments and live
     games' moves and deadlines. On a ledger that plays live games a background task
     sweeps their deadlines every ``sweep_every`` seconds (default: the settings'; 0:
-    never)."""
+    never), and another runs the fair-play detector over the finished live games every
+    ``detect_every`` seconds (default: the settings' ``detect_seconds``, 0: never)."""
     settings = settings or Settings()
     interval = settings.sweep_seconds if sweep_every is None else sweep_every
+    detect_interval = settings.detect_seconds if detect_every is None else detect_every
     owned = ledger is None
     if ledger is None:
         ledger = Ledger(ledger_url(database_url or settings.database_url))
@@ -72,16 +75,22 @@ def create_app(
         # Fail at start-up, not on the first request, when the database holds no
         # ledger (InvalidInput: "run chessrate init").
         system_id = the_ledger.system_id
-        sweeper = None
+        tasks = []
         if interval > 0 and system_info(system_id).live_games:
-            sweeper = asyncio.create_task(_sweep_forever(LiveGames(the_ledger), clock, interval))
+            tasks.append(
+                asyncio.create_task(_sweep_forever(LiveGames(the_ledger), clock, interval))
+            )
+        if detect_interval > 0 and system_info(system_id).live_games:
+            tasks.append(
+                asyncio.create_task(_detect_forever(the_ledger, clock, detect_interval, settings))
+            )
         try:
             yield
         finally:
-            if sweeper is not None:
-                sweeper.cancel()
+            for task in tasks:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await sweeper
+                    await task
             # The games already queued are committed and answered before the ledger goes.
             await run_in_threadpool(committer.close)
             if owned:
@@ -149,6 +158,31 @@ async def _sweep_forever(live: LiveGames, clock: Clock, interval: float) -> None
             continue
         for view in report.ended:
             log.info("sweep: live game %s ended: %s", view.game.id, view.ending)
+
+
+async def _detect_forever(
+    ledger: Ledger, clock: Clock, interval: float, settings: Settings
+) -> None:
+    """The worker's detector: every ``interval`` seconds, analyse at most
+    ``settings.detect_games`` finished live games (:mod:`chessrate.fairplay.job`), in a
+    thread; the engine runs while the run does."""
+    from .fairplay import StockfishDetector
+    from .fairplay.job import DetectionJob
+
+    def run_once() -> int:
+        with StockfishDetector(path=settings.stockfish) as detector:
+            report = DetectionJob(ledger, detector, clock).run(settings.detect_games)
+        return len(report.analysed)
+
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            analysed = await run_in_threadpool(run_once)
+        except Exception:  # a missing engine or a database hiccup must not stop the task
+            log.exception("detect failed; trying again in %s s", interval)
+            continue
+        if analysed:
+            log.info("detect: %s games analysed", analysed)
 
 
 def create_app_from_env() -> FastAPI:

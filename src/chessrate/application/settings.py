@@ -22,7 +22,10 @@ class Settings(BaseSettings):
     ``CHESSRATE_GROUP_WRITERS``: how many groups a worker commits at once (1);
     ``CHESSRATE_ACTIVE_DAYS``: on ``site`` leaderboards, an established player played a
     rated game in the pool within this many days of the ledger's date (its latest
-    game)."""
+    game); ``CHESSRATE_DETECT_SECONDS``: how often each worker runs the fair-play
+    detector over the finished live games (0, the default: never; use ``chessrate
+    detect``), ``CHESSRATE_DETECT_GAMES`` games at most per run;
+    ``CHESSRATE_STOCKFISH``: the Stockfish binary (default ``/usr/games/stockfish``)."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
@@ -32,3 +35,6 @@ class Settings(BaseSettings):
     group_max: int = Field(default=DEFAULT_GROUP_MAX, ge=1)
     group_writers: int = Field(default=1, ge=1)
     active_days: int = Field(default=90, ge=1, le=36_500)
+    detect_seconds: float = Field(default=0.0, ge=0)
+    detect_games: int = Field(default=5, ge=1)
+    stockfish: str | None = None

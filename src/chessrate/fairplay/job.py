@@ -1,0 +1,98 @@
+"""The detector as a background job: analyse the finished rated live games not analysed
+yet, at most ``limit`` per run, store each analysis, and hand each flag to
+:meth:`DetectionJob.on_flag`.
+
+Run by ``chessrate detect`` (cron) and, when ``CHESSRATE_DETECT_SECONDS`` > 0, by each
+service worker every that many seconds (:mod:`chessrate.server`). Several runs at once
+are safe: a game's analysis is stored once (its row's key); a run that finds the game
+stored meanwhile drops its own (the work is repeated, not the row).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..ledger import Ledger
+from ..ledger.analyses import Analyses, AnalysisView
+from ..systems.site_live import Side
+from .detector import Detector, DetectorRules, Evidence, UnanalysableGame
+
+log = logging.getLogger(__name__)
+
+DETECT_BATCH = 20
+"""Games analysed per run unless told: at depth 10 about 2-5 s each on one core."""
+
+
+@dataclass
+class DetectReport:
+    """What one run did: the analyses it stored (flagged or not), the flags it raised
+    (game id, player), and the games stored by another run meanwhile."""
+
+    analysed: list[AnalysisView] = field(default_factory=list)
+    flags: list[tuple[str, str]] = field(default_factory=list)
+    raced: list[str] = field(default_factory=list)
+
+
+class DetectionJob:
+    """One ledger, one detector, a clock."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        detector: Detector,
+        clock: Callable[[], datetime],
+        rules: DetectorRules | None = None,
+    ) -> None:
+        self.ledger = ledger
+        self.detector = detector
+        self.clock = clock
+        self.rules = rules or getattr(detector, "rules", None) or DetectorRules()
+        self.analyses = Analyses(ledger)
+
+    def run(self, limit: int = DETECT_BATCH) -> DetectReport:
+        """Analyse at most ``limit`` games waiting for their analysis."""
+        report = DetectReport()
+        min_plies = self.rules.opening_plies + 1
+        for game in self.analyses.pending(limit, min_plies):
+            ratings = game.ratings
+            evidence: Evidence | None = None
+            note = None
+            try:
+                evidence = self.detector.analyse(game.moves, ratings)
+            except UnanalysableGame as error:  # moves missing or illegal: never analysable
+                note = f"not analysed: {error}"
+            engine = evidence.engine if evidence is not None else "-"
+            limits = evidence.limits if evidence is not None else self.rules.limits()
+            flagged = bool(evidence and evidence.flagged)
+            stored = self.analyses.store(
+                game.id, engine, limits, None if evidence is None else evidence.to_json(),
+                flagged, note, self.clock(),
+            )  # fmt: skip
+            if not stored:
+                report.raced.append(game.id)
+                continue
+            if evidence is not None:
+                for side in evidence.flagged:
+                    self.on_flag(game.id, game.player(side), evidence)
+                    report.flags.append((game.id, game.player(side)))
+            report.analysed.append(self.analyses.get(game.id))
+        return report
+
+    # ---- THE HOOK ------------------------------------------------------------------
+    def on_flag(self, game_id: str, player: str, evidence: Evidence) -> None:
+        """Called once per flagged player of a stored analysis.
+
+        For now it records the flag in ``analyses.flags``. Where the review queue
+        exists (issue 16, item 2) this is where the detector files its report:
+        ``ledger.file_report(game_id, by="detector", reason=..., evidence=
+        evidence.to_json(), source="detector", now=self.clock())``.
+        """
+        log.warning(
+            "detector: game %s: %s flagged (%s)", game_id, player,
+            "; ".join(f"{s.value}: match {evidence.stats(s).match_rate:.0%}, ACPL "
+                      f"{evidence.stats(s).acpl:.1f}" for s in Side),
+        )  # fmt: skip
+        self.analyses.record_flag(game_id, player)
