@@ -99,3 +99,16 @@ def _board(san: list[str]) -> chess.Board:
     for move in san:
         board.push_san(move)
     return board
+
+
+def test_the_analysis_of_a_game_is_bounded(detector: StockfishDetector) -> None:
+    """The position limit and the time budget cut the analysis short, and say so."""
+    line = [*SCHOLARS_MATE[:6], "Qxf7+"]  # 4.Qxf7+ is mate: the same line
+    few = replace(DetectorRules(), opening_plies=4, depth=4, max_positions=1, min_moves=1)
+    with StockfishDetector(few, detector.path) as short:
+        cut = short.analyse(line, {Side.WHITE: None, Side.BLACK: None})
+    assert [check.ply for check in cut.checks] == [5] and not cut.complete
+    no_time = replace(few, max_positions=240, game_seconds=0.0)
+    with StockfishDetector(no_time, detector.path) as short:
+        late = short.analyse(line, {Side.WHITE: None, Side.BLACK: None})
+    assert late.checks == () and not late.complete and late.flagged == ()
