@@ -32,10 +32,28 @@ at most the band's ``acpl``, the band chosen by the player's rating before the g
 who matches often in a quiet game still loses centipawns somewhere, and one who plays
 a short accurate game matches less.
 
-Calibration (``bench/detector_calibration.py``, ``bench/RESULTS.md`` "The fair-play
-detector"): 240 rated lichess games of two players' exports, 480 player-games, both
-sides analysed with these limits. See :data:`CALIBRATION` for the thresholds chosen
-and why.
+Calibration (``bench/detector_calibration.py``; ``bench/RESULTS.md``, "The fair-play
+detector"): 240 rated lichess games of two players' exports (120 from each, seed 16,
+at least 56 plies), both sides analysed at these limits: 472 human player-games with
+20+ analysed moves, rated 1013-1973 (98 bullet, 126 blitz, 8 rapid, 1 classical and 7
+correspondence games). Over all of
+them the match rate is at most 0.76 (p99 per band 0.53-0.75) and the ACPL at least 7.1
+(p1 per band 9.9-15.3); no human with a match rate of 0.60+ has an ACPL below 16.5, and
+none with an ACPL below 10 matches more than 0.46. Engine play sits far from both: the
+detector's own engine matches 1.00 at ACPL 0.0; Stockfish at depth 14 (another setting,
+as a cheater's engine would be) matched 0.69-0.89 at ACPL 0.0-1.9 in six games.
+
+So the rule below 2000 is **match rate >= 0.65 and ACPL <= 6.0**: a human must reach a
+match rate only 3 of the 472 reached (all with an ACPL of 17.3 or more) together with
+an ACPL lower than any of the 472 (the lowest, 7.1, came with a match rate of 0.34). It
+flags 0 of the 472 human player-games (rule of three: below 0.7 % at 95 %) and every
+engine game long enough to judge. From 2000 the sample has no games: the thresholds
+tighten with rating (0.70 and 5.0 for 2000-2399, 0.75 and 4.0 from 2400 and for an
+unknown rating) because stronger players match more and lose less; they must be
+checked on games at those ratings before they are trusted.
+
+Not seen: a game shorter than about 55 plies gives a player fewer than 20 analysed
+moves and is never flagged (four of the six depth-14 engine games ended sooner).
 """
 
 from __future__ import annotations
@@ -93,9 +111,9 @@ class DetectorRules:
     max_positions: int = 240
     min_moves: int = 20
     bands: tuple[Band, ...] = (
-        Band(1600, 0.80, 15.0),
-        Band(2000, 0.85, 12.0),
-        Band(None, 0.90, 10.0),
+        Band(2000, 0.65, 6.0),  # calibrated: 472 human player-games rated 1013-1973
+        Band(2400, 0.70, 5.0),  # extrapolated (no calibration games rated 2000+)
+        Band(None, 0.75, 4.0),  # extrapolated; also an unknown rating
     )
 
     def band(self, rating: int | None) -> Band:
