@@ -6,7 +6,8 @@ clock); ``create_app_from_env()`` reads
 :class:`~chessrate.application.settings.Settings` (``CHESSRATE_DATABASE_URL``) for
 ``uvicorn --factory chessrate.server:create_app_from_env`` (what ``chessrate serve``
 runs). The app's lifespan checks that the database holds a ledger, runs the live
-games' sweeper on a ledger that plays live games, stops the worker's group committer
+games' sweeper (and, when configured, the fair-play detector) on a ledger that plays
+live games, stops the worker's group committer
 (:mod:`chessrate.application.group`: ``POST /games``) after committing what it holds,
 and disposes of a ledger it opened.
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -76,17 +78,21 @@ def create_app(
         # ledger (InvalidInput: "run chessrate init").
         system_id = the_ledger.system_id
         tasks = []
+        stop = threading.Event()  # a detection run stops between games when set
         if interval > 0 and system_info(system_id).live_games:
             tasks.append(
                 asyncio.create_task(_sweep_forever(LiveGames(the_ledger), clock, interval))
             )
         if detect_interval > 0 and system_info(system_id).live_games:
             tasks.append(
-                asyncio.create_task(_detect_forever(the_ledger, clock, detect_interval, settings))
+                asyncio.create_task(
+                    _detect_forever(the_ledger, clock, detect_interval, settings, stop)
+                )
             )
         try:
             yield
         finally:
+            stop.set()
             for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -161,17 +167,18 @@ async def _sweep_forever(live: LiveGames, clock: Clock, interval: float) -> None
 
 
 async def _detect_forever(
-    ledger: Ledger, clock: Clock, interval: float, settings: Settings
+    ledger: Ledger, clock: Clock, interval: float, settings: Settings, stop: threading.Event
 ) -> None:
     """The worker's detector: every ``interval`` seconds, analyse at most
     ``settings.detect_games`` finished live games (:mod:`chessrate.fairplay.job`), in a
-    thread; the engine runs while the run does."""
+    thread; the engine runs while the run does. At shutdown ``stop`` is set first: the
+    run ends after its current game (a thread cannot be cancelled)."""
     from .fairplay import StockfishDetector
     from .fairplay.job import DetectionJob
 
     def run_once() -> int:
         with StockfishDetector(path=settings.stockfish) as detector:
-            report = DetectionJob(ledger, detector, clock).run(settings.detect_games)
+            report = DetectionJob(ledger, detector, clock).run(settings.detect_games, stop)
         return len(report.analysed)
 
     while True:

@@ -5,6 +5,7 @@ workers run it when told (``CHESSRATE_DETECT_SECONDS``)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -14,6 +15,8 @@ from fastapi.testclient import TestClient
 
 from chessrate.application.settings import Settings
 from chessrate.cli import main
+from chessrate.fairplay import StockfishDetector
+from chessrate.fairplay.job import DetectionJob
 from chessrate.ledger import Ledger
 from chessrate.ledger.analyses import Analyses
 from chessrate.ledger.live import LiveGames
@@ -100,3 +103,15 @@ def test_each_worker_runs_the_detector_when_told(tmp_path: Path) -> None:
 
 def test_the_detector_is_off_unless_told() -> None:
     assert Settings().detect_seconds == 0
+
+
+def test_a_run_stops_between_games_when_told(tmp_path: Path) -> None:
+    ledger = ledger_with(f"sqlite:///{tmp_path / 'ledger.db'}", "site", "ana", "ben")
+    play(ledger, "unrecorded", "ana", "ben", [None] * 30)
+    stop = threading.Event()
+    stop.set()
+    with StockfishDetector() as detector:
+        job = DetectionJob(ledger, detector, lambda: NOW)
+        assert job.run(5, stop).analysed == []
+        assert [view.game_id for view in job.run(5).analysed] == ["unrecorded"]
+    ledger.dispose()

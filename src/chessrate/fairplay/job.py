@@ -11,6 +11,7 @@ stored meanwhile drops its own (the work is repeated, not the row).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -52,11 +53,14 @@ class DetectionJob:
         self.rules = rules or getattr(detector, "rules", None) or DetectorRules()
         self.analyses = Analyses(ledger)
 
-    def run(self, limit: int = DETECT_BATCH) -> DetectReport:
-        """Analyse at most ``limit`` games waiting for their analysis."""
+    def run(self, limit: int = DETECT_BATCH, stop: threading.Event | None = None) -> DetectReport:
+        """Analyse at most ``limit`` games waiting for their analysis; when ``stop`` is
+        set (a worker shutting down), stop after the game being analysed."""
         report = DetectReport()
         min_plies = self.rules.opening_plies + 1
         for game in self.analyses.pending(limit, min_plies):
+            if stop is not None and stop.is_set():
+                break
             ratings = game.ratings
             evidence: Evidence | None = None
             note = None
