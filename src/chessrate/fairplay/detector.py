@@ -9,10 +9,10 @@ UCI engine module); another can be passed wherever a detector is taken.
 The statistics (all numbers live in :class:`DetectorRules`, the one source of truth):
 
 * **Which moves.** Plies after the opening: from ply ``opening_plies + 1`` = 17 (White's
-  9th move, Black's 9th) to the end; a move with one legal reply (forced) is left out of
-  both statistics. At most ``max_positions`` positions and ``game_seconds`` of analysis
-  per game: a game cut short says so (``complete`` false) and is judged on the moves
-  analysed.
+  9th move, Black's 9th) to the end; a move played where it was the only legal move
+  (forced) is left out of both statistics. At most ``max_positions`` positions and
+  ``game_seconds`` of analysis per game: a game cut short says so (``complete`` false)
+  and is judged on the moves analysed.
 * **The search.** Every position from ply 17 to the end (the one after the last move
   too) is searched once at ``Limit(depth=10)``, ``Threads=1``, ``Hash=16`` MB, with the
   hash cleared before each position (``ucinewgame``): the same position and history
@@ -36,10 +36,10 @@ Calibration (``bench/detector_calibration.py``; ``bench/RESULTS.md``, "The fair-
 detector"): 240 rated lichess games of two players' exports (120 from each, seed 16,
 at least 56 plies), both sides analysed at these limits: 472 human player-games with
 20+ analysed moves, rated 1013-1973 (98 bullet, 126 blitz, 8 rapid, 1 classical and 7
-correspondence games). Over all of
-them the match rate is at most 0.76 (p99 per band 0.53-0.75) and the ACPL at least 7.1
-(p1 per band 9.9-15.3); no human with a match rate of 0.60+ has an ACPL below 16.5, and
-none with an ACPL below 10 matches more than 0.46. Engine play sits far from both: the
+correspondence games). Over all of them the match rate is at most 0.76 (p99 per band
+0.53-0.75) and the ACPL at least 7.1 (p1 per band 9.9-15.3); no human with a match
+rate of 0.60+ has an ACPL below 16.5, and none with an ACPL below 10 matches more than
+0.46. Engine play sits far from both: the
 detector's own engine matches 1.00 at ACPL 0.0; Stockfish at depth 14 (another setting,
 as a cheater's engine would be) matched 0.69-0.89 at ACPL 0.0-1.9 in six games.
 
