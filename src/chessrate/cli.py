@@ -7,7 +7,7 @@ import functools
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -616,22 +616,115 @@ def token() -> None:
 @click.option("--role", type=click.Choice(ROLES), required=True,
               help="writer: submit games and players; moderator: also annul games.")  # fmt: skip
 @click.option("--label", default="", help="Whom or what the token is for.")
+@click.option(
+    "--expires", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]), default=None,
+    help="The moment (UTC) the token stops working: 2027-01-01 (midnight) or "
+    "2027-01-01T12:00:00. Default: never.",
+)  # fmt: skip
+@click.option("--days", type=click.IntRange(1, 36_500), default=None,
+              help="The token stops working this many days from now.")  # fmt: skip
 @db_option
 @reports_errors
-def token_create(role: str, label: str, db: str | None) -> None:
+def token_create(
+    role: str, label: str, expires: datetime | None, days: int | None, db: str | None
+) -> None:
     """Create a token and print it once: only its SHA-256 is stored, so it cannot be
     shown again."""
+    if expires is not None and days is not None:
+        raise InvalidInput("give --expires or --days, not both")
+    now = _now()
+    until = expires.replace(tzinfo=UTC) if expires is not None else None
+    if days is not None:
+        until = now + timedelta(days=days)
     ledger = _open_ledger(db)
     try:
-        secret = ledger.create_token(role, label, _now())
+        secret = ledger.create_token(role, label, now, expires_at=until, by=_cli_user())
     finally:
         ledger.dispose()
     click.echo(secret)
     labelled = f" ({label})" if label else ""
+    ending = f", valid until {until.isoformat()}" if until else ""
     click.echo(
-        f"{role} token{labelled} created; keep it now: it is not stored and cannot be shown again",
+        f"{role} token{labelled} created{ending}; keep it now: it is not stored and cannot "
+        "be shown again",
         err=True,
     )
+
+
+def _cli_user() -> str:
+    """Who acts from the command line, as the audit log names them."""
+    import getpass
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except Exception:  # no user name in this environment
+        return "cli"
+
+
+@token.command("list")
+@db_option
+@reports_errors
+def token_list(db: str | None) -> None:
+    """Every token: id, role, label, created, expires, status (valid, expired,
+    revoked). The tokens themselves are not stored and cannot be shown."""
+    ledger = _open_ledger(db)
+    try:
+        found = ledger.list_tokens()
+    finally:
+        ledger.dispose()
+    now = datetime.now(UTC)
+    rows = [
+        (str(t.id), t.role, t.label or "—", t.created_at.strftime("%Y-%m-%d %H:%M"),
+         t.expires_at.strftime("%Y-%m-%d %H:%M") if t.expires_at else "never",
+         t.status(now) + (f" {t.revoked_at:%Y-%m-%d %H:%M}" if t.revoked_at else ""))
+        for t in found
+    ]  # fmt: skip
+    header = ("id", "role", "label", "created (UTC)", "expires (UTC)", "status")
+    click.echo(_columns([header, *rows]))
+
+
+def _columns(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    )
+
+
+@token.command("revoke")
+@click.argument("token_id", type=int)
+@click.option("--reason", default="", help="Why (kept in the audit log).")
+@db_option
+@reports_errors
+def token_revoke(token_id: int, reason: str, db: str | None) -> None:
+    """Revoke a token (its id from token list): every request with it is refused (401)
+    within the servers' token cache time (CHESSRATE_TOKEN_CACHE_SECONDS, 5 s)."""
+    ledger = _open_ledger(db)
+    try:
+        view = ledger.revoke_token(token_id, _now(), by=_cli_user(), why=reason)
+    finally:
+        ledger.dispose()
+    click.echo(f"token {view.id} ({view.role}, {view.label or 'no label'}) revoked")
+
+
+@main.command()
+@click.option("--target", default=None, help="Only this game id (or 'token N').")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=100, show_default=True)
+@db_option
+@reports_errors
+def audit(target: str | None, limit: int, db: str | None) -> None:
+    """The moderation audit log, newest first: reports, confirmations, dismissals,
+    reopenings, annulments, tokens created and revoked."""
+    ledger = _open_ledger(db)
+    try:
+        entries, total = ledger.audit_log(0, limit, target)
+    finally:
+        ledger.dispose()
+    rows = [
+        (e.at.strftime("%Y-%m-%d %H:%M:%S"), e.who, e.action, e.target, e.details) for e in entries
+    ]
+    click.echo(_columns([("at (UTC)", "who", "action", "target", "why"), *rows]))
+    click.echo(f"{len(entries)} of {total} entries", err=True)
 
 
 @main.command()
@@ -710,6 +803,49 @@ def sweep(db: str | None, at: datetime | None, limit: int | None) -> None:
     for game_id, reason in report.failed:
         click.echo(f"could not end {game_id}: {reason}", err=True)
     click.echo(f"{len(report.ended)} live games ended at {now.isoformat()}", err=True)
+    if report.failed:
+        raise SystemExit(1)
+
+
+@main.command()
+@db_option
+@click.option(
+    "--now", "at", type=click.DateTime(["%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]),
+    help="Pair as at this UTC time (default: now).",
+)  # fmt: skip
+@reports_errors
+def pair(db: str | None, at: datetime | None) -> None:
+    """Run one pairing pass (issue 16), for cron or by hand.
+
+    Pairs the compatible open seeks by site Elo, closest first, each seek's acceptable
+    difference widening while it waits, and opens their live games; marks the expired
+    seeks. The numbers are the server's settings (CHESSRATE_PAIR_WINDOW_START, _STEP,
+    _EVERY, _MAX, CHESSRATE_SEEK_SECONDS). Safe beside the service's own passes: a
+    seek is paired once. Prints one line per pair: the live game, White, Black, the
+    time control, rated or casual.
+    """
+    from .application.settings import Settings
+    from .ledger.seeks import Seeks
+    from .timecontrol import as_players_write
+
+    now = at.replace(tzinfo=UTC) if at is not None else datetime.now(UTC)
+    ledger = _open_ledger(db)
+    try:
+        report = Seeks(ledger, Settings().pairing_rules()).pair(now)
+    finally:
+        ledger.dispose()
+    for _, _, view in report.pairs:
+        game = view.game
+        kind = "rated" if game.rated else "casual"
+        click.echo(f"{game.id}\t{game.white}\t{game.black}\t{as_players_write(game.time_control)}"
+                   f"\t{kind}")  # fmt: skip
+    for game_id, reason in report.failed:
+        click.echo(f"could not open {game_id}: {reason}", err=True)
+    if report.busy:
+        click.echo("another pairing pass is running; it pairs the open seeks", err=True)
+    click.echo(
+        f"{len(report.pairs)} pairs, {report.expired} seeks expired at {now.isoformat()}", err=True
+    )
     if report.failed:
         raise SystemExit(1)
 

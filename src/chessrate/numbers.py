@@ -61,6 +61,12 @@ def format_hundredths(value: int) -> str:
     return f"{sign}{whole}.{cents:02d}"
 
 
+RATING_LOWEST = Decimal(0)
+RATING_HIGHEST = Decimal("9999.99")
+"""The ratings a record may carry (imported, a bot's fixed rating: ``FieldReader.rating``):
+any chess rating, and every number the rules' arithmetic and the schema hold exactly."""
+
+
 def parse_rating(text: str) -> Decimal:
     """Parse a rating written with at most two decimals ("1800", "1799.6", "1800.20").
 
@@ -78,6 +84,8 @@ def parse_rating(text: str) -> Decimal:
     exponent = value.as_tuple().exponent
     if isinstance(exponent, int) and exponent < -2:
         raise ValueError(f"{text!r} has more than two decimals")
+    if value.adjusted() >= 15:
+        raise ValueError(f"{text!r} is out of range: no rating is that large")
     return round_half_away(value, 2)
 
 

@@ -7,6 +7,7 @@ validated here, and every error names the record, the field and the reason.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from enum import Enum, StrEnum
 from typing import TypeVar
 
 from .errors import InvalidRecord
-from .numbers import HALF, ONE, parse_rating
+from .numbers import HALF, ONE, RATING_HIGHEST, RATING_LOWEST, parse_rating
 from .timecontrol import TimeControl, parse_time_control
 
 E = TypeVar("E", bound=Enum)
@@ -90,9 +91,22 @@ GAME_FIELDS = (
 
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f"}
-_ID = re.compile(r"^[^\s\x00-\x1f][^\x00-\x1f]*$")
+_ID = re.compile(r"^[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$")
+"""An id: no control character (C0, DEL, C1), not starting with a space. (``/`` is
+still allowed: game ids taken from PGN links are URLs; the pages reach such ids, the
+API's single-id routes do not yet — issue 17.)"""
 ID_LONGEST = 200
 """The longest id, in characters."""
+TEXT_LONGEST = 1000
+"""The longest text field (a reason, a time control), in characters."""
+NAME_LONGEST = 200
+"""The longest name, in characters."""
+EARLIEST = datetime(1800, 1, 1, tzinfo=UTC)
+LATEST = datetime(2200, 1, 1, tzinfo=UTC)
+"""Timestamps are accepted from ``EARLIEST`` up to (not including) ``LATEST``, in UTC:
+any chess game ever recorded, and every moment both databases store."""
+INT_LARGEST = 2**31 - 1
+"""The largest whole number a counted field takes (the schema's ``Integer``)."""
 PLAIN_ID = re.compile(rf"[!-~]{{1,{ID_LONGEST}}}")
 """Ids :meth:`FieldReader.ident` accepts as they are (printable ASCII without a space):
 the columnar readers take such a cell without asking it."""
@@ -100,11 +114,19 @@ _SCALARS = (bool, int, float, Decimal)
 
 
 def _text(value: object) -> str | None:
-    """A field's value as stripped text; None when absent or empty."""
+    """A field's value as stripped text; None when absent or empty. Text never holds a
+    NUL character or half of a UTF-16 surrogate pair (no database stores them, and
+    they are never what a person typed)."""
     if isinstance(value, str):
+        if "\x00" in value:
+            raise TypeError("must not contain a NUL character")
+        if any("\ud800" <= c <= "\udfff" for c in value):
+            raise TypeError("must not contain a lone surrogate (not valid Unicode text)")
         return value.strip() or None
     if value is None:
         return None
+    if isinstance(value, float) and value != value:  # NaN
+        raise TypeError("must be a number, not NaN")
     if isinstance(value, _SCALARS):
         return str(value)
     raise TypeError("must be a string")
@@ -120,20 +142,22 @@ class FieldReader:
     def fail(self, name: str, reason: str) -> InvalidRecord:
         return InvalidRecord(self.where, name, reason)
 
-    def text(self, name: str, *, required: bool = False) -> str | None:
+    def text(self, name: str, *, required: bool = False, longest: int = TEXT_LONGEST) -> str | None:
         try:
             value = _text(self.data.get(name))
         except TypeError as error:
             raise self.fail(name, str(error)) from None
         if value is None and required:
             raise self.fail(name, "is required")
+        if value is not None and len(value) > longest:
+            raise self.fail(name, f"is {len(value):,} characters long; at most {longest:,}")
         return value
 
     def ident(self, name: str) -> str:
-        value = self.text(name, required=True)
+        value = self.text(name, required=True, longest=ID_LONGEST)
         assert value is not None
-        if not _ID.match(value) or len(value) > ID_LONGEST:
-            raise self.fail(name, f"{value!r} is not a valid id")
+        if not _ID.match(value):
+            raise self.fail(name, f"{value!r} is not a valid id (no control characters)")
         return value
 
     def boolean(self, name: str) -> bool | None:
@@ -149,15 +173,15 @@ class FieldReader:
             return False
         raise self.fail(name, f"{value!r} is not true or false")
 
-    def integer(self, name: str, minimum: int = 0, maximum: int | None = None) -> int | None:
+    def integer(self, name: str, minimum: int = 0, maximum: int | None = INT_LARGEST) -> int | None:
         raw = self.data.get(name)
         if isinstance(raw, bool):
             raise self.fail(name, "must be a whole number")
         value = self.text(name)
         if value is None:
             return None
-        if not re.fullmatch(r"[+-]?\d+", value):
-            raise self.fail(name, f"{value!r} is not a whole number")
+        if not re.fullmatch(r"[+-]?\d{1,30}", value):
+            raise self.fail(name, f"{value[:40]!r} is not a whole number")
         number = int(value)
         if number < minimum:
             raise self.fail(name, f"must be at least {minimum}")
@@ -170,9 +194,14 @@ class FieldReader:
         if value is None:
             return None
         try:
-            return parse_rating(value)
+            rating = parse_rating(value)
         except ValueError as error:
             raise self.fail(name, str(error)) from None
+        if not RATING_LOWEST <= rating <= RATING_HIGHEST:
+            raise self.fail(
+                name, f"{value[:40]!r} is out of range: a rating is from 0 to {RATING_HIGHEST}"
+            )
+        return rating
 
     def choice(self, name: str, enum: type[E], default: E) -> E:
         value = self.text(name)
@@ -193,7 +222,18 @@ class FieldReader:
             raise self.fail(
                 name, f"{value!r} is not an ISO 8601 timestamp (e.g. 2026-03-01T18:30:00Z)"
             ) from None
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        try:
+            utc = moment.astimezone(UTC)
+        except OverflowError:
+            utc = None
+        if utc is None or not EARLIEST <= utc < LATEST:
+            raise self.fail(
+                name,
+                f"{value!r} is out of range: a moment from {EARLIEST:%Y-%m-%d} up to "
+                f"{LATEST:%Y-%m-%d} (UTC)",
+            )
+        return moment
 
     def day(self, name: str) -> date | None:
         value = self.text(name)
@@ -439,7 +479,7 @@ class PlayerFields(FieldReader):
     reader (:mod:`chessrate.io.players`) decides each distinct cell once with them."""
 
     def name(self) -> str | None:
-        return self.text("name")
+        return self.text("name", longest=NAME_LONGEST)
 
     def membership_until(self) -> date | None:
         return self.day("membership_until")
@@ -494,3 +534,18 @@ def microseconds(moment: datetime) -> int:
 def moment(value: int) -> datetime:
     """The inverse of :func:`microseconds` (a UTC datetime)."""
     return EPOCH + timedelta(microseconds=value)
+
+
+def strict_json(line: str) -> object:
+    """One JSON value as records read it: numbers with a fraction as exact decimals;
+    ``NaN``, ``Infinity`` and ``-Infinity`` (which Python's json reads, and JSON
+    forbids) refused with ``ValueError``, and so is nesting too deep for the reader (a
+    record is one flat object)."""
+
+    def refuse(constant: str) -> object:
+        raise ValueError(f"{constant} is not a JSON number")
+
+    try:
+        return json.loads(line, parse_float=Decimal, parse_constant=refuse)
+    except RecursionError:
+        raise ValueError("nested too deeply (a record is one flat object)") from None

@@ -6,8 +6,8 @@ clock); ``create_app_from_env()`` reads
 :class:`~chessrate.application.settings.Settings` (``CHESSRATE_DATABASE_URL``) for
 ``uvicorn --factory chessrate.server:create_app_from_env`` (what ``chessrate serve``
 runs). The app's lifespan checks that the database holds a ledger, runs the live
-games' sweeper (and, when configured, the fair-play detector) on a ledger that plays
-live games, stops the worker's group committer
+games' sweeper, the pairing pass (seeks) and, when configured, the fair-play detector
+on a ledger that plays live games, stops the worker's group committer
 (:mod:`chessrate.application.group`: ``POST /games``) after committing what it holds,
 and disposes of a ledger it opened.
 
@@ -34,10 +34,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from . import __version__
 from .application.deps import Clock, TokenCache, utc_now
 from .application.group import GroupCommitter
+from .application.sessions import Sessions
 from .application.settings import API_V1, Settings
 from .ledger import Ledger
 from .ledger import database_url as ledger_url
 from .ledger.live import LiveGames
+from .ledger.seeks import Seeks
 from .service import DESCRIPTION, mount_api
 from .systems import system_info
 from .web import mount_web
@@ -54,6 +56,7 @@ def create_app(
     clock: Clock = utc_now,
     settings: Settings | None = None,
     sweep_every: float | None = None,
+    pair_every: float | None = None,
     detect_every: float | None = None,
 ) -> FastAPI:
     """The service around ``ledger``, or around the ledger at ``database_url`` (else
@@ -61,10 +64,14 @@ def create_app(
     disposes of itself. ``clock`` gives the time of submissions, annulments and live
     games' moves and deadlines. On a ledger that plays live games a background task
     sweeps their deadlines every ``sweep_every`` seconds (default: the settings'; 0:
-    never), and another runs the fair-play detector over the finished live games every
-    ``detect_every`` seconds (default: the settings' ``detect_seconds``, 0: never)."""
+    never), a pairing pass pairs the open seeks every ``pair_every`` seconds
+    (default: the settings'; 0: never), and another runs the fair-play detector over
+    the finished live games every ``detect_every`` seconds (default: the settings'
+    ``detect_seconds``, 0: never)."""
     settings = settings or Settings()
     interval = settings.sweep_seconds if sweep_every is None else sweep_every
+    pairing_interval = settings.pair_seconds if pair_every is None else pair_every
+    pairing = settings.pairing_rules()
     detect_interval = settings.detect_seconds if detect_every is None else detect_every
     owned = ledger is None
     if ledger is None:
@@ -79,11 +86,14 @@ def create_app(
         system_id = the_ledger.system_id
         tasks = []
         stop = threading.Event()  # a detection run stops between games when set
-        if interval > 0 and system_info(system_id).live_games:
-            tasks.append(
-                asyncio.create_task(_sweep_forever(LiveGames(the_ledger), clock, interval))
-            )
-        if detect_interval > 0 and system_info(system_id).live_games:
+        live = system_info(system_id).live_games
+        if interval > 0 and live:
+            sweeper = _sweep_forever(LiveGames(the_ledger), clock, interval)
+            tasks.append(asyncio.create_task(sweeper))
+        if pairing_interval > 0 and live:
+            seeks = Seeks(the_ledger, pairing)
+            tasks.append(asyncio.create_task(_pair_forever(seeks, clock, pairing_interval)))
+        if detect_interval > 0 and live:
             tasks.append(
                 asyncio.create_task(
                     _detect_forever(the_ledger, clock, detect_interval, settings, stop)
@@ -113,8 +123,13 @@ def create_app(
     app.state.ledger = the_ledger
     app.state.clock = clock
     app.state.active_days = settings.active_days
+    app.state.pairing = pairing
     app.state.committer = committer
-    app.state.tokens = TokenCache(the_ledger.token_role, ttl=settings.token_cache_seconds)
+    app.state.tokens = TokenCache(
+        lambda token: the_ledger.token_role(token, clock()), ttl=settings.token_cache_seconds
+    )
+    secret = settings.session_secret.encode() if settings.session_secret else None
+    app.state.sessions = Sessions(secret, settings.session_hours)
     mount_api(app)
     mount_web(app)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=5)
@@ -190,6 +205,20 @@ async def _detect_forever(
             continue
         if analysed:
             log.info("detect: %s games analysed", analysed)
+
+
+async def _pair_forever(seeks: Seeks, clock: Clock, interval: float) -> None:
+    """The worker's pairing pass: every ``interval`` seconds, pair the open seeks
+    (issue 16). Several workers' passes pair each seek once."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            report = await run_in_threadpool(seeks.pair, clock())
+        except Exception:  # a database hiccup must not stop the pairing
+            log.exception("pairing pass failed; trying again in %s s", interval)
+            continue
+        for first, second, game in report.pairs:
+            log.info("pair: seeks %s and %s: live game %s", first.id, second.id, game.game.id)
 
 
 def create_app_from_env() -> FastAPI:

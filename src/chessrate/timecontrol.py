@@ -74,6 +74,11 @@ _CLOCKED = re.compile(rf"^{_PART}(?:\+{_PART})?$", re.IGNORECASE)
 _DAYS = re.compile(r"^\s*(\d+)\s*d\s*$", re.IGNORECASE)
 
 
+MAX_CLOCK_SECONDS = 7 * 24 * 3600
+"""The longest base time or increment of a clock (a week: longer is correspondence)."""
+MAX_DAYS_PER_MOVE = 365
+
+
 def parse_time_control(text: str) -> TimeControl:
     """Parse a time control; raises ``ValueError`` with the reason on bad input."""
     stripped = text.strip()
@@ -82,8 +87,8 @@ def parse_time_control(text: str) -> TimeControl:
     days = _DAYS.match(stripped)
     if days:
         count = int(days.group(1))
-        if count < 1:
-            raise ValueError(f"{text!r}: days per move must be at least 1")
+        if count < 1 or count > MAX_DAYS_PER_MOVE or len(days.group(1)) > 4:
+            raise ValueError(f"{text!r}: days per move must be from 1 to {MAX_DAYS_PER_MOVE}")
         return TimeControl(ClockKind.CORRESPONDENCE, days_per_move=count)
     match = _CLOCKED.match(stripped)
     if not match or not stripped:
@@ -91,6 +96,8 @@ def parse_time_control(text: str) -> TimeControl:
             f"{text!r} is not a time control (expected e.g. '300+3', '5m+3s', '15m', '-' or '3d')"
         )
     base_value, base_unit, inc_value, inc_unit = match.groups()
+    if len(base_value) > 9 or (inc_value is not None and len(inc_value) > 9):
+        raise ValueError(f"{text!r}: too long a clock (at most {MAX_CLOCK_SECONDS:,} s)")
     base = int(base_value) * _UNIT_SECONDS[base_unit.lower()]
     increment = 0
     if inc_value is not None:
@@ -99,6 +106,8 @@ def parse_time_control(text: str) -> TimeControl:
         increment = int(inc_value)
     if base == 0 and increment == 0:
         raise ValueError(f"{text!r}: a clock needs a base time or an increment")
+    if base > MAX_CLOCK_SECONDS or increment > MAX_CLOCK_SECONDS:
+        raise ValueError(f"{text!r}: too long a clock (at most {MAX_CLOCK_SECONDS:,} s)")
     return TimeControl(ClockKind.CLOCKED, base=base, increment=increment)
 
 

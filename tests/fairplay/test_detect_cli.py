@@ -68,10 +68,17 @@ def test_detect_stores_the_analysis_and_lists_the_flag(
     unrecorded = analyses.get("unrecorded")
     assert not unrecorded.flagged and unrecorded.evidence is None
     assert [view.game_id for view in analyses.list(flagged=True)] == ["engine"]
+    # the flag is a report on the moderators' review queue, with the evidence
+    case = ledger.review("engine")
+    assert case.status == "open"
+    assert [(r.by, r.source) for r in case.reports] == [("detector:stockfish", "detector")]
+    assert case.reports[0].reason.startswith("engine-like play by ana")
+    assert case.reports[0].evidence == stored.evidence
 
     again = runner.invoke(main, ["detect", "--db", ledger_url])
     assert again.exit_code == 0 and again.stdout == ""
     assert "0 games analysed" in again.stderr
+    assert len(ledger.review("engine").reports) == 1  # filed once
     listed = runner.invoke(main, ["detect", "--db", ledger_url, "--flagged"])
     assert listed.stdout.startswith("FLAGGED\tengine\tana\twhite ")
     ledger.dispose()

@@ -104,7 +104,7 @@ def make_api(ledger_url: str) -> Iterator[MakeApi]:
     def make(system: str) -> Api:
         ledger = Ledger.create(ledger_url, system, NOW)
         clock = FakeClock()
-        client = TestClient(create_app(ledger, clock=clock, sweep_every=0))
+        client = TestClient(create_app(ledger, clock=clock, sweep_every=0, pair_every=0))
         client.__enter__()
         opened.append((ledger, client))
         writer = ledger.create_token("writer", "test writer", NOW)

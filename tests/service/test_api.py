@@ -62,6 +62,13 @@ def test_openapi_lists_every_route_under_api_v1(site: Api) -> None:
                 "/games/{game_id}",
                 "/games/{game_id}/annul",
                 "/annulments",
+                "/games/{game_id}/reports",
+                "/reviews",
+                "/reviews/{game_id}",
+                "/reviews/{game_id}/confirm",
+                "/reviews/{game_id}/dismiss",
+                "/reviews/{game_id}/reopen",
+                "/audit",
                 "/leaderboards",
                 "/leaderboards/{pool}",
                 "/leaderboards/{pool}/players/{player_id}",
@@ -83,6 +90,9 @@ def test_openapi_lists_every_route_under_api_v1(site: Api) -> None:
                 "/live-games/{game_id}/confirm",
                 "/live-games/{game_id}/dispute",
                 "/sweep",
+                "/seeks",
+                "/seeks/{seek_id}",
+                "/pair",
             )
         ),
     }

@@ -40,7 +40,7 @@ def pages_of(site: Site, system: str) -> dict[str, str]:
         "game": f"/games/{quote(history[-1]['change']['game'], safe='')}",
     }
     if system == "site":
-        found |= {"annulments": "/annulments", "live": "/live"}
+        found |= {"annulments": "/annulments", "live": "/live", "play": "/play"}
     return found
 
 

@@ -23,6 +23,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from ..ledger import Ledger
+from ..systems.site_pairing import PairingRules
 from .group import GroupCommitter
 
 Clock = Callable[[], datetime]
@@ -39,7 +40,9 @@ def utc_now() -> datetime:
 class TokenCache:
     """token → role, trusted for ``ttl`` seconds per worker process so that the hot path
     (a game submission) does not ask the database about the token every time. Only
-    known tokens are cached (a new token works at once); the cache is bounded."""
+    known, valid tokens are cached (a new token works at once); the cache is bounded.
+    So a token revoked (or expiring) is refused by every worker within ``ttl`` seconds
+    (``CHESSRATE_TOKEN_CACHE_SECONDS``, 5 by default; 0: at once)."""
 
     def __init__(
         self,
@@ -113,7 +116,13 @@ async def get_active_days(request: Request) -> int:
     return cast(int, request.app.state.active_days)
 
 
+async def get_pairing(request: Request) -> PairingRules:
+    """The pairing's numbers (``Settings.pairing_rules()``)."""
+    return cast(PairingRules, request.app.state.pairing)
+
+
 LedgerDep = Annotated[Ledger, Depends(get_ledger)]
+Pairing = Annotated[PairingRules, Depends(get_pairing)]
 ActiveDays = Annotated[int, Depends(get_active_days)]
 ClockDep = Annotated[Clock, Depends(get_clock)]
 CommitterDep = Annotated[GroupCommitter, Depends(get_committer)]

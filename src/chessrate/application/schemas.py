@@ -184,6 +184,30 @@ class LiveDispute(LiveBy):
     reason: str = Field(default="", max_length=2000)
 
 
+class SeekCreate(BaseModel):
+    """A player seeks a game (issue 16): paired by site Elo with another seek of the
+    same time control and rated flag; ``bot: true`` plays the closest bot at once."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"player": "alice", "time_control": "3+2"},
+                {"player": "alice", "time_control": "10+0", "rated": False,
+                 "min_rating": 1400, "max_rating": 1700},
+                {"player": "alice", "time_control": "5+3", "bot": True},
+            ]
+        },
+    )  # fmt: skip
+
+    player: str = Field(description="the player seeking (not a bot)")
+    time_control: str = Field(description="`180+2`, `3m+2s`, `-` (no clock), `3d` (days per move)")
+    rated: bool = True
+    min_rating: int | None = Field(default=None, description="the lowest site Elo accepted")
+    max_rating: int | None = Field(default=None, description="the highest site Elo accepted")
+    bot: bool = Field(default=False, description="play the bot closest to the site Elo, now")
+
+
 class PeriodCreate(BaseModel):
     """A fide rating period: its name, ruleset and starting rating list (CSV text with
     the columns ``id,name,rating,games,reached_2400``, and optionally those a new list
@@ -689,6 +713,56 @@ class SweepPublic(BaseModel):
 
     ended: list[LiveGamePublic]
     failed: dict[str, str]
+
+
+class SeekPublic(BaseModel):
+    """A seek: who, which game, the player's site Elo, how long it has waited and the
+    difference it accepts now, and how it ended."""
+
+    id: int
+    player: str
+    name: str | None = None
+    time_control: str = Field(description="the control in its one stored form (`180+2`)")
+    rated: bool
+    min_rating: int | None
+    max_rating: int | None
+    bot: bool = Field(description="a game against a bot, paired at once")
+    status: Literal["open", "paired", "cancelled", "expired"]
+    site_elo: str = Field(description="the player's current site Elo (two decimals)")
+    site_elo_display: str = Field(description="as displayed (`1500?` under 10 games, S6)")
+    created_at: datetime
+    expires_at: datetime
+    waiting_seconds: int = Field(description="how long it has waited (till it ended)")
+    window: int | None = Field(
+        description="an open seek's acceptable site Elo difference now (it widens while "
+        "the seek waits)"
+    )
+    paired_at: datetime | None
+    closed_at: datetime | None = Field(description="when it was cancelled or expired")
+    opponent: str | None
+    live_game: str | None = Field(description="the live game's id once paired")
+    live_game_url: str | None = Field(description="the live game's API path once paired")
+
+
+class SeeksPublic(BaseModel):
+    """A page of seeks: open ones oldest first; a player's (or another status) newest
+    first."""
+
+    total: int
+    offset: int
+    limit: int
+    seeks: list[SeekPublic]
+
+
+class PairPublic(BaseModel):
+    """What a pairing pass did."""
+
+    pairs: list[LiveGamePublic] = Field(description="the live games it opened")
+    expired: int = Field(description="seeks it marked expired")
+    failed: dict[str, str]
+    busy: bool = Field(
+        description="another pass was running (PostgreSQL): it pairs; this one did nothing"
+    )
 
 
 class HealthPublic(BaseModel):

@@ -25,11 +25,22 @@ from ..ledger import AnnulmentView, GameView, Ledger, PlayerView, RatingView
 from ..ledger.codec import change_to_mapping
 from ..ledger.live import LiveGames, LiveView, OtbRegistration
 from ..ledger.periods import PeriodEntry, Periods, PeriodView
+from ..ledger.seeks import Seeks, SeekStatus, SeekView
 from ..ledger.views import ChartSeries
-from ..numbers import HALF, ONE, format_rating
-from ..records import FieldReader, GameRecord, Player, Result, Termination, Venue
+from ..numbers import HALF, ONE, display, format_rating
+from ..records import (
+    FieldReader,
+    GameRecord,
+    Player,
+    Result,
+    Termination,
+    Venue,
+    strict_json,
+)
 from ..systems.base import Change, GameRating, ListEntry
+from ..systems.site import site_mark
 from ..systems.site_live import LiveGame, LiveStatus, Side
+from ..systems.site_pairing import PairingRules, window
 from ..timecontrol import as_players_write, parse_time_control
 from . import schemas
 from .deps import Caller
@@ -233,16 +244,18 @@ def parse_batch(content: str) -> list[tuple[int, GameRecord]]:
     """JSON Lines: one game record per line; blank lines are skipped. Errors name
     ``batch:LINE``, the field and the reason."""
     records: list[tuple[int, GameRecord]] = []
-    for number, line in enumerate(content.splitlines(), start=1):
+    for number, line in enumerate(content.split("\n"), start=1):
         if not line.strip():
             continue
         where = f"{BATCH}:{number}"
         try:
-            data = json.loads(line)
+            data = strict_json(line)
         except json.JSONDecodeError as error:
             raise InvalidRecord(
                 where, "line", f"malformed JSON: {error.msg} (column {error.colno})"
             ) from None
+        except ValueError as error:
+            raise InvalidRecord(where, "line", f"malformed JSON: {error}") from None
         if not isinstance(data, dict):
             raise InvalidRecord(where, "line", "must be a JSON object (one game record per line)")
         records.append((number, GameRecord.from_mapping(data, where)))
@@ -934,3 +947,110 @@ def sweep(ledger: Ledger, now: datetime) -> schemas.SweepPublic:
     return schemas.SweepPublic(
         ended=[live_public(v) for v in report.ended], failed=dict(report.failed)
     )
+
+
+# -- seeks and pairing (issue 16) -------------------------------------------------------
+
+SEEK_FIELDS = ("player", "time_control", "rated", "min_rating", "max_rating", "bot")
+SEEK_RATING_MOST = 5000
+"""The largest site Elo a seek's range names (a larger one is a 422)."""
+
+
+def seek_public(view: SeekView, now: datetime, rules: PairingRules) -> schemas.SeekPublic:
+    is_open = view.status is SeekStatus.OPEN
+    until = now if is_open else (view.paired_at or view.closed_at or now)
+    waited = max(0, int((until - view.created_at).total_seconds()))
+    live = view.live_game_id
+    return schemas.SeekPublic(
+        id=view.id,
+        player=view.player,
+        time_control=str(view.time_control),
+        rated=view.rated,
+        min_rating=view.min_rating,
+        max_rating=view.max_rating,
+        bot=view.bot,
+        status=view.status.value,
+        site_elo=format_rating(view.rating) or "",
+        site_elo_display=f"{display(view.rating)}{site_mark(view.games)}",
+        created_at=view.created_at,
+        expires_at=view.expires_at,
+        waiting_seconds=waited,
+        window=window(waited, rules) if is_open else None,
+        paired_at=view.paired_at,
+        closed_at=view.closed_at,
+        opponent=view.opponent,
+        live_game=live,
+        live_game_url=None if live is None else f"{API_V1}/live-games/{quote(live, safe='')}",
+    )
+
+
+def create_seek(
+    ledger: Ledger, body: Mapping[str, Any], now: datetime, rules: PairingRules
+) -> schemas.SeekPublic:
+    """Open a seek, or (``bot: true``) play the closest bot at once."""
+    fields = FieldReader(body, "seek")
+    fields.reject_unknown(SEEK_FIELDS)
+    player = fields.ident("player")
+    control_text = fields.text("time_control", required=True)
+    assert control_text is not None
+    try:
+        control = parse_time_control(control_text)
+    except ValueError as error:
+        raise fields.fail("time_control", str(error)) from None
+    rated = fields.boolean("rated") is not False
+    low = fields.integer("min_rating", 0, SEEK_RATING_MOST)
+    high = fields.integer("max_rating", 0, SEEK_RATING_MOST)
+    if low is not None and high is not None and low > high:
+        raise fields.fail("max_rating", f"{high} is below min_rating {low}")
+    seeks = Seeks(ledger, rules)
+    if fields.boolean("bot"):
+        view, _ = seeks.play_bot(player, control, rated, low, high, now)
+    else:
+        view = seeks.create(player, control, rated, low, high, now)
+    return seek_public(view, now, rules)
+
+
+def cancel_seek(
+    ledger: Ledger, seek_id: int, now: datetime, rules: PairingRules
+) -> schemas.SeekPublic:
+    return seek_public(Seeks(ledger, rules).cancel(seek_id, now), now, rules)
+
+
+def get_seek(
+    ledger: Ledger, seek_id: int, now: datetime, rules: PairingRules
+) -> schemas.SeekPublic:
+    return seek_public(Seeks(ledger, rules).get(seek_id, now), now, rules)
+
+
+def list_seeks(
+    ledger: Ledger,
+    now: datetime,
+    rules: PairingRules,
+    player: str | None = None,
+    status: str | None = "open",
+    offset: int = 0,
+    limit: int = 50,
+) -> schemas.SeeksPublic:
+    """Open seeks oldest first (``status``: open, paired, cancelled, expired or
+    ``all``); a player's newest first."""
+    wanted: SeekStatus | None = None
+    if status is not None and status != "all":
+        try:
+            wanted = SeekStatus(status)
+        except ValueError:
+            known = ", ".join([*(s.value for s in SeekStatus), "all"])
+            raise InvalidRecord("query", "status", f"{status!r} is not one of {known}") from None
+    total, views = Seeks(ledger, rules).page(now, player, wanted, offset, limit)
+    return schemas.SeeksPublic(
+        total=total, offset=offset, limit=limit,
+        seeks=[seek_public(v, now, rules) for v in views],
+    )  # fmt: skip
+
+
+def pair(ledger: Ledger, now: datetime, rules: PairingRules) -> schemas.PairPublic:
+    """One pairing pass at ``now``."""
+    report = Seeks(ledger, rules).pair(now)
+    return schemas.PairPublic(
+        pairs=[live_public(game) for _, _, game in report.pairs],
+        expired=report.expired, failed=dict(report.failed), busy=report.busy,
+    )  # fmt: skip

@@ -7,7 +7,10 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..ledger.connection import DEFAULT_DATABASE
+from ..systems.site_pairing import PairingRules
 from .group import DEFAULT_GROUP_MAX
+
+_PAIRING = PairingRules()
 
 API_V1 = "/api/v1"
 
@@ -22,7 +25,17 @@ class Settings(BaseSettings):
     ``CHESSRATE_GROUP_WRITERS``: how many groups a worker commits at once (1);
     ``CHESSRATE_ACTIVE_DAYS``: on ``site`` leaderboards, an established player played a
     rated game in the pool within this many days of the ledger's date (its latest
-    game); ``CHESSRATE_DETECT_SECONDS``: how often each worker runs the fair-play
+    game); ``CHESSRATE_SESSION_SECRET``: the key that signs moderators' session
+    cookies (unset: a random key per process, so sessions do not survive a restart
+    and, with several workers, a session works only in the worker that signed it in:
+    set it when running more than one); ``CHESSRATE_SESSION_HOURS``: how long a
+    moderator's web session lasts (never past its token's expiry);
+    ``CHESSRATE_PAIR_SECONDS``: how often each worker runs the pairing pass (0:
+    never; use ``chessrate pair``); ``CHESSRATE_SEEK_SECONDS``: a seek's life;
+    ``CHESSRATE_PAIR_WINDOW_START``, ``…_STEP``, ``…_EVERY`` (seconds) and ``…_MAX``:
+    a seek's acceptable site Elo difference, widening while it waits (the defaults are
+    :class:`~chessrate.systems.site_pairing.PairingRules`'s, README "Pairing").;
+    ``CHESSRATE_DETECT_SECONDS``: how often each worker runs the fair-play
     detector over the finished live games (0, the default: never; use ``chessrate
     detect``), ``CHESSRATE_DETECT_GAMES`` games at most per run;
     ``CHESSRATE_STOCKFISH``: the Stockfish binary (default ``/usr/games/stockfish``)."""
@@ -35,6 +48,25 @@ class Settings(BaseSettings):
     group_max: int = Field(default=DEFAULT_GROUP_MAX, ge=1)
     group_writers: int = Field(default=1, ge=1)
     active_days: int = Field(default=90, ge=1, le=36_500)
+    session_secret: str | None = None
+    session_hours: float = Field(default=8.0, gt=0, le=24 * 30)
+    pair_seconds: float = Field(default=2.0, ge=0)
+    seek_seconds: int = Field(default=_PAIRING.expiry, ge=1, le=7 * 86400)
+    pair_window_start: int = Field(default=_PAIRING.start, ge=0, le=5000)
+    pair_window_step: int = Field(default=_PAIRING.step, ge=0, le=5000)
+    pair_window_every: int = Field(default=_PAIRING.every, ge=1, le=86400)
+    pair_window_max: int = Field(default=_PAIRING.most, ge=0, le=5000)
+
+    def pairing_rules(self) -> PairingRules:
+        """The pairing's numbers as configured."""
+        return PairingRules(
+            start=self.pair_window_start,
+            step=self.pair_window_step,
+            every=self.pair_window_every,
+            most=self.pair_window_max,
+            expiry=self.seek_seconds,
+        )
+
     detect_seconds: float = Field(default=0.0, ge=0)
     detect_games: int = Field(default=5, ge=1)
     stockfish: str | None = None

@@ -16,12 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..errors import ChessrateError
 from ..ledger import Ledger
 from ..ledger.analyses import Analyses, AnalysisView
 from ..systems.site_live import Side
 from .detector import Detector, DetectorRules, Evidence, UnanalysableGame
 
 log = logging.getLogger(__name__)
+DETECTOR_NAME = "detector:stockfish"
+"""Who the detector's reports are by (one report per game: ``file_report`` keeps
+one per reporter)."""
 
 DETECT_BATCH = 20
 """Games analysed per run unless told: at depth 10 about 2-5 s each on one core."""
@@ -87,16 +91,22 @@ class DetectionJob:
 
     # ---- THE HOOK ------------------------------------------------------------------
     def on_flag(self, game_id: str, player: str, evidence: Evidence) -> None:
-        """Called once per flagged player of a stored analysis.
-
-        For now it records the flag in ``analyses.flags``. Where the review queue
-        exists (issue 16, item 2) this is where the detector files its report:
-        ``ledger.file_report(game_id, by="detector", reason=..., evidence=
-        evidence.to_json(), source="detector", now=self.clock())``.
-        """
-        log.warning(
-            "detector: game %s: %s flagged (%s)", game_id, player,
-            "; ".join(f"{s.value}: match {evidence.stats(s).match_rate:.0%}, ACPL "
-                      f"{evidence.stats(s).acpl:.1f}" for s in Side),
-        )  # fmt: skip
+        """Called once per flagged player of a stored analysis: records the flag in
+        ``analyses.flags`` and files the detector's report for the moderators' review
+        queue (``Ledger.file_report``, source ``detector``, the evidence with it;
+        idempotent per game, so a re-run files nothing twice). A game the queue
+        refuses (annulled meanwhile) is logged, not retried."""
+        summary = "; ".join(
+            f"{s.value}: match {evidence.stats(s).match_rate:.0%}, ACPL "
+            f"{evidence.stats(s).acpl:.1f}"
+            for s in Side
+        )
+        log.warning("detector: game %s: %s flagged (%s)", game_id, player, summary)
         self.analyses.record_flag(game_id, player)
+        try:
+            self.ledger.file_report(
+                game_id, DETECTOR_NAME, f"engine-like play by {player} ({summary})",
+                evidence.to_json(), "detector", self.clock(),
+            )  # fmt: skip
+        except ChessrateError as error:
+            log.warning("detector: game %s: no report filed: %s", game_id, error)

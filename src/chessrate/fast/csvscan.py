@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..records import ID_LONGEST
+from ..records import EARLIEST, ID_LONGEST, LATEST
 from .strings import intern_cell
 
 I64 = npt.NDArray[np.int64]
@@ -38,8 +38,10 @@ ID, PLAYED_AT, WHITE, BLACK = range(len(SPANS))
 
 COMMA, NEWLINE = 44, 10
 CACHE_BITS = 12
-YEARS = (1000, 2999)
-"""The years of a plain timestamp: any instant of them, at any offset, is a datetime."""
+YEARS = (EARLIEST.year + 1, LATEST.year - 2)
+"""The years of a plain timestamp: any instant of them, at any offset, is within the
+range records accept (``records.EARLIEST`` .. ``LATEST``); the years at the edges go to
+the reference reader, which says exactly."""
 
 
 @njit(cache=True, nogil=True)

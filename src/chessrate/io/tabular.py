@@ -5,10 +5,10 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterator
-from decimal import Decimal
 from pathlib import Path
 
 from ..errors import InvalidInput, InvalidRecord
+from ..records import strict_json
 
 FORMATS = ("jsonl", "csv", "pgn")
 _SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".pgn": "pgn"}
@@ -77,9 +77,11 @@ def _jsonl(path: Path | str, lines: Iterator[str]) -> Iterator[RawRecord]:
             continue
         where = f"{path}:{number}"
         try:
-            value = json.loads(line, parse_float=Decimal)
+            value = strict_json(line)
         except json.JSONDecodeError as error:
             raise InvalidRecord(where, "record", f"not valid JSON ({error.msg})") from None
+        except ValueError as error:
+            raise InvalidRecord(where, "record", f"not valid JSON ({error})") from None
         if not isinstance(value, dict):
             raise InvalidRecord(where, "record", "must be a JSON object")
         yield where, value

@@ -1,4 +1,4 @@
-"""The fair-play detector's analyses in the ledger (table ``analyses``, migration 0007).
+"""The fair-play detector's analyses in the ledger (table ``analyses``, migration 0009).
 
 Which finished live games wait for an analysis, storing one, recording a flag, and
 reading them back. The analysing itself is :mod:`chessrate.fairplay` (no database

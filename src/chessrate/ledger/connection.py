@@ -80,6 +80,18 @@ def sqlite_path(url: str) -> Path | None:
     return Path(database) if database and database != ":memory:" else None
 
 
+def _create_private(url: str) -> None:
+    """A new SQLite ledger file is made readable and writable by its owner only (0600);
+    SQLite gives its ``-wal`` and ``-shm`` files the database file's mode. An existing
+    file keeps its mode."""
+    path = sqlite_path(url)
+    if path is None or path.exists() or not path.parent.is_dir():
+        return  # (a missing folder: SQLite says so when the ledger opens)
+    descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    os.close(descriptor)
+    os.chmod(path, 0o600)  # whatever the umask
+
+
 def as_utc(moment: datetime) -> datetime:
     """SQLite returns naive datetimes: they are UTC. Aware ones are converted to UTC."""
     return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -131,11 +143,13 @@ class LedgerConnection:
 
     @classmethod
     def create(cls, url: str, system_id: str, now: datetime | None = None) -> Self:
-        """Create (migrate) the schema and fix the ledger's rating system."""
+        """Create (migrate) the schema and fix the ledger's rating system. A new SQLite
+        file is created with mode 0600 (its owner only)."""
         if system_id not in REGISTRY:
             raise InvalidInput(
                 f"unknown rating system {system_id!r} (known: {', '.join(REGISTRY)})"
             )
+        _create_private(url)
         ledger = cls(url)
         ledger.migrate()
         with ledger.transaction() as conn:

@@ -111,50 +111,57 @@ class LiveGames:
     ) -> tuple[LiveView, bool]:
         """Open a game (or register an otb result). The same game opened again answers
         the stored one (``created`` False); a different game with a used id is 409."""
+        with self.ledger.transaction() as conn:
+            return self.open_in(conn, game, otb)
+
+    def open_in(
+        self, conn: Connection, game: LiveGame, otb: OtbRegistration | None = None
+    ) -> tuple[LiveView, bool]:
+        """:meth:`open` in the caller's transaction (the pairing pass opens the games
+        it pairs in the transaction that marks their seeks paired)."""
         system = self._require_site()
         where = f"live game {game.id}"
-        with self.ledger.transaction() as conn:
-            people = self.ledger.load_players(conn, (game.white, game.black), lock=False)
-            for side in Side:
-                if game.player(side) not in people:
-                    raise InvalidRecord(where, side.value, f"unknown player {game.player(side)!r}")
-            white, black = people[game.white], people[game.black]
-            bot = _bot_side(where, game, white, black)
-            game = LiveGame(
-                game.id, game.white, game.black, game.opened_at, game.time_control,
-                game.rated, game.venue, bot,
-            )  # fmt: skip
-            if otb is None and game.time_control is None:
-                raise InvalidRecord(
-                    where, "time_control", "is required: a live game's deadlines depend on it (S8)"
-                )
-            if game.rated:  # refuse what could never be rated, before anyone plays
-                system.game_type(_record(game, Result.NO_RESULT, Termination.NORMAL), white, black)
-            existing = self._row(conn, game.id, lock=True)
-            if existing is not None:
-                stored = self._view(conn, existing)
-                if _same_opening(stored, game, otb):
-                    return stored, False
-                raise Conflict(f"live game {game.id}: id: already used for a different game")
-            if conn.execute(select(games.c.id).where(games.c.id == game.id)).first():
-                raise Conflict(f"live game {game.id}: id: already used by a stored game")
-            status = LiveStatus.OPEN if otb is None else LiveStatus.AWAITING_CONFIRMATION
-            upcoming = deadline(game, self.rules) if otb is None else None
-            conn.execute(
-                insert(live_games).values(
-                    id=game.id, white=game.white, black=game.black, rated=game.rated,
-                    time_control=None if game.time_control is None else str(game.time_control),
-                    venue=game.venue.value, bot=None if bot is None else bot.value,
-                    status=status.value, opened_at=game.opened_at, plies=0, moves="[]",
-                    deadline_at=None if upcoming is None else upcoming.at,
-                    result=None if otb is None else otb.result.value,
-                    played_at=None if otb is None else otb.played_at,
-                    registered_by=None if otb is None else otb.registered_by,
-                )
-            )  # fmt: skip
-            row = self._row(conn, game.id, lock=False)
-            assert row is not None
-            return self._view(conn, row), True
+        people = self.ledger.load_players(conn, (game.white, game.black), lock=False)
+        for side in Side:
+            if game.player(side) not in people:
+                raise InvalidRecord(where, side.value, f"unknown player {game.player(side)!r}")
+        white, black = people[game.white], people[game.black]
+        bot = _bot_side(where, game, white, black)
+        game = LiveGame(
+            game.id, game.white, game.black, game.opened_at, game.time_control,
+            game.rated, game.venue, bot,
+        )  # fmt: skip
+        if otb is None and game.time_control is None:
+            raise InvalidRecord(
+                where, "time_control", "is required: a live game's deadlines depend on it (S8)"
+            )
+        if game.rated:  # refuse what could never be rated, before anyone plays
+            system.game_type(_record(game, Result.NO_RESULT, Termination.NORMAL), white, black)
+        existing = self._row(conn, game.id, lock=True)
+        if existing is not None:
+            stored = self._view(conn, existing)
+            if _same_opening(stored, game, otb):
+                return stored, False
+            raise Conflict(f"live game {game.id}: id: already used for a different game")
+        if conn.execute(select(games.c.id).where(games.c.id == game.id)).first():
+            raise Conflict(f"live game {game.id}: id: already used by a stored game")
+        status = LiveStatus.OPEN if otb is None else LiveStatus.AWAITING_CONFIRMATION
+        upcoming = deadline(game, self.rules) if otb is None else None
+        conn.execute(
+            insert(live_games).values(
+                id=game.id, white=game.white, black=game.black, rated=game.rated,
+                time_control=None if game.time_control is None else str(game.time_control),
+                venue=game.venue.value, bot=None if bot is None else bot.value,
+                status=status.value, opened_at=game.opened_at, plies=0, moves="[]",
+                deadline_at=None if upcoming is None else upcoming.at,
+                result=None if otb is None else otb.result.value,
+                played_at=None if otb is None else otb.played_at,
+                registered_by=None if otb is None else otb.registered_by,
+            )
+        )  # fmt: skip
+        row = self._row(conn, game.id, lock=False)
+        assert row is not None
+        return self._view(conn, row), True
 
     # -- playing ----------------------------------------------------------------------
 

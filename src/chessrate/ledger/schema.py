@@ -25,6 +25,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
 )
 
 metadata = MetaData()
@@ -150,6 +151,49 @@ tokens = Table(
     Column("role", String(16), nullable=False),
     Column("label", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True)),  # None: never
+    Column("revoked_at", DateTime(timezone=True)),  # None: not revoked
+    sqlite_autoincrement=True,
+)
+
+# Fair play (migration 0007): one review case per reported game, its reports (one per
+# reporter), and the audit log of every moderation action.
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("game_id", String(200), ForeignKey("games.id"), primary_key=True),
+    Column("status", String(16), nullable=False),  # open | confirmed | dismissed
+    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("decided_by", String(200)),  # the last decision's moderator
+    Column("decided_at", DateTime(timezone=True)),
+    Column("note", Text),  # the last decision's reason or note
+)
+Index("reviews_status", reviews.c.status)
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Seq, primary_key=True, autoincrement=True),
+    Column("game_id", String(200), ForeignKey("reviews.game_id"), nullable=False),
+    Column("by", String(200), nullable=False),  # a player id, or the detector's name
+    Column("source", String(16), nullable=False),  # player | detector
+    Column("reason", Text, nullable=False),
+    Column("evidence", Text),  # JSON (a detector's), or NULL
+    Column("at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("game_id", "by", name="reports_game_by"),
+    sqlite_autoincrement=True,
+)
+
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", Seq, primary_key=True, autoincrement=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("who", String(200), nullable=False),
+    Column("action", String(32), nullable=False),  # ledger.audit.ACTIONS
+    Column("target", String(200), nullable=False),  # a game id, a token id
+    Column("details", Text, nullable=False),  # why, in words
     sqlite_autoincrement=True,
 )
 
@@ -216,6 +260,39 @@ live_games = Table(
     Column("ending", Text),  # why it ended so, in words
 )
 Index("live_games_due", live_games.c.status, live_games.c.deadline_at)
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", Seq, primary_key=True, autoincrement=True),
+    Column("player_id", String(200), ForeignKey("players.id"), nullable=False),
+    Column("time_control", String(64), nullable=False),  # str(TimeControl): one form
+    Column("rated", Boolean, nullable=False),
+    Column("min_rating", Integer),  # an absolute site Elo range, when given
+    Column("max_rating", Integer),
+    Column("bot", Boolean, nullable=False),  # "play a bot": paired at once
+    Column("status", String(16), nullable=False),  # open | paired | cancelled | expired
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("paired_at", DateTime(timezone=True)),
+    Column("closed_at", DateTime(timezone=True)),  # cancelled or expired
+    Column("live_game_id", String(200)),  # the game it was paired into
+    Column("opponent", String(200)),
+    sqlite_autoincrement=True,
+)
+# The pass: the open seeks, and those that expired.
+Index("seeks_open", seeks.c.status, seeks.c.expires_at)
+# A player's seeks (their /play page, GET /seeks?player=).
+Index("seeks_player", seeks.c.player_id, seeks.c.id)
+# At most one open seek per player and time control, whatever races the API.
+Index(
+    "seeks_one_open",
+    seeks.c.player_id,
+    seeks.c.time_control,
+    unique=True,
+    sqlite_where=seeks.c.status == "open",
+    postgresql_where=seeks.c.status == "open",
+)
 
 analyses = Table(
     "analyses",

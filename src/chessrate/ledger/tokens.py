@@ -1,47 +1,145 @@
 """API tokens in the ledger: a token is shown once; only its SHA-256 is stored, with
-its role (``writer``, ``moderator``) and a label saying whose it is."""
+its role (``writer``, ``moderator``), a label saying whose it is, an optional expiry
+and, once revoked, when. A revoked or expired token answers no role. Creating and
+revoking a token are written to the audit log."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 
-from ..errors import InvalidInput
-from .connection import LedgerConnection
+from ..errors import Conflict, InvalidInput, NotFound
+from . import audit
+from .connection import LedgerConnection, as_utc
 from .schema import tokens
 
 ROLES = ("writer", "moderator")
 
 
+@dataclass(frozen=True, slots=True)
+class TokenView:
+    """A token as listed (never the token itself: only its hash is stored)."""
+
+    id: int
+    role: str
+    label: str
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    fingerprint: str
+    """The first 16 hex digits of the token's SHA-256 (a session cookie names it)."""
+
+    def valid(self, now: datetime) -> bool:
+        """Neither revoked nor expired at ``now``."""
+        return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)
+
+    def status(self, now: datetime) -> str:
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at is not None and now >= self.expires_at:
+            return "expired"
+        return "valid"
+
+
 class LedgerTokens(LedgerConnection):
     """Bearer tokens (the :class:`~chessrate.ledger.Ledger`'s share)."""
 
-    def create_token(self, role: str, label: str, now: datetime) -> str:
-        """A new bearer token for ``role``; only its SHA-256 is stored."""
+    def create_token(
+        self,
+        role: str,
+        label: str,
+        now: datetime,
+        expires_at: datetime | None = None,
+        by: str = "cli",
+    ) -> str:
+        """A new bearer token for ``role`` (valid until ``expires_at``, if given); only
+        its SHA-256 is stored."""
         if role not in ROLES:
             raise InvalidInput(f"unknown role {role!r} (roles: {', '.join(ROLES)})")
+        if expires_at is not None and as_utc(expires_at) <= as_utc(now):
+            raise InvalidInput(f"the expiry {expires_at.isoformat()} is not in the future")
         token = "cr_" + secrets.token_urlsafe(32)
         with self.transaction() as conn:
-            conn.execute(
-                insert(tokens).values(hash=_hash(token), role=role, label=label, created_at=now)
-            )
+            token_id = conn.execute(
+                insert(tokens)
+                .values(
+                    hash=_hash(token), role=role, label=label, created_at=now,
+                    expires_at=expires_at,
+                )
+                .returning(tokens.c.id)
+            ).scalar_one()  # fmt: skip
+            until = f", expires {expires_at.isoformat()}" if expires_at else ""
+            audit.record(
+                conn, now, by, "token-create", f"token {token_id}",
+                f"{role} token {label!r}{until}",
+            )  # fmt: skip
         return token
+
+    def list_tokens(self) -> list[TokenView]:
+        """Every token, oldest first (revoked and expired ones too)."""
+        with self.reading() as conn:
+            rows = conn.execute(select(tokens).order_by(tokens.c.id)).all()
+        return [_view(row) for row in rows]
+
+    def get_token(self, token_id: int) -> TokenView:
+        with self.reading() as conn:
+            row = conn.execute(select(tokens).where(tokens.c.id == token_id)).first()
+        if row is None:
+            raise NotFound(f"token {token_id}: no such token")
+        return _view(row)
+
+    def find_token(self, token: str) -> TokenView | None:
+        """The stored token (revoked and expired too), or None."""
+        with self.reading() as conn:
+            row = conn.execute(select(tokens).where(tokens.c.hash == _hash(token))).first()
+        return None if row is None else _view(row)
+
+    def revoke_token(
+        self, token_id: int, now: datetime, by: str = "cli", why: str = ""
+    ) -> TokenView:
+        """Revoke a token from ``now`` on (a token revoked already: 409)."""
+        with self.transaction() as conn:
+            row = conn.execute(select(tokens).where(tokens.c.id == token_id)).first()
+            if row is None:
+                raise NotFound(f"token {token_id}: no such token")
+            if row.revoked_at is not None:
+                raise Conflict(f"token {token_id}: already revoked")
+            conn.execute(update(tokens).where(tokens.c.id == token_id).values(revoked_at=now))
+            audit.record(
+                conn, now, by, "token-revoke", f"token {token_id}",
+                f"{row.role} token {row.label!r}" + (f": {why}" if why else ""),
+            )  # fmt: skip
+        return self.get_token(token_id)
 
     def token_label(self, token: str) -> str | None:
         """The label a token was created with (who it belongs to), or None."""
-        with self.reading() as conn:
-            label = conn.execute(
-                select(tokens.c.label).where(tokens.c.hash == _hash(token))
-            ).scalar()
-        return None if label is None else str(label)
+        found = self.find_token(token)
+        return None if found is None else found.label
 
-    def token_role(self, token: str) -> str | None:
-        with self.reading() as conn:
-            role = conn.execute(select(tokens.c.role).where(tokens.c.hash == _hash(token))).scalar()
-        return None if role is None else str(role)
+    def token_role(self, token: str, now: datetime | None = None) -> str | None:
+        """The role of a token that is neither revoked nor expired at ``now`` (default:
+        the wall clock); None for any other token."""
+        found = self.find_token(token)
+        if found is None or not found.valid(now or datetime.now(UTC)):
+            return None
+        return found.role
+
+
+def _view(row: object) -> TokenView:
+    r = row._mapping  # type: ignore[attr-defined]
+    return TokenView(
+        id=int(r["id"]),
+        role=str(r["role"]),
+        label=str(r["label"]),
+        created_at=as_utc(r["created_at"]),
+        expires_at=None if r["expires_at"] is None else as_utc(r["expires_at"]),
+        revoked_at=None if r["revoked_at"] is None else as_utc(r["revoked_at"]),
+        fingerprint=str(r["hash"])[:16],
+    )
 
 
 def _hash(token: str) -> str:

@@ -27,9 +27,9 @@ from ..folding import search_key
 from ..numbers import to_hundredths
 from ..records import GameRecord, Outcome, Player, Result, microseconds
 from ..systems.base import Change, GameRating, PoolKey, RatingSystem
-from . import codec, rows
+from . import audit, codec, rows
 from .queries import LedgerQueries
-from .schema import annulments, changes, events, games, players, ratings
+from .schema import annulments, changes, events, games, players, ratings, reviews
 from .views import AnnulmentView, GameView, PlayerView
 
 
@@ -465,6 +465,14 @@ class LedgerWrites(LedgerQueries):
         conn.execute(update(games).where(games.c.seq == row.seq).values(annulled=True))
         self._store_changes(conn, seq, row.seq, reversed_changes, keys)
         self._store_states(conn, seq, new_states, people)
+        audit.record(conn, now, by or "unknown", "annul", game_id, reason)
+        # A case under review is decided by the annulment, however it was made.
+        conn.execute(
+            update(reviews)
+            .where(reviews.c.game_id == game_id, reviews.c.status != "confirmed")
+            .values(status="confirmed", decided_by=by, decided_at=now, note=reason,
+                    updated_at=now)
+        )  # fmt: skip
         return AnnulmentView(game_id, seq, now, by, reason, reversed_changes)
 
 

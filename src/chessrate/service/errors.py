@@ -20,6 +20,7 @@ internals.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,8 +47,17 @@ def _place(request: Request) -> str:
     return "query" if request.method in ("GET", "HEAD") else "body"
 
 
+class AsciiJSONResponse(JSONResponse):
+    """An error answer in ASCII JSON: what it quotes of the request (an id with a lone
+    surrogate, a control character) is escaped, never a reason the answer cannot be
+    written."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False).encode("ascii")
+
+
 def _unprocessable(items: Sequence[dict[str, Any]]) -> JSONResponse:
-    return JSONResponse(status_code=UNPROCESSABLE, content={"detail": jsonable_encoder(items)})
+    return AsciiJSONResponse(status_code=UNPROCESSABLE, content={"detail": jsonable_encoder(items)})
 
 
 def invalid_record_item(request: Request, error: InvalidRecord) -> dict[str, Any]:
@@ -109,7 +119,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(NotFound)
     async def not_found(request: Request, error: NotFound) -> Response:
-        return _page(request, status.HTTP_404_NOT_FOUND, str(error)) or JSONResponse(
+        return _page(request, status.HTTP_404_NOT_FOUND, str(error)) or AsciiJSONResponse(
             status_code=status.HTTP_404_NOT_FOUND, content={"detail": str(error)}
         )
 
@@ -125,7 +135,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Conflict)
     async def conflict(request: Request, error: Conflict) -> Response:
-        return _page(request, status.HTTP_409_CONFLICT, str(error)) or JSONResponse(
+        return _page(request, status.HTTP_409_CONFLICT, str(error)) or AsciiJSONResponse(
             status_code=status.HTTP_409_CONFLICT, content={"detail": str(error)}
         )
 
@@ -134,7 +144,7 @@ def install_error_handlers(app: FastAPI) -> None:
         # The database does not answer or holds no ledger: the service is unavailable,
         # not the request invalid (/healthz answers so too).
         shown = "The ledger's database does not answer; try again shortly."
-        return _page(request, status.HTTP_503_SERVICE_UNAVAILABLE, shown) or JSONResponse(
+        return _page(request, status.HTTP_503_SERVICE_UNAVAILABLE, shown) or AsciiJSONResponse(
             status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
             content={"status": "unavailable", "detail": str(error).splitlines()[0]},
         )

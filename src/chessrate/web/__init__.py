@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from .errors import error_page, is_page
+from .moderation import router as moderation_router
 from .pages import router, templates
 
 HERE = Path(__file__).parent
@@ -26,6 +27,7 @@ def mount_web(app: FastAPI) -> None:
     documentation at ``/docs`` with the vendored Swagger UI (``static/swagger``: it
     works offline)."""
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(moderation_router)
     app.include_router(router)
     openapi_url = app.openapi_url or "/openapi.json"
 

@@ -18,6 +18,8 @@ NOT_PAGES = ("/api/", "/docs", "/openapi.json", "/redoc", "/healthz", "/static/"
 """Paths whose errors stay JSON (or the static files' own answers)."""
 
 TITLES = {
+    401: "Not signed in",
+    403: "Forbidden",
     404: "Not found",
     409: "Conflict",
     422: "That cannot be shown",

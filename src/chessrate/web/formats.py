@@ -48,3 +48,16 @@ def time_control_text(stored: str | None) -> str:
         return as_players_write(stored)
     except (ChessrateError, ValueError):
         return stored or "—"
+
+
+def seconds_text(seconds: int | None) -> str:
+    """A wait as people say it: ``45 s``, ``3 min 05 s``, ``1 h 02 min``."""
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, rest = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {rest:02} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02} min"

@@ -19,7 +19,7 @@ from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
 from ..application import schemas, services
-from ..application.deps import ActiveDays, LedgerDep
+from ..application.deps import ActiveDays, LedgerDep, Now, Pairing
 from ..errors import NotFound
 from ..ledger import Ledger
 from ..numbers import display
@@ -28,7 +28,7 @@ from ..systems.fide import FideSystem
 from ..systems.site_live import LiveRules
 from ..timecontrol import ESTIMATE_MOVES, as_players_write
 from .charts import rating_chart
-from .formats import change_class, moment_text, signed_change, time_control_text
+from .formats import change_class, moment_text, seconds_text, signed_change, time_control_text
 from .formats import signed as _signed
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -36,6 +36,7 @@ templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 
 templates.env.filters["when"] = moment_text
 templates.env.filters["tc"] = time_control_text
+templates.env.filters["waited"] = seconds_text
 router = APIRouter(include_in_schema=False)
 
 POOL_NAMES = {"site": "site Elo"}
@@ -354,6 +355,49 @@ def live_game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse
     found = services.get_live_game(ledger, game_id)
     people = {found.white, found.black}
     return _page(request, ledger, "live_game.html", people=people, g=found)
+
+
+PLAY_PAGE = 50
+"""Open seeks on a /play page."""
+
+
+@router.get("/play", response_class=HTMLResponse)
+def play(
+    request: Request,
+    ledger: LedgerDep,
+    now: Now,
+    rules: Pairing,
+    player: str | None = Query(None, max_length=200),
+    page: int = Query(1, ge=1, le=schemas.MAX_OFFSET // PLAY_PAGE + 1),
+) -> HTMLResponse:
+    """The open seeks (issue 16), oldest first, each with its player's site Elo, its
+    wait and the difference it accepts now; with ``player``, that player's own seeks
+    and live games. Read-only: seeks are made through the API."""
+    if not ledger.info.live_games:
+        raise NotFound(f"a {ledger.system_id} ledger pairs no games (site ledgers do)")
+    seeks = services.list_seeks(ledger, now, rules, offset=(page - 1) * PLAY_PAGE,
+                                limit=PLAY_PAGE)  # fmt: skip
+    people = {s.player for s in seeks.seeks}
+    mine = games = None
+    if player:
+        services.get_player(ledger, player)  # 404 for a stranger
+        mine = services.list_seeks(ledger, now, rules, player, "all", 0, PLAY_PAGE)
+        games = services.list_live_games(ledger, "open", player, 20)
+        people |= {player} | {s.opponent for s in mine.seeks if s.opponent}
+        people |= {p for g in games.games for p in (g.white, g.black)}
+    last = max(1, -(-seeks.total // PLAY_PAGE))
+
+    def page_url(n: int) -> str:
+        query = {**({"player": player} if player else {}), **({"page": str(n)} if n > 1 else {})}
+        return "/play" + (f"?{urlencode(query)}" if query else "")
+
+    return _page(
+        request, ledger, "play.html", people=people, seeks=seeks, mine=mine, games=games,
+        player=player, rules=rules, page=page, last=last,
+        expiry=f"{rules.expiry / 60:g} min",
+        previous=page_url(page - 1) if page > 1 else None,
+        next=page_url(page + 1) if page < last else None,
+    )  # fmt: skip
 
 
 @router.get("/periods", response_class=HTMLResponse)

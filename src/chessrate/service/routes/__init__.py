@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import annulments, fide, games, leaderboards, live, players, preview
+from . import annulments, fide, games, leaderboards, live, players, preview, reviews, seeks
 
 api_router = APIRouter()
 api_router.include_router(players.router)
@@ -15,3 +15,5 @@ api_router.include_router(annulments.router)
 api_router.include_router(fide.router)
 api_router.include_router(fide.players_router)
 api_router.include_router(live.router)
+api_router.include_router(reviews.router)
+api_router.include_router(seeks.router)

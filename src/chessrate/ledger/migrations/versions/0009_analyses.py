@@ -1,7 +1,7 @@
 """the fair-play detector's analyses of finished live games (issue 16)
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-01 15:00:00
 
 One row per analysed game: when, by which engine at which limits, the evidence (per
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

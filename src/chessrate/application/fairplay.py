@@ -1,0 +1,247 @@
+"""Fair play over the ledger: reports, the review queue, moderators' decisions, the
+audit log and the token list; their request and answer shapes. The API's routes
+(:mod:`chessrate.service.routes.reviews`) and the moderation pages
+(:mod:`chessrate.web.moderation`) call these functions; the ledger does the work
+(:mod:`chessrate.ledger.reviews`, :mod:`chessrate.ledger.audit`)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..ledger import Ledger
+from ..ledger.audit import AuditEntry
+from ..ledger.reviews import ReportView, ReviewView
+from ..ledger.tokens import TokenView
+from . import schemas
+from .deps import Caller
+from .services import annulment_public, change_public
+
+Status = Literal["open", "confirmed", "dismissed"]
+QUEUE_ORDER = "most reports first, then the oldest report first, then by game id"
+MAX_PAGE = 200
+
+
+# -- shapes -----------------------------------------------------------------------------
+
+
+class ReportCreate(BaseModel):
+    """A player's report, sent by a writer acting for the player."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"by": "bob", "reason": "engine-like accuracy"}]},
+    )
+    by: str = Field(min_length=1, max_length=200, description="the reporting player's id")
+    reason: str = Field(min_length=1, max_length=2000)
+
+
+class DecisionCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: str = Field(min_length=1, max_length=2000, description="why (kept in the audit log)")
+
+
+class NoteCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    note: str = Field(min_length=1, max_length=2000, description="why (kept in the audit log)")
+
+
+class ReportPublic(BaseModel):
+    id: int
+    game: str
+    by: str = Field(description="a player id, or the detector's name")
+    by_name: str | None = Field(default=None, description="the reporting player's name")
+    source: Literal["player", "detector"]
+    reason: str
+    evidence: dict[str, Any] | None = Field(description="a detector's findings (JSON)")
+    at: datetime
+
+
+class ReportFiled(ReportPublic):
+    created: bool = Field(description="False: this reporter had reported the game already")
+    status: Status = Field(description="the game's review case, after the report")
+
+
+class ReviewGamePublic(BaseModel):
+    id: str
+    white: str
+    white_name: str | None
+    black: str
+    black_name: str | None
+    result: str
+    played_at: str
+    time_control: str | None
+    outcome: str
+    annulled: bool
+    changes: list[schemas.ChangePublic] = Field(description="the game's rating changes")
+
+
+class ReviewPublic(BaseModel):
+    game: ReviewGamePublic
+    status: Status
+    opened_at: datetime
+    updated_at: datetime
+    report_count: int
+    first_reported_at: datetime
+    decided_by: str | None = Field(description="the last decision's moderator")
+    decided_at: datetime | None
+    note: str | None = Field(description="the last decision's reason or note")
+    reports: list[ReportPublic]
+
+
+class ReviewsPublic(BaseModel):
+    status: Status | None
+    order: str = Field(description="how the queue is ordered")
+    total: int
+    offset: int
+    limit: int
+    reviews: list[ReviewPublic]
+
+
+class ConfirmedPublic(BaseModel):
+    review: ReviewPublic
+    annulment: schemas.AnnulmentPublic
+
+
+class AuditEntryPublic(BaseModel):
+    id: int
+    at: datetime
+    who: str
+    action: str
+    target: str
+    details: str
+
+
+class AuditPublic(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    entries: list[AuditEntryPublic] = Field(description="newest first")
+
+
+# -- services ---------------------------------------------------------------------------
+
+
+def moderator_name(ledger: Ledger, caller: Caller) -> str:
+    """Who a moderator is in the ledger: the token's label, else its role."""
+    return ledger.token_label(caller.token) or caller.role
+
+
+def report_public(view: ReportView, names: dict[str, str]) -> ReportPublic:
+    return ReportPublic(
+        id=view.id, game=view.game_id, by=view.by, by_name=names.get(view.by),
+        source=view.source,  # type: ignore[arg-type]  # the ledger's SOURCES
+        reason=view.reason, evidence=view.evidence, at=view.at,
+    )  # fmt: skip
+
+
+def file_report(
+    ledger: Ledger, game_id: str, body: ReportCreate, caller: Caller, now: datetime
+) -> tuple[ReportFiled, bool]:
+    """A player's report (through a writer token); answers the stored report when the
+    player had reported the game already."""
+    view, created = ledger.file_report(
+        game_id, body.by, body.reason, None, "player", now, via=ledger.token_label(caller.token)
+    )
+    names = ledger.names_of([view.by])
+    status = ledger.review(game_id).status
+    filed = ReportFiled(
+        **report_public(view, names).model_dump(), created=created,
+        status=status,  # type: ignore[arg-type]
+    )  # fmt: skip
+    return filed, created
+
+
+def review_public(ledger: Ledger, view: ReviewView, names: dict[str, str]) -> ReviewPublic:
+    game = ledger.get_game(view.game_id)
+    record = game.record.to_mapping()
+    return ReviewPublic(
+        game=ReviewGamePublic(
+            id=game.id, white=game.record.white, white_name=names.get(game.record.white),
+            black=game.record.black, black_name=names.get(game.record.black),
+            result=game.record.result.value, played_at=str(record["played_at"]),
+            time_control=None if game.record.time_control is None
+            else str(record["time_control"]),
+            outcome=game.outcome, annulled=game.annulled,
+            changes=[change_public(c) for c in game.changes],
+        ),
+        status=view.status,  # type: ignore[arg-type]  # the ledger's STATUSES
+        opened_at=view.opened_at, updated_at=view.updated_at,
+        report_count=view.report_count, first_reported_at=view.first_reported_at,
+        decided_by=view.decided_by, decided_at=view.decided_at, note=view.note,
+        reports=[report_public(r, names) for r in view.reports],
+    )  # fmt: skip
+
+
+def _names(ledger: Ledger, views: list[ReviewView]) -> dict[str, str]:
+    wanted: set[str] = set()
+    for view in views:
+        wanted.update(r.by for r in view.reports)
+        game = ledger.get_game(view.game_id)
+        wanted.update((game.record.white, game.record.black))
+    return ledger.names_of(wanted)
+
+
+def reviews(ledger: Ledger, status: str | None, offset: int, limit: int) -> ReviewsPublic:
+    views, total = ledger.reviews(status, offset, limit)
+    names = _names(ledger, views)
+    return ReviewsPublic(
+        status=status,  # type: ignore[arg-type]
+        order=QUEUE_ORDER, total=total, offset=offset, limit=limit,
+        reviews=[review_public(ledger, v, names) for v in views],
+    )  # fmt: skip
+
+
+def review(ledger: Ledger, game_id: str) -> ReviewPublic:
+    view = ledger.review(game_id)
+    return review_public(ledger, view, _names(ledger, [view]))
+
+
+def confirm(ledger: Ledger, game_id: str, reason: str, by: str, now: datetime) -> ConfirmedPublic:
+    """Confirm a case: the game is annulled (site S10) with ``by`` and ``reason``."""
+    view, annulment = ledger.confirm_review(game_id, reason, by, now)
+    return ConfirmedPublic(
+        review=review_public(ledger, view, _names(ledger, [view])),
+        annulment=annulment_public(annulment),
+    )
+
+
+def dismiss(ledger: Ledger, game_id: str, note: str, by: str, now: datetime) -> ReviewPublic:
+    view = ledger.dismiss_review(game_id, note, by, now)
+    return review_public(ledger, view, _names(ledger, [view]))
+
+
+def reopen(ledger: Ledger, game_id: str, note: str, by: str, now: datetime) -> ReviewPublic:
+    view = ledger.reopen_review(game_id, note, by, now)
+    return review_public(ledger, view, _names(ledger, [view]))
+
+
+def audit_entry_public(entry: AuditEntry) -> AuditEntryPublic:
+    return AuditEntryPublic(
+        id=entry.id, at=entry.at, who=entry.who, action=entry.action, target=entry.target,
+        details=entry.details,
+    )  # fmt: skip
+
+
+def audit_log(ledger: Ledger, offset: int, limit: int, target: str | None) -> AuditPublic:
+    entries, total = ledger.audit_log(offset, limit, target)
+    return AuditPublic(
+        total=total, offset=offset, limit=limit,
+        entries=[audit_entry_public(e) for e in entries],
+    )  # fmt: skip
+
+
+def valid_moderator(
+    ledger: Ledger, token_id: int, fingerprint: str, now: datetime
+) -> TokenView | None:
+    """The moderator token a session names, while it is valid (not revoked, not
+    expired, still a moderator's, the same token); else None."""
+    try:
+        found = ledger.get_token(token_id)
+    except Exception:  # NotFound: the token is gone
+        return None
+    if found.role != "moderator" or found.fingerprint != fingerprint or not found.valid(now):
+        return None
+    return found

@@ -1,0 +1,61 @@
+"""The audit log: every moderation action (a report filed, a case confirmed, dismissed
+or reopened, a game annulled, a token created or revoked), who did it, when, on what
+and why. Rows are written by the action's own transaction (:func:`record`), so an
+action and its audit row are committed together or not at all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, func, insert, select
+
+from .connection import LedgerConnection, as_utc
+from .schema import audit
+
+ACTIONS = ("report", "confirm", "dismiss", "reopen", "annul", "token-create", "token-revoke")
+"""What the log names an action."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    id: int
+    at: datetime
+    who: str
+    action: str
+    target: str
+    details: str
+
+
+def record(
+    conn: Connection, now: datetime, who: str, action: str, target: str, details: str
+) -> None:
+    """Write one audit row inside the caller's transaction."""
+    assert action in ACTIONS, action
+    conn.execute(
+        insert(audit).values(
+            at=now, who=who[:200], action=action, target=target[:200], details=details
+        )
+    )
+
+
+class LedgerAudit(LedgerConnection):
+    """The audit log's reads (the :class:`~chessrate.ledger.Ledger`'s share)."""
+
+    def audit_log(
+        self, offset: int = 0, limit: int = 100, target: str | None = None
+    ) -> tuple[list[AuditEntry], int]:
+        """The log, newest first (``limit`` rows from ``offset``), and how many rows it
+        holds; only one target's rows with ``target``."""
+        query = select(audit)
+        count = select(func.count()).select_from(audit)
+        if target is not None:
+            query = query.where(audit.c.target == target)
+            count = count.where(audit.c.target == target)
+        with self.reading() as conn:
+            total = int(conn.execute(count).scalar() or 0)
+            rows = conn.execute(query.order_by(audit.c.id.desc()).offset(offset).limit(limit)).all()
+        entries = [
+            AuditEntry(r.id, as_utc(r.at), r.who, r.action, r.target, r.details) for r in rows
+        ]
+        return entries, total

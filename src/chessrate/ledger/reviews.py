@@ -1,0 +1,324 @@
+"""Fair play: reports, review cases and the moderators' decisions.
+
+A finished rated game that is reported gets ONE review case (``open``, ``confirmed``,
+``dismissed``) gathering every report; a reporter (``by``: a player id, or a
+detector's name) files at most one report per game, so a detector that runs again
+files nothing new (:meth:`LedgerReviews.file_report` answers the stored report).
+Confirming a case annuls the game through site S10 (:meth:`LedgerWrites._annul`, as
+``POST /games/{id}/annul`` does) in the same transaction as the case's update;
+dismissing leaves the ratings alone; a dismissed case can be reopened (and a new
+report reopens it). Every action writes its audit row (:mod:`.audit`) in its own
+transaction. Each action first locks the game's two players (PostgreSQL; SQLite holds
+the database from ``BEGIN IMMEDIATE``), as an annulment does, so reports, decisions
+and annulments of one game are serialized.
+
+The queue (:meth:`LedgerReviews.reviews`) is ordered by the number of reports, most
+first, then by the case's oldest report, oldest first, then by game id.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
+from ..records import Outcome
+from . import audit, rows
+from .connection import as_utc
+from .schema import live_games, players, reports, reviews
+from .views import AnnulmentView
+from .writes import LedgerWrites
+
+STATUSES = ("open", "confirmed", "dismissed")
+SOURCES = ("player", "detector")
+MAX_REASON = 2000
+MAX_EVIDENCE = 65_536
+"""The most characters of a report's evidence as JSON."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportView:
+    id: int
+    game_id: str
+    by: str
+    source: str
+    reason: str
+    evidence: dict[str, Any] | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewView:
+    game_id: str
+    status: str
+    opened_at: datetime
+    updated_at: datetime
+    decided_by: str | None
+    decided_at: datetime | None
+    note: str | None
+    reports: tuple[ReportView, ...]
+
+    @property
+    def report_count(self) -> int:
+        return len(self.reports)
+
+    @property
+    def first_reported_at(self) -> datetime:
+        return min(r.at for r in self.reports) if self.reports else self.opened_at
+
+
+def _text(value: str, field: str, where: str, limit: int = MAX_REASON) -> str:
+    text = (value or "").strip()
+    if not text:
+        raise InvalidRecord(where, field, "is required")
+    if len(text) > limit:
+        raise InvalidRecord(where, field, f"is longer than {limit} characters")
+    return text
+
+
+class LedgerReviews(LedgerWrites):
+    """Reports and review cases (the :class:`~chessrate.ledger.Ledger`'s share)."""
+
+    def file_report(
+        self,
+        game_id: str,
+        by: str,
+        reason: str,
+        evidence: Mapping[str, Any] | None,
+        source: str,
+        now: datetime,
+        *,
+        via: str | None = None,
+    ) -> tuple[ReportView, bool]:
+        """Report a finished rated game: ``by`` a player (``source`` "player": a known
+        player id) or a detector (``source`` "detector": its name, ``evidence`` its
+        JSON-able findings). Idempotent per (game, ``by``): a second report by the same
+        reporter answers the stored one, ``created`` False, and changes nothing. A new
+        report on a dismissed case reopens it. ``via`` (the writer token's label) goes
+        to the audit row. Refused: an unknown game (404), a game still being played or
+        already annulled (409), an unrated or void game (422)."""
+        where = f"game {game_id}"
+        by = _text(by, "by", where, 200)
+        reason = _text(reason, "reason", where)
+        if source not in SOURCES:
+            raise InvalidRecord(where, "source", f"is {source!r}: one of {', '.join(SOURCES)}")
+        evidence_text = None
+        if evidence is not None:
+            try:
+                evidence_text = json.dumps(dict(evidence), sort_keys=True, allow_nan=False)
+            except (TypeError, ValueError) as error:
+                raise InvalidRecord(where, "evidence", f"is not JSON: {error}") from None
+            if len(evidence_text) > MAX_EVIDENCE:
+                raise InvalidRecord(where, "evidence", f"is over {MAX_EVIDENCE} characters")
+        for attempt in (1, 2):
+            try:
+                with self.transaction() as conn:
+                    return self._file_report(
+                        conn, game_id, by, reason, evidence_text, source, now, via
+                    )
+            except IntegrityError:
+                # Another worker filed this (game, by) or opened the case meanwhile:
+                # the second attempt sees it.
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _file_report(
+        self,
+        conn: Connection,
+        game_id: str,
+        by: str,
+        reason: str,
+        evidence: str | None,
+        source: str,
+        now: datetime,
+        via: str | None,
+    ) -> tuple[ReportView, bool]:
+        row = self._locked_game(conn, game_id)
+        existing = conn.execute(
+            select(reports).where(reports.c.game_id == game_id, reports.c.by == by)
+        ).first()
+        if existing is not None:
+            return _report(existing), False
+        where = f"game {game_id}"
+        if (
+            source == "player"
+            and conn.execute(select(players.c.id).where(players.c.id == by)).first() is None
+        ):
+            raise InvalidRecord(where, "by", f"unknown player {by!r}")
+        if row.annulled:
+            raise Conflict(f"game {game_id}: already annulled (site S10): nothing to review")
+        outcome = rows.OUTCOMES[row.outcome]
+        if outcome is not Outcome.RATED:
+            raise InvalidRecord(
+                where, "id", f"the game is {outcome.value}: only rated games are reviewed"
+            )
+        case = conn.execute(select(reviews).where(reviews.c.game_id == game_id)).first()
+        if case is None:
+            conn.execute(
+                insert(reviews).values(game_id=game_id, status="open", opened_at=now,
+                                       updated_at=now)
+            )  # fmt: skip
+        elif case.status == "dismissed":
+            conn.execute(
+                update(reviews).where(reviews.c.game_id == game_id)
+                .values(status="open", updated_at=now)
+            )  # fmt: skip
+            audit.record(
+                conn, now, by, "reopen", game_id, "a new report reopened the dismissed case"
+            )
+        report_id = conn.execute(
+            insert(reports)
+            .values(game_id=game_id, by=by, source=source, reason=reason, evidence=evidence,
+                    at=now)
+            .returning(reports.c.id)
+        ).scalar_one()  # fmt: skip
+        details = f"{source} report: {reason}" + (f" (via token {via!r})" if via else "")
+        audit.record(conn, now, by, "report", game_id, details)
+        stored = conn.execute(select(reports).where(reports.c.id == report_id)).one()
+        return _report(stored), True
+
+    def _locked_game(self, conn: Connection, game_id: str) -> Any:
+        """The game's row, its two players locked (id order); a game not (yet) in the
+        ledger: 409 when it is a live game still being played, else 404."""
+        row = self._game_row(conn, game_id)
+        if row is None:
+            live = conn.execute(
+                select(live_games.c.status).where(live_games.c.id == game_id)
+            ).scalar()
+            if live is not None:
+                raise Conflict(f"game {game_id}: not finished ({live}): report it once it ends")
+            raise NotFound(f"game {game_id}: no such game")
+        namer = self._namer(conn, row)
+        self.load_players(conn, (namer(row.white), namer(row.black)), lock=True)
+        return self._game_row(conn, game_id)
+
+    def _locked_case(self, conn: Connection, game_id: str) -> Any:
+        self._locked_game(conn, game_id)
+        case = conn.execute(
+            select(reviews).where(reviews.c.game_id == game_id).with_for_update()
+        ).first()
+        if case is None:
+            raise NotFound(f"game {game_id}: no review case (nobody reported it)")
+        return case
+
+    def confirm_review(
+        self, game_id: str, reason: str, by: str, now: datetime
+    ) -> tuple[ReviewView, AnnulmentView]:
+        """Confirm an open case: the game is annulled (site S10, as ``annul`` does, with
+        ``by`` and ``reason``) and the case closed, in one transaction. A case confirmed
+        already, or a game annulled already: 409; a dismissed case: 409 (reopen it)."""
+        reason = _text(reason, "reason", f"game {game_id}")
+        with self.transaction() as conn:
+            case = self._locked_case(conn, game_id)
+            if case.status == "confirmed":
+                raise Conflict(f"game {game_id}: the case is confirmed already (annulled)")
+            if case.status == "dismissed":
+                raise Conflict(f"game {game_id}: the case was dismissed: reopen it first")
+            annulment = self._annul(conn, game_id, reason, by, now)
+            conn.execute(
+                update(reviews).where(reviews.c.game_id == game_id)
+                .values(status="confirmed", decided_by=by, decided_at=now, note=reason,
+                        updated_at=now)
+            )  # fmt: skip
+            audit.record(conn, now, by, "confirm", game_id, reason)
+        return self.review(game_id), annulment
+
+    def dismiss_review(self, game_id: str, note: str, by: str, now: datetime) -> ReviewView:
+        """Dismiss an open case (the ratings stay as they are)."""
+        return self._decide(game_id, note, by, now, "open", "dismissed", "dismiss")
+
+    def reopen_review(self, game_id: str, note: str, by: str, now: datetime) -> ReviewView:
+        """Open a dismissed case again."""
+        return self._decide(game_id, note, by, now, "dismissed", "open", "reopen")
+
+    def _decide(
+        self, game_id: str, note: str, by: str, now: datetime, was: str, becomes: str,
+        action: str,
+    ) -> ReviewView:  # fmt: skip
+        note = _text(note, "note", f"game {game_id}")
+        with self.transaction() as conn:
+            case = self._locked_case(conn, game_id)
+            if case.status != was:
+                raise Conflict(
+                    f"game {game_id}: the case is {case.status}: only a {was} case can be "
+                    f"{'dismissed' if action == 'dismiss' else 'reopened'}"
+                )
+            conn.execute(
+                update(reviews).where(reviews.c.game_id == game_id)
+                .values(status=becomes, decided_by=by, decided_at=now, note=note,
+                        updated_at=now)
+            )  # fmt: skip
+            audit.record(conn, now, by, action, game_id, note)
+        return self.review(game_id)
+
+    # -- reads --------------------------------------------------------------------------
+
+    def review(self, game_id: str) -> ReviewView:
+        with self.reading() as conn:
+            case = conn.execute(select(reviews).where(reviews.c.game_id == game_id)).first()
+            if case is None:
+                raise NotFound(f"game {game_id}: no review case (nobody reported it)")
+            return self._cases(conn, [case])[0]
+
+    def reviews(
+        self, status: str | None = "open", offset: int = 0, limit: int = 50
+    ) -> tuple[list[ReviewView], int]:
+        """The cases of ``status`` (None: all), most reported first, then oldest report
+        first, then by game id; ``limit`` from ``offset``, and how many there are."""
+        if status is not None and status not in STATUSES:
+            raise InvalidInput(f"status {status!r}: one of {', '.join(STATUSES)}")
+        count = func.count(reports.c.id)
+        oldest = func.min(reports.c.at)
+        query = (
+            select(reviews)
+            .join(reports, reports.c.game_id == reviews.c.game_id)
+            .group_by(*reviews.c)
+            .order_by(count.desc(), oldest.asc(), reviews.c.game_id.asc())
+            .offset(offset)
+            .limit(limit)
+        )
+        total = select(func.count()).select_from(reviews)
+        if status is not None:
+            query = query.where(reviews.c.status == status)
+            total = total.where(reviews.c.status == status)
+        with self.reading() as conn:
+            found = conn.execute(query).all()
+            return self._cases(conn, found), int(conn.execute(total).scalar() or 0)
+
+    def _cases(self, conn: Connection, cases: Sequence[Any]) -> list[ReviewView]:
+        ids = [c.game_id for c in cases]
+        by_game: dict[str, list[ReportView]] = {game_id: [] for game_id in ids}
+        if ids:
+            found = conn.execute(
+                select(reports).where(reports.c.game_id.in_(ids)).order_by(reports.c.id)
+            )
+            for r in found:
+                by_game[r.game_id].append(_report(r))
+        return [
+            ReviewView(
+                c.game_id,
+                c.status,
+                as_utc(c.opened_at),
+                as_utc(c.updated_at),
+                c.decided_by,
+                None if c.decided_at is None else as_utc(c.decided_at),
+                c.note,
+                tuple(by_game[c.game_id]),
+            )
+            for c in cases
+        ]
+
+
+def _report(row: Any) -> ReportView:
+    evidence = None if row.evidence is None else json.loads(row.evidence)
+    return ReportView(row.id, row.game_id, row.by, row.source, row.reason, evidence, as_utc(row.at))
+
+
+__all__ = ["SOURCES", "STATUSES", "LedgerReviews", "ReportView", "ReviewView"]

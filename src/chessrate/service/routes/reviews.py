@@ -1,0 +1,117 @@
+"""Fair play: reports (a writer acting for a player), the review queue and its
+decisions (moderators), and the audit log (moderators)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response, status
+
+from ...application import fairplay
+from ...application.deps import LedgerDep, Moderator, Now, Writer
+from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
+
+router = APIRouter(tags=["fair play"])
+
+
+@router.post(
+    "/games/{game_id}/reports",
+    response_model=fairplay.ReportFiled,
+    status_code=status.HTTP_201_CREATED,
+    responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
+)
+def report_game(
+    caller: Writer,
+    game_id: str,
+    body: fairplay.ReportCreate,
+    ledger: LedgerDep,
+    now: Now,
+    response: Response,
+) -> fairplay.ReportFiled:
+    """A player (``by``) reports a finished rated game; the game's review case gathers
+    every report. A player reports a game once: the same report again answers 200
+    with the stored one. An unknown game: 404; a game still being played or already
+    annulled: 409; an unrated or void game, an unknown player: 422."""
+    filed, created = fairplay.file_report(ledger, game_id, body, caller, now)
+    if not created:
+        response.status_code = status.HTTP_200_OK
+    return filed
+
+
+@router.get("/reviews", response_model=fairplay.ReviewsPublic, responses={**WRITE})
+def list_reviews(
+    _caller: Moderator,
+    ledger: LedgerDep,
+    status: Annotated[fairplay.Status, Query(description="a case's status")] = "open",
+    offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+    limit: Annotated[int, Query(ge=1, le=fairplay.MAX_PAGE)] = 50,
+) -> fairplay.ReviewsPublic:
+    """The review queue: the cases of ``status``, most reported first, then the oldest
+    report first (then by game id), each with the game, its players, its rating
+    changes and every report with its evidence. Needs a moderator token."""
+    return fairplay.reviews(ledger, status, offset, limit)
+
+
+@router.get(
+    "/reviews/{game_id}", response_model=fairplay.ReviewPublic, responses={**WRITE, **NOT_FOUND}
+)
+def get_review(_caller: Moderator, game_id: str, ledger: LedgerDep) -> fairplay.ReviewPublic:
+    """One game's review case. Needs a moderator token."""
+    return fairplay.review(ledger, game_id)
+
+
+@router.post(
+    "/reviews/{game_id}/confirm",
+    response_model=fairplay.ConfirmedPublic,
+    responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
+)
+def confirm_review(
+    caller: Moderator, game_id: str, body: fairplay.DecisionCreate, ledger: LedgerDep, now: Now
+) -> fairplay.ConfirmedPublic:
+    """Confirm cheating: the game is annulled as ``POST /games/{id}/annul`` does (site
+    S10, the moderator's token label as ``by``, ``reason`` as the reason), in the same
+    transaction as the case. A case confirmed or a game annulled already, or a
+    dismissed case (reopen it first): 409."""
+    by = fairplay.moderator_name(ledger, caller)
+    return fairplay.confirm(ledger, game_id, body.reason, by, now)
+
+
+@router.post(
+    "/reviews/{game_id}/dismiss",
+    response_model=fairplay.ReviewPublic,
+    responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
+)
+def dismiss_review(
+    caller: Moderator, game_id: str, body: fairplay.NoteCreate, ledger: LedgerDep, now: Now
+) -> fairplay.ReviewPublic:
+    """Dismiss an open case with a note; the ratings stay as they are."""
+    by = fairplay.moderator_name(ledger, caller)
+    return fairplay.dismiss(ledger, game_id, body.note, by, now)
+
+
+@router.post(
+    "/reviews/{game_id}/reopen",
+    response_model=fairplay.ReviewPublic,
+    responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
+)
+def reopen_review(
+    caller: Moderator, game_id: str, body: fairplay.NoteCreate, ledger: LedgerDep, now: Now
+) -> fairplay.ReviewPublic:
+    """Open a dismissed case again, with a note."""
+    by = fairplay.moderator_name(ledger, caller)
+    return fairplay.reopen(ledger, game_id, body.note, by, now)
+
+
+@router.get("/audit", response_model=fairplay.AuditPublic, responses={**WRITE})
+def audit_log(
+    _caller: Moderator,
+    ledger: LedgerDep,
+    target: Annotated[
+        str | None, Query(max_length=200, description="one game id, or `token N`")
+    ] = None,
+    offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+    limit: Annotated[int, Query(ge=1, le=fairplay.MAX_PAGE)] = 100,
+) -> fairplay.AuditPublic:
+    """The audit log, newest first: every report, confirmation, dismissal, reopening,
+    annulment, token created and revoked (who, when, what, on what, why)."""
+    return fairplay.audit_log(ledger, offset, limit, target)

@@ -1,0 +1,232 @@
+"""Fair play over the API: reports, the review queue, confirm (= site S10's annulment,
+as POST /games/{id}/annul), dismiss, reopen, the audit log; tokens revoked and
+expired. Each test runs on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from chessrate.ledger import Ledger
+from chessrate.server import create_app
+from tests.service.conftest import NOW, Api, FakeClock, MakeApi, TestClient
+from tests.support import postgres
+
+
+@pytest.fixture
+def twin(ledger_url: str, request: pytest.FixtureRequest) -> Iterator[Api]:
+    """A second site ledger on the same kind of database (annulled the old way)."""
+    if ledger_url.startswith("sqlite"):
+        url, admin = ledger_url.replace("ledger.db", "twin.db"), None
+    else:
+        admin = request.getfixturevalue("postgres_admin_url")
+        url = postgres.fresh_database(admin)
+    ledger = Ledger.create(url, "site", NOW)
+    clock = FakeClock()
+    with TestClient(create_app(ledger, clock=clock, sweep_every=0)) as client:
+        writer = ledger.create_token("writer", "test writer", NOW)
+        moderator = ledger.create_token("moderator", "test moderator", NOW)
+        yield Api(client, ledger, clock, writer={"Authorization": f"Bearer {writer}"},
+                  moderator={"Authorization": f"Bearer {moderator}"})  # fmt: skip
+    ledger.dispose()
+    if admin is not None:
+        postgres.drop_database(admin, url)
+
+
+def _game(api: Api, game_id: str, white: str = "alice", black: str = "bob", **more: Any) -> None:
+    api.game(game_id, white, black, "1-0", time_control="180+2", **more)
+
+
+def _played(make_api: MakeApi | Api) -> Api:
+    """A site ledger with alice, bob, carol and dave and four rated games."""
+    api = make_api if isinstance(make_api, Api) else make_api("site")
+    for pid, name in (("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave")):
+        api.player(pid, name=name)
+    _game(api, "g1")
+    _game(api, "g2", "carol", "dave")
+    _game(api, "g3", "alice", "carol")
+    _game(api, "g4", "bob", "dave")
+    return api
+
+
+def _state(api: Api) -> dict[str, Any]:
+    """Every player's ratings and every game's changes: what an annulment moves."""
+    players = {p: api.ratings(p) for p in ("alice", "bob", "carol", "dave")}
+    games = {}
+    for g in ("g1", "g2", "g3", "g4"):
+        body = api.get(f"/games/{g}").json()
+        games[g] = (body["annulled"], body["outcome"], body["changes"])
+    history = {p: api.get(f"/players/{p}/history?pool=site").json() for p in ("alice", "carol")}
+    return {"players": players, "games": games, "history": history}
+
+
+def test_report_queue_confirm_is_the_annulment(make_api: MakeApi, twin: Api) -> None:
+    api = _played(make_api)
+    twin = _played(twin)
+    filed = api.post("/games/g1/reports", {"by": "bob", "reason": "too accurate"})
+    assert filed.status_code == 201, filed.text
+    assert (filed.json()["created"], filed.json()["status"], filed.json()["by_name"]) == (
+        True, "open", "Bob",
+    )  # fmt: skip
+    queue = api.get("/reviews", headers=api.moderator).json()
+    assert [r["game"]["id"] for r in queue["reviews"]] == ["g1"]
+    case = queue["reviews"][0]
+    assert (case["game"]["white_name"], case["game"]["black_name"]) == ("Alice", "Bob")
+    assert case["game"]["result"] == "1-0" and len(case["game"]["changes"]) == 4
+    assert [(r["by"], r["reason"]) for r in case["reports"]] == [("bob", "too accurate")]
+
+    api.clock.advance(hours=1)
+    twin.clock.advance(hours=1)
+    confirmed = api.post("/reviews/g1/confirm", {"reason": "engine use"}, auth="moderator")
+    assert confirmed.status_code == 200, confirmed.text
+    old = twin.post("/games/g1/annul", {"reason": "engine use"}, auth="moderator")
+    assert old.status_code == 200, old.text
+    assert confirmed.json()["annulment"] == old.json()
+    assert confirmed.json()["annulment"]["by"] == "test moderator"
+    assert confirmed.json()["review"]["status"] == "confirmed"
+    assert _state(api) == _state(twin)
+    assert api.get("/annulments").json() == twin.get("/annulments").json()
+
+    audit = api.get("/audit", headers=api.moderator).json()["entries"]
+    actions = [(e["action"], e["who"], e["target"]) for e in audit]
+    assert actions[:3] == [
+        ("confirm", "test moderator", "g1"),
+        ("annul", "test moderator", "g1"),
+        ("report", "bob", "g1"),
+    ]
+    assert audit[0]["details"] == "engine use"
+    assert "test writer" in audit[2]["details"]
+    # the old endpoint is audited too
+    twin_audit = twin.get("/audit", headers=twin.moderator).json()["entries"]
+    assert (twin_audit[0]["action"], twin_audit[0]["details"]) == ("annul", "engine use")
+
+    again = api.post("/reviews/g1/confirm", {"reason": "twice"}, auth="moderator")
+    assert again.status_code == 409, again.text
+    assert api.get("/reviews", headers=api.moderator).json()["reviews"] == []
+    late = api.post("/games/g1/reports", {"by": "carol", "reason": "late"})
+    assert late.status_code == 409, late.text
+
+
+def test_confirm_after_the_old_annul_is_refused(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    assert api.post("/games/g1/reports", {"by": "bob", "reason": "x"}).status_code == 201
+    assert api.post("/games/g1/annul", {"reason": "engine"}, auth="moderator").status_code == 200
+    case = api.get("/reviews/g1", headers=api.moderator).json()
+    assert (case["status"], case["note"]) == ("confirmed", "engine")
+    assert api.post("/reviews/g1/confirm", {"reason": "x"}, auth="moderator").status_code == 409
+
+
+def test_dismiss_leaves_ratings_and_reopen(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    before = _state(api)
+    assert api.post("/games/g2/reports", {"by": "dave", "reason": "suspicious"}).status_code == 201
+    dismissed = api.post("/reviews/g2/dismiss", {"note": "a strong game"}, auth="moderator")
+    assert dismissed.status_code == 200, dismissed.text
+    assert (dismissed.json()["status"], dismissed.json()["note"]) == ("dismissed", "a strong game")
+    assert _state(api) == before
+    assert api.get("/reviews", headers=api.moderator).json()["reviews"] == []
+    listed = api.get("/reviews?status=dismissed", headers=api.moderator).json()["reviews"]
+    assert [r["game"]["id"] for r in listed] == ["g2"]
+    # a dismissed case cannot be confirmed or dismissed again; it can be reopened
+    assert api.post("/reviews/g2/confirm", {"reason": "x"}, auth="moderator").status_code == 409
+    assert api.post("/reviews/g2/dismiss", {"note": "x"}, auth="moderator").status_code == 409
+    reopened = api.post("/reviews/g2/reopen", {"note": "new evidence"}, auth="moderator")
+    assert reopened.status_code == 200 and reopened.json()["status"] == "open"
+    assert api.post("/reviews/g2/reopen", {"note": "x"}, auth="moderator").status_code == 409
+    actions = [e["action"] for e in api.get("/audit", headers=api.moderator).json()["entries"]]
+    assert actions[:3] == ["reopen", "dismiss", "report"]
+    # a new report on a dismissed case reopens it
+    api.post("/reviews/g2/dismiss", {"note": "still fine"}, auth="moderator")
+    assert (
+        api.post("/games/g2/reports", {"by": "carol", "reason": "look"}).json()["status"] == "open"
+    )
+
+
+def test_queue_order_most_reported_then_oldest(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    api.post("/games/g4/reports", {"by": "alice", "reason": "a"})  # 1 report, oldest
+    api.clock.advance(minutes=1)
+    api.post("/games/g3/reports", {"by": "bob", "reason": "b"})  # 2 reports
+    api.clock.advance(minutes=1)
+    api.post("/games/g2/reports", {"by": "alice", "reason": "c"})  # 1 report, newer
+    api.clock.advance(minutes=1)
+    api.post("/games/g3/reports", {"by": "dave", "reason": "d"})
+    queue = api.get("/reviews?status=open", headers=api.moderator).json()
+    assert [r["game"]["id"] for r in queue["reviews"]] == ["g3", "g4", "g2"]
+    assert [r["report_count"] for r in queue["reviews"]] == [2, 1, 1]
+    assert queue["total"] == 3 and "most reports first" in queue["order"]
+    page = api.get("/reviews?limit=1&offset=1", headers=api.moderator).json()
+    assert [r["game"]["id"] for r in page["reviews"]] == ["g4"]
+
+
+def test_reports_refused_clearly(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    api.game("u1", "alice", "bob", "1-0", time_control="180+2", rated=False)
+    unknown = api.post("/games/nope/reports", {"by": "bob", "reason": "x"})
+    assert unknown.status_code == 404 and "no such game" in unknown.text
+    unrated = api.post("/games/u1/reports", {"by": "bob", "reason": "x"})
+    assert unrated.status_code == 422 and "only rated games" in unrated.text
+    stranger = api.post("/games/g1/reports", {"by": "zed", "reason": "x"})
+    assert stranger.status_code == 422 and "unknown player" in stranger.text
+    empty = api.post("/games/g1/reports", {"by": "bob", "reason": ""})
+    assert empty.status_code == 422
+    anonymous = api.post("/games/g1/reports", {"by": "bob", "reason": "x"}, auth="none")
+    assert anonymous.status_code == 401
+    # the queue and the decisions are the moderators'
+    assert api.get("/reviews", headers=api.writer).status_code == 403
+    assert api.get("/audit").status_code == 401
+    assert api.post("/reviews/g1/confirm", {"reason": "x"}, auth="writer").status_code == 403
+    assert api.post("/reviews/g1/confirm", {"reason": "x"}, auth="moderator").status_code == 404
+    # the same player's report again: the stored one, 200
+    first = api.post("/games/g1/reports", {"by": "bob", "reason": "x"})
+    second = api.post("/games/g1/reports", {"by": "bob", "reason": "other words"})
+    assert (first.status_code, second.status_code) == (201, 200)
+    assert second.json()["id"] == first.json()["id"] and second.json()["reason"] == "x"
+
+
+def test_detector_reports_are_idempotent(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    ledger = api.ledger
+    evidence = {"engine": "stockfish", "match_rate": {"white": 0.97}, "acpl": {"white": 4.1}}
+    first, created = ledger.file_report("g3", "detector:stockfish", "improbable", evidence,
+                                        "detector", NOW)  # fmt: skip
+    again, created_again = ledger.file_report(
+        "g3", "detector:stockfish", "improbable", evidence, "detector", NOW + timedelta(hours=1)
+    )
+    assert (created, created_again) == (True, False) and first == again
+    case = ledger.review("g3")
+    assert case.report_count == 1 and case.reports[0].evidence == evidence
+    shown = api.get("/reviews/g3", headers=api.moderator).json()
+    assert shown["reports"][0]["source"] == "detector"
+    assert shown["reports"][0]["evidence"] == evidence
+    reports = [e for e in ledger.audit_log()[0] if e.action == "report"]
+    assert len(reports) == 1
+
+
+def test_revoked_and_expired_tokens_are_refused(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    ledger: Ledger = api.ledger
+    api.client.app.state.tokens.ttl = 0  # type: ignore[attr-defined]  # no cache: at once
+    token = ledger.create_token("writer", "revoke me", NOW)
+    headers = {"Authorization": f"Bearer {token}"}
+    body = {"by": "bob", "reason": "x"}
+    assert api.post("/games/g1/reports", body, headers=headers).status_code == 201
+    found = ledger.find_token(token)
+    assert found is not None
+    ledger.revoke_token(found.id, NOW, by="test")
+    refused = api.post("/games/g1/reports", body, headers=headers)
+    assert refused.status_code == 401, refused.text
+
+    short = ledger.create_token("moderator", "short", NOW, expires_at=NOW + timedelta(days=1))
+    auth = {"Authorization": f"Bearer {short}"}
+    assert api.get("/reviews", headers=auth).status_code == 200
+    api.clock.advance(days=1)
+    assert api.get("/reviews", headers=auth).status_code == 401
+    listed = {t.label: t.status(api.clock.now) for t in ledger.list_tokens()}
+    assert listed["revoke me"] == "revoked" and listed["short"] == "expired"
+    assert listed["test writer"] == "valid"
+    actions = [(e.action, e.target) for e in ledger.audit_log()[0]]
+    assert ("token-revoke", f"token {found.id}") in actions

@@ -1,0 +1,276 @@
+"""Seeks and the pairing pass through the API with an injected clock, on SQLite and
+PostgreSQL (issue 16): closest first, the window widening while seeks wait, one open
+seek per control, expiry, busy players, cancelling, validation, colours, bots."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from chessrate.ledger import Ledger
+from chessrate.ledger.seeks import Seeks
+from chessrate.records import Player
+from chessrate.server import create_app
+from chessrate.timecontrol import parse_time_control
+from tests.service.conftest import API, NOW, Api, FakeClock, TestClient
+
+BLITZ = "180+2"
+
+
+@pytest.fixture
+def pool(site: Api) -> Api:
+    """Players with imported site Elos: ann 1500, ben 1520, cat 1700, dan 1800; and
+    two bots, robo (1700) and ruby (1450)."""
+    for player_id, rating in (("ann", 1500), ("ben", 1520), ("cat", 1700), ("dan", 1800)):
+        site.player(player_id, name=player_id.capitalize(), rating_site=str(rating),
+                    games_site=20)  # fmt: skip
+    site.player("robo", bot=True, bot_rating="1700")
+    site.player("ruby", bot=True, bot_rating="1450")
+    return site
+
+
+def seek(api: Api, player: str, control: str = BLITZ, **fields: Any) -> dict[str, Any]:
+    answer = api.post("/seeks", {"player": player, "time_control": control, **fields})
+    assert answer.status_code == 201, answer.text
+    assert answer.headers["Location"] == f"{API}/seeks/{answer.json()['id']}"
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def pair(api: Api) -> dict[str, Any]:
+    answer = api.post("/pair")
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["failed"] == {}
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def get_seek(api: Api, seek_id: int) -> dict[str, Any]:
+    answer = api.get(f"/seeks/{seek_id}")
+    assert answer.status_code == 200, answer.text
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def delete(api: Api, seek_id: int | str) -> Any:
+    return api.client.delete(f"{API}/seeks/{seek_id}", headers=api.writer)
+
+
+def players_of(game: dict[str, Any]) -> set[str]:
+    return {game["white"], game["black"]}
+
+
+def test_the_closer_opponent_is_preferred(pool: Api) -> None:
+    a, b, c = seek(pool, "ann"), seek(pool, "ben"), seek(pool, "cat")
+    assert (a["site_elo"], a["window"], a["waiting_seconds"]) == ("1500.00", 100, 0)
+    done = pair(pool)
+    assert [players_of(g) for g in done["pairs"]] == [{"ann", "ben"}]
+    game = done["pairs"][0]
+    assert (game["status"], game["time_control"], game["rated"]) == ("open", BLITZ, True)
+    assert game["id"] == f"seek-{a['id']}-{b['id']}"
+    assert game["deadline"]["kind"] == "first_move"  # issue 7's lifecycle: S8 runs
+    for mine, other in ((a, "ben"), (b, "ann")):
+        now = get_seek(pool, mine["id"])
+        assert (now["status"], now["live_game"], now["opponent"]) == ("paired", game["id"], other)
+        assert now["live_game_url"] == f"{API}/live-games/{game['id']}"
+    assert get_seek(pool, c["id"])["status"] == "open"
+    assert [s["player"] for s in pool.get("/seeks").json()["seeks"]] == ["cat"]
+    assert pair(pool)["pairs"] == []  # nobody paired twice
+
+
+def test_the_window_widens_while_seeks_wait(pool: Api) -> None:
+    first, second = seek(pool, "ann"), seek(pool, "dan")  # 300 apart
+    assert pair(pool)["pairs"] == []
+    pool.clock.advance(seconds=39)  # windows 100 + 50 x 3 = 250
+    assert pair(pool)["pairs"] == []
+    listed = pool.get("/seeks").json()["seeks"]
+    assert [(s["waiting_seconds"], s["window"]) for s in listed] == [(39, 250), (39, 250)]
+    pool.clock.advance(seconds=1)  # 300: both windows reach the difference
+    done = pair(pool)
+    assert [players_of(g) for g in done["pairs"]] == [{"ann", "dan"}]
+    paired = get_seek(pool, first["id"])
+    assert (paired["waiting_seconds"], paired["window"]) == (40, None)
+    assert get_seek(pool, second["id"])["status"] == "paired"
+
+
+def test_a_newer_seek_must_wait_for_its_own_window(pool: Api) -> None:
+    seek(pool, "ann")
+    pool.clock.advance(seconds=120)  # ann's window is 500 now
+    seek(pool, "dan")  # dan's is 100: 300 apart needs 40 s of his waiting
+    pool.clock.advance(seconds=30)
+    assert pair(pool)["pairs"] == []
+    pool.clock.advance(seconds=10)
+    assert len(pair(pool)["pairs"]) == 1
+
+
+def test_one_open_seek_per_player_and_control(pool: Api) -> None:
+    first = seek(pool, "ann", "180+2")
+    again = pool.post("/seeks", {"player": "ann", "time_control": "3m+2s"})  # the same
+    assert again.status_code == 409
+    assert f"seek {first['id']}" in again.json()["detail"]
+    seek(pool, "ann", "300+0")  # another control is fine
+    assert delete(pool, first["id"]).status_code == 200
+    seek(pool, "ann", "180+2")  # after cancelling, again
+
+
+def test_seeks_expire(pool: Api) -> None:
+    old = seek(pool, "ann", rated=False)
+    assert old["expires_at"].startswith("2026-03-01T12:10:00")  # 10 min (PairingRules)
+    pool.clock.advance(seconds=599)
+    assert pool.get("/seeks").json()["total"] == 1
+    pool.clock.advance(seconds=1)
+    assert pool.get("/seeks").json()["total"] == 0
+    assert get_seek(pool, old["id"])["status"] == "expired"
+    assert "expired" in delete(pool, old["id"]).json()["detail"]
+    fresh = seek(pool, "ben", rated=False)  # would have paired with ann's seek
+    assert pair(pool)["pairs"] == []
+    assert get_seek(pool, fresh["id"])["status"] == "open"
+    renewed = seek(pool, "ann", rated=False)  # the expired seek no longer blocks one
+    assert len(pair(pool)["pairs"]) == 1
+    assert get_seek(pool, renewed["id"])["status"] == "paired"
+    assert pool.get("/seeks", params={"status": "expired"}).json()["total"] == 1
+
+
+def test_the_pass_marks_expired_seeks(pool: Api) -> None:
+    seek(pool, "ann")
+    pool.clock.advance(minutes=11)
+    assert pair(pool)["expired"] == 1
+    assert pair(pool)["expired"] == 0
+
+
+def test_a_player_in_a_live_game_is_not_paired(pool: Api) -> None:
+    opened = pool.post(
+        "/live-games", {"id": "L1", "white": "ann", "black": "cat", "time_control": "600+0"}
+    )
+    assert opened.status_code == 201, opened.text
+    mine = seek(pool, "ann")  # the seek is accepted and waits
+    seek(pool, "ben")
+    assert pair(pool)["pairs"] == []
+    assert get_seek(pool, mine["id"])["status"] == "open"
+    aborted = pool.post("/live-games/L1/abort", {"by": "cat"})
+    assert aborted.status_code == 200, aborted.text
+    assert [players_of(g) for g in pair(pool)["pairs"]] == [{"ann", "ben"}]
+
+
+def test_cancel(pool: Api) -> None:
+    mine = seek(pool, "ann")
+    cancelled = delete(pool, mine["id"])
+    assert cancelled.status_code == 200, cancelled.text
+    assert cancelled.json()["status"] == "cancelled"
+    assert cancelled.json()["closed_at"].startswith("2026-03-01T12:00:00")
+    again = delete(pool, mine["id"])
+    assert again.status_code == 409 and "already cancelled" in again.json()["detail"]
+    assert delete(pool, 999).status_code == 404
+    assert delete(pool, "x").status_code == 422
+    a, _ = seek(pool, "ann"), seek(pool, "ben")
+    pair(pool)
+    paired = delete(pool, a["id"])
+    assert paired.status_code == 409 and "paired" in paired.json()["detail"]
+    anonymous = pool.client.delete(f"{API}/seeks/{a['id']}")
+    assert anonymous.status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"time_control": BLITZ}, "player"),
+        ({"player": "nobody", "time_control": BLITZ}, "player"),
+        ({"player": "robo", "time_control": BLITZ}, "player"),  # bots do not seek
+        ({"player": "ann"}, "time_control"),
+        ({"player": "ann", "time_control": "soon"}, "time_control"),
+        ({"player": "ann", "time_control": "14d"}, "time_control"),  # not rated (S2)
+        ({"player": "ann", "time_control": BLITZ, "min_rating": 1600, "max_rating": 1400},
+         "max_rating"),
+        ({"player": "ann", "time_control": BLITZ, "min_rating": -5}, "min_rating"),
+        ({"player": "ann", "time_control": BLITZ, "max_rating": "high"}, "max_rating"),
+        ({"player": "ann", "time_control": BLITZ, "rated": "perhaps"}, "rated"),
+        ({"player": "ann", "time_control": BLITZ, "colour": "white"}, "colour"),
+    ],
+)  # fmt: skip
+def test_invalid_seeks_name_the_field(pool: Api, body: dict[str, Any], field: str) -> None:
+    answer = pool.post("/seeks", body)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"][0]["field"] == field, answer.text
+
+
+def test_a_casual_correspondence_seek_beyond_rated_play_is_fine(pool: Api) -> None:
+    seek(pool, "ann", "14d", rated=False)
+
+
+def test_list_by_player_and_paged(pool: Api) -> None:
+    for control in ("60+0", "120+1", "180+2"):
+        seek(pool, "ann", control)
+    seek(pool, "ben", "900+10")
+    page = pool.get("/seeks", params={"limit": 2}).json()
+    assert (page["total"], len(page["seeks"])) == (4, 2)
+    assert [s["time_control"] for s in page["seeks"]] == ["60+0", "120+1"]  # oldest first
+    rest = pool.get("/seeks", params={"limit": 2, "offset": 2}).json()
+    assert [s["player"] for s in rest["seeks"]] == ["ann", "ben"]
+    mine = pool.get("/seeks", params={"player": "ben"}).json()
+    assert [s["time_control"] for s in mine["seeks"]] == ["900+10"]
+    wrong = pool.get("/seeks", params={"status": "lost"})
+    assert wrong.status_code == 422 and wrong.json()["detail"][0]["field"] == "status"
+    assert pool.get("/seeks", params={"limit": 0}).status_code == 422
+
+
+def test_colours_balance_recent_colours(pool: Api) -> None:
+    for n in range(2):  # ann had White twice
+        pool.game(f"old{n}", "ann", "cat", "1/2-1/2", time_control="600+0", rated=False)
+    seek(pool, "ann")  # the older seek: White on a tie, but ann has more whites
+    seek(pool, "ben")
+    game = pair(pool)["pairs"][0]
+    assert (game["white"], game["black"]) == ("ben", "ann")
+
+
+def test_colours_on_a_tie_go_to_the_older_seek(pool: Api) -> None:
+    seek(pool, "ben")
+    seek(pool, "ann")
+    game = pair(pool)["pairs"][0]
+    assert (game["white"], game["black"]) == ("ben", "ann")
+
+
+def test_play_a_bot_closest_to_the_site_elo(pool: Api) -> None:
+    ann = pool.post("/seeks", {"player": "ann", "time_control": BLITZ, "bot": True})
+    assert ann.status_code == 201, ann.text
+    body = ann.json()
+    assert (body["status"], body["bot"], body["opponent"]) == ("paired", True, "ruby")
+    game = pool.get(f"/live-games/{body['live_game']}").json()
+    assert players_of(game) == {"ann", "ruby"} and game["status"] == "open"
+    assert game["bot"] == ("white" if game["white"] == "ruby" else "black")
+    cat = pool.post("/seeks", {"player": "cat", "time_control": BLITZ, "bot": True}).json()
+    assert cat["opponent"] == "robo"
+    ranged = pool.post(
+        "/seeks", {"player": "ben", "time_control": BLITZ, "bot": True, "min_rating": 1600}
+    )
+    assert ranged.json()["opponent"] == "robo"
+    none = pool.post(
+        "/seeks", {"player": "dan", "time_control": BLITZ, "bot": True, "max_rating": 1400}
+    )
+    assert none.status_code == 409 and "no bot" in none.json()["detail"]
+    busy = pool.post("/seeks", {"player": "ann", "time_control": "600+0", "bot": True})
+    assert busy.status_code == 409 and "live game" in busy.json()["detail"]
+
+
+def test_seeks_need_a_site_ledger(make_api: Any) -> None:
+    arena = make_api("arena")
+    arena.player("ann")
+    answer = arena.post("/seeks", {"player": "ann", "time_control": BLITZ})
+    assert answer.status_code == 422
+    assert "site ledgers" in answer.json()["detail"][0]["msg"]
+    assert Seeks(arena.ledger).pair(arena.clock()).pairs == []
+
+
+def test_each_worker_pairs_by_itself(ledger_url: str) -> None:
+    ledger = Ledger.create(ledger_url, "site", NOW)
+    for player_id in ("ann", "ben"):
+        ledger.create_player(Player(player_id), NOW)
+    app = create_app(ledger, clock=FakeClock(), sweep_every=0, pair_every=0.05)
+    with TestClient(app) as client:
+        seeks = Seeks(ledger)
+        made = [seeks.create(p, parse_time_control(BLITZ), True, None, None, NOW).id
+                for p in ("ann", "ben")]  # fmt: skip
+        deadline = time.monotonic() + 20
+        while client.get(f"{API}/seeks/{made[0]}").json()["status"] != "paired":
+            assert time.monotonic() < deadline, "the worker's pass did not pair the seeks"
+            time.sleep(0.05)
+        assert client.get(f"{API}/seeks/{made[1]}").json()["status"] == "paired"
+    ledger.dispose()
