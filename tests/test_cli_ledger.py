@@ -80,7 +80,7 @@ def second_database(request: pytest.FixtureRequest, ledger_url: str, tmp_path: P
 # -- help ---------------------------------------------------------------------------------
 
 COMMANDS = [["init"], ["serve"], ["token"], ["token", "create"], ["verify"], ["import"],
-            ["export"], ["sweep"], ["pair"]]  # fmt: skip
+            ["export"], ["sweep"], ["pair"], ["detect"]]  # fmt: skip
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)

@@ -10,7 +10,8 @@ under ``TYPE_CHECKING``::
     -> rating (rate a file: the batch path's library call), the package's face
        (chessrate/__init__.py)
     -> ledger
-    -> operations, samples, application (the services the API and the pages share)
+    -> operations, samples, application (the services the API and the pages share),
+       fairplay (the detector, and its job over the ledger's live games)
     -> service (the HTTP API), web (the pages): neither imports the other
     -> server (the composition root: builds the app, mounts both)
     -> cli, __main__
@@ -41,7 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("fast",),
     ("rating", ""),  # "": chessrate/__init__.py, the library's public face
     ("ledger",),
-    ("operations", "samples", "application"),
+    ("operations", "samples", "application", "fairplay"),
     ("service", "web"),
     ("server",),
     ("cli", "__main__"),

@@ -850,6 +850,73 @@ def pair(db: str | None, at: datetime | None) -> None:
         raise SystemExit(1)
 
 
+@main.command()
+@db_option
+@click.option(
+    "--limit", type=click.IntRange(1), default=20, show_default=True,
+    help="Analyse at most this many games in this run.",
+)  # fmt: skip
+@click.option(
+    "--stockfish", metavar="PATH",
+    help="The Stockfish binary (default: $CHESSRATE_STOCKFISH, else /usr/games/stockfish).",
+)  # fmt: skip
+@click.option(
+    "--flagged", "list_flagged", is_flag=True,
+    help="Analyse nothing: list the stored analyses that flagged a player.",
+)  # fmt: skip
+@reports_errors
+def detect(db: str | None, limit: int, stockfish: str | None, list_flagged: bool) -> None:
+    """Run the fair-play detector over the finished live games, for cron.
+
+    Analyses the finished rated online live games not analysed yet, the earliest ended
+    first, with Stockfish at the detector's limits (depth 10, one thread, at most 60 s
+    per game): per player the engine top-move match rate and the average centipawn
+    loss over the moves after the opening (from ply 17). Flags a player whose
+    statistics are improbable for their rating (README "Fair play: the detector").
+    Stores every analysis; prints one line per analysed game, FLAGGED lines last.
+    """
+    from .fairplay import StockfishDetector
+    from .fairplay.job import DetectionJob
+
+    ledger = _open_ledger(db)
+    try:
+        if list_flagged:
+            from .ledger.analyses import Analyses
+
+            for view in Analyses(ledger).list(flagged=True, limit=1000):
+                click.echo(f"FLAGGED\t{view.game_id}\t{','.join(view.flags)}\t"
+                           f"{_evidence_text(view.evidence)}")  # fmt: skip
+            return
+        with StockfishDetector(path=stockfish) as detector:
+            report = DetectionJob(ledger, detector, _now).run(limit)
+    finally:
+        ledger.dispose()
+    for view in report.analysed:
+        shown = view.note or _evidence_text(view.evidence)
+        click.echo(f"{view.game_id}\t{shown}")
+    for game_id, player in report.flags:
+        click.echo(f"FLAGGED\t{game_id}\t{player}")
+    click.echo(
+        f"{len(report.analysed)} games analysed, {len(report.flags)} players flagged",
+        err=True,
+    )
+
+
+def _evidence_text(evidence: dict[str, Any] | None) -> str:
+    """``white 1850: 52% match, ACPL 31.2 (25 moves)\tblack ...`` from stored evidence."""
+    if evidence is None:
+        return "-"
+    parts = []
+    for side in ("white", "black"):
+        stats = evidence[side]
+        rating = "unrated" if stats["rating"] is None else stats["rating"]
+        parts.append(
+            f"{side} {rating}: {stats['match_rate']:.0%} match, ACPL {stats['acpl']:.1f} "
+            f"({stats['moves']} moves)"
+        )
+    return "\t".join(parts)
+
+
 @main.command("import")
 @click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(

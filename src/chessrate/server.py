@@ -6,9 +6,9 @@ clock); ``create_app_from_env()`` reads
 :class:`~chessrate.application.settings.Settings` (``CHESSRATE_DATABASE_URL``) for
 ``uvicorn --factory chessrate.server:create_app_from_env`` (what ``chessrate serve``
 runs). The app's lifespan checks that the database holds a ledger, runs the live
-games' sweeper and the pairing pass (seeks) on a ledger that plays live games, stops
-the worker's group committer (:mod:`chessrate.application.group`: ``POST /games``)
-after committing what it holds,
+games' sweeper, the pairing pass (seeks) and, when configured, the fair-play detector
+on a ledger that plays live games, stops the worker's group committer
+(:mod:`chessrate.application.group`: ``POST /games``) after committing what it holds,
 and disposes of a ledger it opened.
 
 Why a module of its own: the API and the pages are two front ends over one
@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -57,18 +58,22 @@ def create_app(
     settings: Settings | None = None,
     sweep_every: float | None = None,
     pair_every: float | None = None,
+    detect_every: float | None = None,
 ) -> FastAPI:
     """The service around ``ledger``, or around the ledger at ``database_url`` (else
     ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``), which the app then opens and
     disposes of itself. ``clock`` gives the time of submissions, annulments and live
     games' moves and deadlines. On a ledger that plays live games a background task
     sweeps their deadlines every ``sweep_every`` seconds (default: the settings'; 0:
-    never), and a pairing pass pairs the open seeks every ``pair_every`` seconds
-    (default: the settings'; 0: never)."""
+    never), a pairing pass pairs the open seeks every ``pair_every`` seconds
+    (default: the settings'; 0: never), and another runs the fair-play detector over
+    the finished live games every ``detect_every`` seconds (default: the settings'
+    ``detect_seconds``, 0: never)."""
     settings = settings or Settings()
     interval = settings.sweep_seconds if sweep_every is None else sweep_every
     pairing_interval = settings.pair_seconds if pair_every is None else pair_every
     pairing = settings.pairing_rules()
+    detect_interval = settings.detect_seconds if detect_every is None else detect_every
     owned = ledger is None
     if ledger is None:
         ledger = Ledger(ledger_url(database_url or settings.database_url))
@@ -81,6 +86,7 @@ def create_app(
         # ledger (InvalidInput: "run chessrate init").
         system_id = the_ledger.system_id
         tasks = []
+        stop = threading.Event()  # a detection run stops between games when set
         live = system_info(system_id).live_games
         if interval > 0 and live:
             sweeper = _sweep_forever(LiveGames(the_ledger), clock, interval)
@@ -88,9 +94,16 @@ def create_app(
         if pairing_interval > 0 and live:
             seeks = Seeks(the_ledger, pairing)
             tasks.append(asyncio.create_task(_pair_forever(seeks, clock, pairing_interval)))
+        if detect_interval > 0 and live:
+            tasks.append(
+                asyncio.create_task(
+                    _detect_forever(the_ledger, clock, detect_interval, settings, stop)
+                )
+            )
         try:
             yield
         finally:
+            stop.set()
             for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -206,6 +219,32 @@ async def _sweep_forever(live: LiveGames, clock: Clock, interval: float) -> None
             continue
         for view in report.ended:
             log.info("sweep: live game %s ended: %s", view.game.id, view.ending)
+
+
+async def _detect_forever(
+    ledger: Ledger, clock: Clock, interval: float, settings: Settings, stop: threading.Event
+) -> None:
+    """The worker's detector: every ``interval`` seconds, analyse at most
+    ``settings.detect_games`` finished live games (:mod:`chessrate.fairplay.job`), in a
+    thread; the engine runs while the run does. At shutdown ``stop`` is set first: the
+    run ends after its current game (a thread cannot be cancelled)."""
+    from .fairplay import StockfishDetector
+    from .fairplay.job import DetectionJob
+
+    def run_once() -> int:
+        with StockfishDetector(path=settings.stockfish) as detector:
+            report = DetectionJob(ledger, detector, clock).run(settings.detect_games, stop)
+        return len(report.analysed)
+
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            analysed = await run_in_threadpool(run_once)
+        except Exception:  # a missing engine or a database hiccup must not stop the task
+            log.exception("detect failed; trying again in %s s", interval)
+            continue
+        if analysed:
+            log.info("detect: %s games analysed", analysed)
 
 
 async def _pair_forever(seeks: Seeks, clock: Clock, interval: float) -> None:

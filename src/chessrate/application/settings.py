@@ -34,7 +34,11 @@ class Settings(BaseSettings):
     never; use ``chessrate pair``); ``CHESSRATE_SEEK_SECONDS``: a seek's life;
     ``CHESSRATE_PAIR_WINDOW_START``, ``…_STEP``, ``…_EVERY`` (seconds) and ``…_MAX``:
     a seek's acceptable site Elo difference, widening while it waits (the defaults are
-    :class:`~chessrate.systems.site_pairing.PairingRules`'s, README "Pairing")."""
+    :class:`~chessrate.systems.site_pairing.PairingRules`'s, README "Pairing").;
+    ``CHESSRATE_DETECT_SECONDS``: how often each worker runs the fair-play
+    detector over the finished live games (0, the default: never; use ``chessrate
+    detect``), ``CHESSRATE_DETECT_GAMES`` games at most per run;
+    ``CHESSRATE_STOCKFISH``: the Stockfish binary (default ``/usr/games/stockfish``)."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
@@ -62,3 +66,7 @@ class Settings(BaseSettings):
             most=self.pair_window_max,
             expiry=self.seek_seconds,
         )
+
+    detect_seconds: float = Field(default=0.0, ge=0)
+    detect_games: int = Field(default=5, ge=1)
+    stockfish: str | None = None

@@ -293,3 +293,17 @@ Index(
     sqlite_where=seeks.c.status == "open",
     postgresql_where=seeks.c.status == "open",
 )
+
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("game_id", String(200), ForeignKey("games.id"), primary_key=True),
+    Column("analysed_at", DateTime(timezone=True), nullable=False),
+    Column("engine", String(64), nullable=False),  # e.g. "Stockfish 15.1"
+    Column("limits", Text, nullable=False),  # DetectorRules.limits() as JSON
+    Column("evidence", Text),  # Evidence.to_json() as JSON; NULL: not analysable (note)
+    Column("flagged", Boolean, nullable=False),  # a player was flagged
+    Column("flags", Text, nullable=False),  # JSON list: the players on_flag recorded
+    Column("note", Text),  # why the game could not be analysed
+)
+Index("analyses_flagged", analyses.c.flagged, analyses.c.analysed_at)

@@ -1,0 +1,164 @@
+"""The fair-play detector's analyses in the ledger (table ``analyses``, migration 0009).
+
+Which finished live games wait for an analysis, storing one, recording a flag, and
+reading them back. The analysing itself is :mod:`chessrate.fairplay` (no database
+there); :mod:`chessrate.fairplay.job` joins the two.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import exc, insert, select, update
+
+from ..errors import NotFound
+from ..records import Outcome, Venue
+from ..systems.site_live import LiveStatus, Side
+from . import codec, rows
+from .connection import as_utc
+from .schema import analyses, games, live_games
+from .store import Ledger
+
+
+@dataclass(frozen=True, slots=True)
+class PendingGame:
+    """A finished rated live game waiting for its analysis: its recorded moves and
+    each player's rating before the game (None: the game changed no rating of theirs)."""
+
+    id: str
+    white: str
+    black: str
+    moves: tuple[str | None, ...]
+    ratings: dict[Side, int | None]
+
+    def player(self, side: Side) -> str:
+        return self.white if side is Side.WHITE else self.black
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisView:
+    """One stored analysis."""
+
+    game_id: str
+    analysed_at: datetime
+    engine: str
+    limits: dict[str, Any]
+    evidence: dict[str, Any] | None
+    flagged: bool
+    flags: tuple[str, ...]
+    note: str | None
+
+
+class Analyses:
+    """The analyses of a ledger's live games."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def pending(self, limit: int, min_plies: int = 1) -> list[PendingGame]:
+        """At most ``limit`` finished rated online live games of at least ``min_plies``
+        plies, not annulled and not analysed yet, the earliest ended first."""
+        if not self.ledger.info.live_games:
+            return []
+        rated = rows.OUTCOMES.index(Outcome.RATED)
+        query = (
+            select(live_games.c.id, live_games.c.white, live_games.c.black, live_games.c.moves)
+            .join(games, games.c.id == live_games.c.id)
+            .outerjoin(analyses, analyses.c.game_id == live_games.c.id)
+            .where(live_games.c.status == LiveStatus.ENDED.value)
+            .where(live_games.c.rated.is_(True))
+            .where(live_games.c.venue == Venue.ONLINE.value)
+            .where(live_games.c.plies >= min_plies)
+            .where(games.c.outcome == rated)
+            .where(games.c.annulled.is_(False))
+            .where(analyses.c.game_id.is_(None))
+            .order_by(live_games.c.ended_at, live_games.c.id)
+            .limit(limit)
+        )
+        with self.ledger.reading() as conn:
+            found = conn.execute(query).all()
+        pending = []
+        for row in found:
+            changes = self.ledger.get_game(row.id).changes
+            ratings: dict[Side, int | None] = {}
+            for side, player in ((Side.WHITE, row.white), (Side.BLACK, row.black)):
+                before = next((c.before for c in changes if c.player == player), None)
+                ratings[side] = None if before is None else int(before.quantize(Decimal(1)))
+            moves = tuple(move for _, _, move in json.loads(row.moves))
+            pending.append(PendingGame(row.id, row.white, row.black, moves, ratings))
+        return pending
+
+    def store(
+        self,
+        game_id: str,
+        engine: str,
+        limits: dict[str, Any],
+        evidence: dict[str, Any] | None,
+        flagged: bool,
+        note: str | None,
+        now: datetime,
+    ) -> bool:
+        """Store a game's analysis; False when the game was analysed already (by
+        another worker meanwhile)."""
+        try:
+            with self.ledger.transaction() as conn:
+                conn.execute(
+                    insert(analyses).values(
+                        game_id=game_id, analysed_at=now, engine=engine[:64],
+                        limits=codec.dumps(limits),
+                        evidence=None if evidence is None else codec.dumps(evidence),
+                        flagged=flagged, flags="[]", note=note,
+                    )
+                )  # fmt: skip
+        except exc.IntegrityError:
+            return False
+        return True
+
+    def record_flag(self, game_id: str, player: str) -> None:
+        """Add ``player`` to the game's recorded flags (once)."""
+        with self.ledger.transaction() as conn:
+            query = select(analyses.c.flags).where(analyses.c.game_id == game_id)
+            stored = conn.execute(query.with_for_update()).scalar_one_or_none()
+            if stored is None:
+                raise NotFound(f"game {game_id}: no analysis to flag")
+            flags = json.loads(stored)
+            if player not in flags:
+                flags.append(player)
+                conn.execute(
+                    update(analyses).where(analyses.c.game_id == game_id)
+                    .values(flags=codec.dumps(flags), flagged=True)
+                )  # fmt: skip
+
+    def get(self, game_id: str) -> AnalysisView:
+        with self.ledger.reading() as conn:
+            row = conn.execute(select(analyses).where(analyses.c.game_id == game_id)).first()
+        if row is None:
+            raise NotFound(f"game {game_id}: not analysed")
+        return _view(row)
+
+    def list(self, flagged: bool | None = None, limit: int = 100) -> list[AnalysisView]:
+        """Stored analyses, the latest first; only the flagged (or unflagged) ones when
+        told."""
+        query = select(analyses)
+        if flagged is not None:
+            query = query.where(analyses.c.flagged.is_(flagged))
+        query = query.order_by(analyses.c.analysed_at.desc(), analyses.c.game_id).limit(limit)
+        with self.ledger.reading() as conn:
+            return [_view(row) for row in conn.execute(query).all()]
+
+
+def _view(row: Any) -> AnalysisView:
+    return AnalysisView(
+        game_id=row.game_id,
+        analysed_at=as_utc(row.analysed_at),
+        engine=row.engine,
+        limits=json.loads(row.limits),
+        evidence=None if row.evidence is None else json.loads(row.evidence),
+        flagged=row.flagged,
+        flags=tuple(json.loads(row.flags)),
+        note=row.note,
+    )
