@@ -74,3 +74,13 @@ def test_every_answer_has_the_security_headers(site_pair: Api) -> None:
     docs = site_pair.client.get("/docs").headers["content-security-policy"]
     assert "script-src 'self' 'unsafe-inline'" in docs
     assert "content-security-policy" not in site_pair.client.get(f"{API}/players/alice").headers
+
+
+def test_a_search_too_long_is_a_422_not_a_database_error(site_pair: Api) -> None:
+    """SQLite refuses a LIKE pattern of 50,000 characters ("too complex"): the text is
+    bounded before it gets there, on the page and the API."""
+    long = "a" * 50_001
+    page = site_pair.client.get("/search", params={"q": long})
+    assert page.status_code == 422 and "text/html" in page.headers["content-type"]
+    assert site_pair.get("/players", params={"q": long}).status_code == 422
+    assert site_pair.client.get("/search", params={"q": "a" * 200}).status_code == 200

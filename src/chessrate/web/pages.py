@@ -42,6 +42,8 @@ router = APIRouter(include_in_schema=False)
 POOL_NAMES = {"site": "site Elo"}
 LEADERS_ON_HOME = 10
 SEARCH_RESULTS = 50
+SEARCH_LONGEST = 200
+"""The longest search text (the API's `q` too): longer is a 422, not a query."""
 CSV_TYPE = "text/csv; charset=utf-8"
 BOARD_PAGE = 50
 """Rows on a leaderboard page."""
@@ -325,7 +327,9 @@ def annulments(request: Request, ledger: LedgerDep) -> HTMLResponse:
 
 
 @router.get("/search", response_class=HTMLResponse)
-def search(request: Request, ledger: LedgerDep, q: str = "") -> HTMLResponse:
+def search(
+    request: Request, ledger: LedgerDep, q: str = Query("", max_length=SEARCH_LONGEST)
+) -> HTMLResponse:
     found = services.search_players(ledger, q, SEARCH_RESULTS) if q.strip() else None
     people = [p.id for p in found.players] if found else []
     return _page(request, ledger, "search.html", people=people, q=q, found=found)
