@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..records import GameRecord, Player, Result, Termination, Venue
@@ -110,9 +111,15 @@ class LiveGames:
         self, game: LiveGame, now: datetime, otb: OtbRegistration | None = None
     ) -> tuple[LiveView, bool]:
         """Open a game (or register an otb result). The same game opened again answers
-        the stored one (``created`` False); a different game with a used id is 409."""
-        with self.ledger.transaction() as conn:
-            return self.open_in(conn, game, otb)
+        the stored one (``created`` False); a different game with a used id is 409. When
+        another writer opened the id at the same moment (PostgreSQL: the second insert
+        breaks the key), it is read again and answered so, never a server error."""
+        try:
+            with self.ledger.transaction() as conn:
+                return self.open_in(conn, game, otb)
+        except IntegrityError:
+            with self.ledger.transaction() as conn:
+                return self.open_in(conn, game, otb)
 
     def open_in(
         self, conn: Connection, game: LiveGame, otb: OtbRegistration | None = None

@@ -52,10 +52,22 @@ class LedgerWrites(LedgerQueries):
     # -- players ------------------------------------------------------------------------
 
     def create_player(self, player: Player, now: datetime) -> PlayerView:
-        """Register a player; refused (409) if the id exists."""
-        with self.transaction() as conn:
-            self._create_player(conn, player, now)
+        """Register a player; refused (409) if the id exists, also when another writer
+        registered it at the same moment (PostgreSQL: both saw no such id, the second
+        insert breaks the unique key; that is the same conflict, not an error)."""
+        try:
+            with self.transaction() as conn:
+                self._create_player(conn, player, now)
+        except IntegrityError:
+            if self.player_exists(player.id):
+                raise Conflict(f"player {player.id}: id: already exists") from None
+            raise
         return self.get_player(player.id)
+
+    def player_exists(self, player_id: str) -> bool:
+        with self.reading() as conn:
+            found = conn.execute(select(players.c.id).where(players.c.id == player_id))
+            return found.first() is not None
 
     def _create_player(self, conn: Connection, player: Player, now: datetime) -> None:
         self.system.check_player(player)
