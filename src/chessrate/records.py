@@ -113,15 +113,25 @@ the columnar readers take such a cell without asking it."""
 _SCALARS = (bool, int, float, Decimal)
 
 
+def text_problem(value: str) -> str | None:
+    """Why ``value`` is not text a field may hold, or None. Text never holds a NUL
+    character or half of a UTF-16 surrogate pair (no database stores them, and they
+    are never what a person typed). The API's request models ask it of every string
+    (:class:`chessrate.application.schemas.RequestModel`)."""
+    if "\x00" in value:
+        return "must not contain a NUL character"
+    if not value.isascii() and any("\ud800" <= c <= "\udfff" for c in value):
+        return "must not contain a lone surrogate (not valid Unicode text)"
+    return None
+
+
 def _text(value: object) -> str | None:
-    """A field's value as stripped text; None when absent or empty. Text never holds a
-    NUL character or half of a UTF-16 surrogate pair (no database stores them, and
-    they are never what a person typed)."""
+    """A field's value as stripped text (:func:`text_problem`); None when absent or
+    empty."""
     if isinstance(value, str):
-        if "\x00" in value:
-            raise TypeError("must not contain a NUL character")
-        if any("\ud800" <= c <= "\udfff" for c in value):
-            raise TypeError("must not contain a lone surrogate (not valid Unicode text)")
+        problem = text_problem(value)
+        if problem is not None:
+            raise TypeError(problem)
         return value.strip() or None
     if value is None:
         return None

@@ -27,7 +27,7 @@ MAX_PAGE = 200
 # -- shapes -----------------------------------------------------------------------------
 
 
-class ReportCreate(BaseModel):
+class ReportCreate(schemas.RequestModel):
     """A player's report, sent by a writer acting for the player."""
 
     model_config = ConfigDict(
@@ -38,12 +38,12 @@ class ReportCreate(BaseModel):
     reason: str = Field(min_length=1, max_length=2000)
 
 
-class DecisionCreate(BaseModel):
+class DecisionCreate(schemas.RequestModel):
     model_config = ConfigDict(extra="forbid")
     reason: str = Field(min_length=1, max_length=2000, description="why (kept in the audit log)")
 
 
-class NoteCreate(BaseModel):
+class NoteCreate(schemas.RequestModel):
     model_config = ConfigDict(extra="forbid")
     note: str = Field(min_length=1, max_length=2000, description="why (kept in the audit log)")
 

@@ -14,7 +14,9 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ..records import text_problem
 
 ResultText = Literal["1-0", "0-1", "1/2-1/2", "*"]
 TerminationText = Literal[
@@ -39,7 +41,22 @@ _IMPORTED_PROPERTIES: dict[str, Any] = {
 # -- requests ---------------------------------------------------------------------------
 
 
-class GameCreate(BaseModel):
+class RequestModel(BaseModel):
+    """What a client sends: every string field holds text as the records' fields do
+    (no NUL character, no lone surrogate: :func:`chessrate.records.text_problem`), so a
+    request the model accepts never reaches a database that cannot store it (issue 17)."""
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _plain_text(cls, value: object) -> object:
+        if isinstance(value, str):
+            problem = text_problem(value)
+            if problem is not None:
+                raise ValueError(problem)
+        return value
+
+
+class GameCreate(RequestModel):
     """A game record (spec README "The game record")."""
 
     model_config = ConfigDict(
@@ -74,7 +91,7 @@ class GameCreate(BaseModel):
     confirmed: bool | None = Field(default=None, description="otb only")
 
 
-class PreviewRequest(BaseModel):
+class PreviewRequest(RequestModel):
     """A game to preview: a game record without its result (every result is shown)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -91,7 +108,7 @@ class PreviewRequest(BaseModel):
     id: str | None = Field(default=None, description="default: `preview`")
 
 
-class PlayerCreate(BaseModel):
+class PlayerCreate(RequestModel):
     """A player's attributes (spec README, players table); ``rating_<pool>`` and
     ``games_<pool>`` import a rating."""
 
@@ -104,7 +121,7 @@ class PlayerCreate(BaseModel):
     bot_rating: str | None = Field(default=None, description="site: a bot's fixed rating")
 
 
-class PlayerUpdate(BaseModel):
+class PlayerUpdate(RequestModel):
     """The attributes to change; ``null`` removes one (e.g. an imported rating)."""
 
     model_config = ConfigDict(extra="allow", json_schema_extra=_IMPORTED_PROPERTIES)
@@ -115,11 +132,11 @@ class PlayerUpdate(BaseModel):
     bot_rating: str | None = None
 
 
-class AnnulmentCreate(BaseModel):
+class AnnulmentCreate(RequestModel):
     reason: str = Field(min_length=1, max_length=2000, description="why (fair play, …)")
 
 
-class LiveGameCreate(BaseModel):
+class LiveGameCreate(RequestModel):
     """Open a live game (site S7-S9), or register an over-the-board result (``venue:
     otb`` with ``result`` and ``by``) for the other player to confirm."""
 
@@ -151,7 +168,7 @@ class LiveGameCreate(BaseModel):
     played_at: datetime | None = Field(default=None, description="otb: default now")
 
 
-class LiveMoveCreate(BaseModel):
+class LiveMoveCreate(RequestModel):
     """One ply: its number (1 = White's first move); the service stamps its time."""
 
     model_config = ConfigDict(extra="forbid")
@@ -161,7 +178,7 @@ class LiveMoveCreate(BaseModel):
     by: str | None = Field(default=None, description="the player moving (checked if given)")
 
 
-class LiveFinish(BaseModel):
+class LiveFinish(RequestModel):
     """How the game ended, as the site saw it (``expired`` and ``bot_no_move`` are the
     service's own, when their deadline passes)."""
 
@@ -172,7 +189,7 @@ class LiveFinish(BaseModel):
     by: str | None = Field(default=None, description="the player who ended it, if one did")
 
 
-class LiveBy(BaseModel):
+class LiveBy(RequestModel):
     """Who acts: a player of the game."""
 
     model_config = ConfigDict(extra="forbid")
@@ -184,7 +201,7 @@ class LiveDispute(LiveBy):
     reason: str = Field(default="", max_length=2000)
 
 
-class SeekCreate(BaseModel):
+class SeekCreate(RequestModel):
     """A player seeks a game (issue 16): paired by site Elo with another seek of the
     same time control and rated flag; ``bot: true`` plays the closest bot at once."""
 
@@ -208,7 +225,7 @@ class SeekCreate(BaseModel):
     bot: bool = Field(default=False, description="play the bot closest to the site Elo, now")
 
 
-class PeriodCreate(BaseModel):
+class PeriodCreate(RequestModel):
     """A fide rating period: its name, ruleset and starting rating list (CSV text with
     the columns ``id,name,rating,games,reached_2400``, and optionally those a new list
     carries: ``k,birth_year,met_rated,pending``). Without a starting list the period

@@ -34,7 +34,13 @@ class LedgerVerify(LedgerBulk):
         ``engine`` "compiled": the compiled replay (:meth:`verify_compiled`), for a
         ledger whose players' events all come before its first game and that has no
         annulment; "reference": the in-memory engine, event by event; "auto" (the
-        default): compiled when the ledger allows it."""
+        default): compiled when the ledger allows it. A ledger that rates periods
+        (``fide``) re-rates its closed periods (:meth:`Periods.verify
+        <chessrate.ledger.periods.Periods.verify>`)."""
+        if not self.info.rates_games:
+            from .periods import Periods  # (periods builds on the Ledger class)
+
+            return Periods(self).verify()[0]  # type: ignore[arg-type]
         if engine != "reference" and self.compiled_verifiable():
             return self.verify_compiled()
         if engine == "compiled":
