@@ -144,7 +144,7 @@ class LiveGameCreate(RequestModel):
         extra="forbid",
         json_schema_extra={
             "examples": [
-                {"id": "L1", "white": "alice", "black": "bob", "time_control": "3+2"},
+                {"id": "L1", "white": "alice", "black": "bob", "time_control": "180+2"},
                 {"id": "O1", "white": "alice", "black": "bob", "venue": "otb",
                  "result": "1-0", "by": "alice", "played_at": "2026-03-01T18:30:00Z"},
             ]
@@ -209,10 +209,10 @@ class SeekCreate(RequestModel):
         extra="forbid",
         json_schema_extra={
             "examples": [
-                {"player": "alice", "time_control": "3+2"},
-                {"player": "alice", "time_control": "10+0", "rated": False,
+                {"player": "alice", "time_control": "180+2"},
+                {"player": "alice", "time_control": "600+0", "rated": False,
                  "min_rating": 1400, "max_rating": 1700},
-                {"player": "alice", "time_control": "5+3", "bot": True},
+                {"player": "alice", "time_control": "300+3", "bot": True},
             ]
         },
     )  # fmt: skip

@@ -9,7 +9,7 @@ rating; a player without one counts as the system's start, 1500) and asks
 The rules (the spec is silent; README "Pairing" restates them):
 
 * Two seeks pair when they are of two different players, of the same time control
-  (compared parsed: ``3+2`` and ``180+2`` are one control) and the same rated flag,
+  (compared parsed: ``3m+2s`` and ``180+2`` are one control) and the same rated flag,
   each player's site Elo is inside the other seek's absolute range (when given), and
   the difference of their site Elos is within BOTH seeks' current windows.
 * A seek's window widens while it waits: ``start + step x floor(wait / every)``, at
