@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInput, InvalidRecord
-from ..records import FieldReader
+from ..records import FieldReader, id_refusal
 from ..systems.base import ListEntry
 from ..systems.fide import (
     POOL,
@@ -71,17 +71,18 @@ def _json_array(path: Path) -> Iterator[RawRecord]:
         yield where, {k: "" if v is None else v for k, v in item.items()}
 
 
-def parse_start_list(text: str, source: str) -> dict[str, ListedPlayer]:
-    """The starting list from CSV text (an upload)."""
-    return start_list_from(parse_records(text, source, "csv"))
+def parse_start_list(text: str, source: str, stored: bool = False) -> dict[str, ListedPlayer]:
+    """The starting list from CSV text (an upload; ``stored``: a list the ledger holds,
+    whose ids may be older than the rule against ``/``)."""
+    return start_list_from(parse_records(text, source, "csv"), stored)
 
 
-def start_list_from(records: Iterable[RawRecord]) -> dict[str, ListedPlayer]:
+def start_list_from(records: Iterable[RawRecord], stored: bool = False) -> dict[str, ListedPlayer]:
     players: dict[str, ListedPlayer] = {}
     for where, data in records:
         fields = FieldReader(data, where)
         fields.reject_unknown(NEW_LIST_FIELDS)
-        player_id = fields.ident("id")
+        player_id = fields.ident("id", stored)
         rating = fields.integer("rating", minimum=1)
         games = fields.integer("games") or 0
         reached = bool(fields.boolean("reached_2400"))
@@ -197,10 +198,15 @@ def player_key(player: TrfPlayer) -> str:
 
 
 def event_from_tournament(
-    tournament: Tournament, round_robin: bool | None = None, warnings: list[str] | None = None
+    tournament: Tournament,
+    round_robin: bool | None = None,
+    warnings: list[str] | None = None,
+    stored: bool = False,
 ) -> Event:
     """A TRF tournament as an event: players keyed by FIDE id (else name as written),
-    rated games only (results 1, = and 0 against a paired opponent).
+    rated games only (results 1, = and 0 against a paired opponent). A name that keys
+    a player must be an id (:func:`~chessrate.records.id_refusal`: no ``/``; ``stored``:
+    a file the ledger holds, which may be older than that rule).
 
     A player entered twice (one FIDE id, or one name without an id, at two start
     ranks), as Swiss-Manager files sometimes have him: when one of the two entries was
@@ -217,6 +223,12 @@ def event_from_tournament(
     seen: dict[str, TrfPlayer] = {}
     for player in tournament.players:
         key = player_key(player)
+        reason = None if player.fide_id else id_refusal(key, stored)
+        if reason is not None:
+            raise InvalidRecord(
+                f"{tournament.source}:{player.line}", "name",
+                f"{reason} (a player without a FIDE id is named by his name)",
+            )  # fmt: skip
         keys[player.start_rank] = key
         other = seen.get(key)
         if other is None:

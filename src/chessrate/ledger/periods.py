@@ -109,9 +109,10 @@ class Periods:
         except ValueError as error:
             raise InvalidRecord(f"period {name}", "rules", str(error)) from error
         with self.ledger.transaction() as conn:
+            chained = start_list is None
             if start_list is None:
                 start_list = self._chained_list(conn)
-            parse_start_list(start_list, f"{name}: start list")
+            parse_start_list(start_list, f"{name}: start list", stored=chained)
             result = conn.execute(
                 insert(fide_periods)
                 .values(name=name, bonus=str(ruleset.bonus_per_half_point if bonus is None
@@ -380,8 +381,11 @@ def _files(conn: Connection, period_id: int) -> Sequence[Any]:
 def _rate(period: Any, files: Sequence[Any]) -> tuple[PeriodResult, FideSystem]:
     """Rate a stored period: its starting list and files, by its ruleset with its
     bonus and floor, for the date of its list."""
-    start = parse_start_list(period.start_list, f"{period.name}: start list")
-    events = [event_from_tournament(parse_trf(f.content, f.name), f.round_robin) for f in files]
+    start = parse_start_list(period.start_list, f"{period.name}: start list", stored=True)
+    events = [
+        event_from_tournament(parse_trf(f.content, f.name), f.round_robin, stored=True)
+        for f in files
+    ]
     rules = replace(
         FideRules.named(period.rules),
         bonus_per_half_point=Decimal(period.bonus),
