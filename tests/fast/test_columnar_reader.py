@@ -284,11 +284,15 @@ def test_csv_not_utf8_is_the_reference_error(
         monkeypatch.setattr(columnar_module, "MAPPED_MIN_BYTES", 1)
     path = tmp_path / "games.csv"
     path.write_bytes(b"id,played_at,white,black,result\ng1,2026-03-01T10:00:00Z,\xe9,b,1-0\n")
-    with pytest.raises(InvalidInput) as caught:
+    with pytest.raises(InvalidRecord) as caught:
         read_games(path)
-    with pytest.raises(InvalidInput) as again:
+    with pytest.raises(InvalidRecord) as again:
         read_batch(path)
     assert str(again.value) == str(caught.value)
+    assert (
+        str(caught.value)
+        == f"{path}:2: record: not UTF-8 text (invalid continuation byte at byte 25)"
+    )
 
 
 def test_jsonl_values_pyarrow_types_otherwise_go_to_the_reference(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInput, InvalidRecord
-from ..records import FieldReader, id_refusal
+from ..records import FieldReader, id_refusal, strict_json
 from ..systems.base import ListEntry
 from ..systems.fide import (
     POOL,
@@ -28,7 +28,7 @@ from ..systems.fide import (
     format_pending,
     parse_pending,
 )
-from .tabular import RawRecord, parse_records, read_records
+from .tabular import RawRecord, not_utf8, parse_records, read_records
 from .trf import Tournament, TrfPlayer, read_trf
 
 LIST_FIELDS = ("id", "name", "rating", "games", "reached_2400")
@@ -59,9 +59,17 @@ def read_start_list(path: Path) -> dict[str, ListedPlayer]:
 
 def _json_array(path: Path) -> Iterator[RawRecord]:
     try:
-        items = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InvalidInput(f"{path}: not a JSON array of players ({error})") from error
+        items = strict_json(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InvalidInput(f"{path}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise not_utf8(path, error) from None
+    except json.JSONDecodeError as error:
+        raise InvalidRecord(
+            f"{path}:{error.lineno}", "record", f"not a JSON array of players ({error.msg})"
+        ) from None
+    except ValueError as error:  # NaN, Infinity, nested too deep
+        raise InvalidInput(f"{path}: not a JSON array of players ({error})") from None
     if not isinstance(items, list):
         raise InvalidInput(f"{path}: not a JSON array of players")
     for number, item in enumerate(items, start=1):
