@@ -26,6 +26,7 @@ from ..io.fide import (
 )
 from ..io.trf import parse_trf
 from ..numbers import from_hundredths, to_hundredths
+from ..records import text_problem
 from ..systems.fide import POOL, FideRules, FideSystem, PeriodResult
 from . import codec
 from .connection import as_utc
@@ -104,6 +105,10 @@ class Periods:
         games, K, birth years and pending results; no closed period: an empty list,
         everyone from the files). ``rules`` names the ruleset (``seed``,
         ``fide-2024``); ``bonus`` and ``floor`` default to the ruleset's."""
+        for field, text in (("name", name), ("start_list", start_list or "")):
+            refused = text_problem(text)  # (PostgreSQL refuses a NUL: a 500)
+            if refused is not None:
+                raise InvalidRecord("period", field, refused)
         try:
             ruleset = FideRules.named(rules)
         except ValueError as error:
@@ -144,6 +149,9 @@ class Periods:
         """Add a tournament (TRF-16 text) to an open period; validated now. The view's
         ``warnings`` say what the file's reading left out (a player entered twice)."""
         warnings: list[str] = []
+        refused = text_problem(name)
+        if refused is not None:
+            raise InvalidRecord("file", "name", refused)
         event_from_tournament(parse_trf(content, name), round_robin, warnings)
         with self.ledger.transaction() as conn:
             self._open(conn, period_id)
