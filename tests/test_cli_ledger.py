@@ -7,6 +7,8 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from chessrate.cli import main
 from chessrate.ledger import Ledger, RatingView, database_url
 from chessrate.ledger.schema import ratings
 from chessrate.ledger.tokens import ROLES
+from chessrate.records import GameRecord, Player
 from chessrate.systems import REGISTRY
 from tests.ledger.helpers import copy_of_site_sample
 
@@ -630,3 +633,28 @@ def test_objects_nested_thousands_deep_do_not_crash_the_columnar_reader(tmp_path
         )  # fmt: skip
         assert done.returncode == 2, done.stderr[-500:]
         assert done.stderr.startswith(f"error: {path}:1: record: not valid JSON (nested too deeply")
+
+
+def test_a_ledger_holding_an_id_with_a_slash_keeps_working(ledger_url: str, tmp_path: Path) -> None:
+    """Ids stored before the rule against ``/`` (a chess.com ``Link`` stored as it was):
+    the ledger verifies, exports, and an annulments file still names the game."""
+    legacy = "https://www.chess.com/game/live/1"
+    now = datetime(2026, 2, 1, tzinfo=UTC)
+    ledger = Ledger.create(ledger_url, "site", now)
+    for player in ("ana", "ben"):
+        ledger.create_player(Player(player), now)
+    game = GameRecord.from_mapping({**json.loads(GOOD_GAME), "id": "x"}, "test")
+    ledger.submit_game(replace(game, id=legacy, source=""), now)  # past the id check
+    ledger.dispose()
+    later = tmp_path / "later.jsonl"
+    later.write_text(GOOD_GAME.decode().replace("2026-01-02", "2026-01-03"))
+    annul = tmp_path / "annul.txt"
+    annul.write_text(f"{legacy}\tengine\n")
+    code, out, err = invoke("import", later, "--annulments", annul, "--db", ledger_url)
+    assert code == 0, err
+    assert f"annulled: {legacy}" in out
+    code, out, err = invoke("verify", "--db", ledger_url)
+    assert code == 0, out + err
+    exported = tmp_path / "out.jsonl"
+    assert invoke("export", exported, "--db", ledger_url)[0] == 0
+    assert json.loads(exported.read_text().splitlines()[0])["id"] == legacy

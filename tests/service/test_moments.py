@@ -75,7 +75,9 @@ def test_every_write_path_stores_utc_whatever_the_offset_of_now(site_pair: Api) 
     assert seek.status_code == 201, seek.text
     token = api.ledger.create_token("writer", "local", local, expires_at=local + timedelta(days=1))
     assert api.ledger.token_role(token, local) == "writer"
-    api.ledger.revoke_token(api.ledger.find_token(token).id, local, by="test")  # type: ignore[union-attr]
+    found = api.ledger.find_token(token)
+    assert found is not None
+    api.ledger.revoke_token(found.id, local, by="test")
 
     assert api.get("/games/g1").json()["annulment"]["at"] == "2026-03-01T12:00:00Z"
     assert api.get("/live-games/L1").json()["opened_at"] == "2026-03-01T12:00:00Z"
