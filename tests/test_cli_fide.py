@@ -11,7 +11,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from chessrate.cli import main
-from chessrate.io.fide import read_start_list
+from chessrate.io.fide import event_from_tournament, read_start_list
+from chessrate.io.trf import parse_trf
 from chessrate.systems.fide import ListedPlayer
 
 DATA = Path(__file__).parent / "data"
@@ -316,3 +317,29 @@ def test_the_2024_adjustment_rewrites_a_list(tmp_path: Path) -> None:
         "1": 1400, "2": 1700, "3": 1999, "4": 2000, "5": None, "6": 999,
     }  # fmt: skip
     assert "6 players, 2 ratings raised" in err
+
+
+def test_a_trf_name_that_keys_a_player_is_an_id_without_a_slash(tmp_path: Path) -> None:
+    """Issue 17: a player without a FIDE id is named by his name, which is then his id:
+    a ``/`` (or a NUL anywhere in the file) is refused naming FILE:LINE; a player with
+    a FIDE id may have any name. A file the ledger stored before the rule is read with
+    ``stored=True``."""
+    text = SEED_TRF.read_text()
+    slashed = tmp_path / "slash.trf"
+    slashed.write_text(text.replace("Player C ", "Player/C "))
+    code, _, err = invoke("fide", "rate", slashed, "--list", SEED_LIST)
+    assert code == 2
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "Player C " in row)
+    assert err.startswith(
+        f"error: {slashed}:{line}: name: 'Player/C' is not a valid id: '/' is not allowed"
+    )
+    tournament = parse_trf(slashed.read_text(), "stored.trf")
+    keys = {e.player for e in event_from_tournament(tournament, stored=True).entries}
+    assert "Player/C" in keys
+    named = tmp_path / "named.trf"
+    named.write_text(text.replace("Player A ", "Player/A "))  # A has a FIDE id
+    assert invoke("fide", "rate", named, "--list", SEED_LIST)[0] == 0
+    nul = tmp_path / "nul.trf"
+    nul.write_text(text.replace("Player C ", "Player\x00C"))
+    code, _, err = invoke("fide", "rate", nul, "--list", SEED_LIST)
+    assert (code, err) == (2, f"error: {nul}:{line}: record: must not contain a NUL character\n")

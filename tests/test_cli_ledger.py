@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +21,7 @@ from chessrate.cli import main
 from chessrate.ledger import Ledger, RatingView, database_url
 from chessrate.ledger.schema import ratings
 from chessrate.ledger.tokens import ROLES
+from chessrate.records import GameRecord, Player
 from chessrate.systems import REGISTRY
 from tests.ledger.helpers import copy_of_site_sample
 
@@ -498,3 +503,158 @@ def test_serve_creates_loads_the_sample_and_runs_uvicorn(
     assert "loaded" not in err
     assert "is a ledger of system site (--system applies to a new one)" in err
     assert counts(ledger_url) == {"players": 43, "games": 485}
+
+
+# -- hostile files (issue 17): exit 2 and FILE:LINE, never a traceback ----------------------
+
+_GAME = '"played_at":"2026-01-02T10:00:00Z","white":"ana","black":"ben","result":"1-0"'
+_CSV = "id,played_at,white,black,result\n"
+_PGN = (
+    '[Event "x"]\n[White "ana"]\n[Black "ben"]\n[Result "1-0"]\n[UTCDate "2026.01.02"]\n'
+    '[TimeControl "600"]\n'
+)
+HOSTILE_GAMES: list[tuple[str, bytes, str]] = [
+    ("games.jsonl", ('{"id":"g1",' + _GAME + ',"plies":1e17}\n').encode(), ":1: plies: "),
+    ("games.jsonl", ('{"id":"g1",' + _GAME + ',"plies":NaN}\n').encode(),
+     ":1: record: not valid JSON (NaN is not a JSON number)"),
+    ("games.jsonl", ('{"id":"\\ud800",' + _GAME + "}\n").encode(),
+     ":1: id: must not contain a lone surrogate"),
+    ("games.jsonl", ('{"id":"g\\u0000",' + _GAME + "}\n").encode(),
+     ":1: id: must not contain a NUL character"),
+    ("games.jsonl", b'{"id":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n",
+     ":1: record: not valid JSON (nested too deeply"),
+    ("games.jsonl", ('{"id":"a/b",' + _GAME + "}\n").encode(),
+     ":1: id: 'a/b' is not a valid id: '/' is not allowed in an id"),
+    ("games.csv", (_CSV + "g1,2026-01-02T10:00:00Z,a\x00na,ben,1-0\n").encode(),
+     ":2: white: must not contain a NUL character"),
+    ("games.csv", (_CSV + "g1,2026-01-02T10:00:00Z," + "a" * 200_000 + ",ben,1-0\n").encode(),
+     ":2: record: not CSV (field larger than field limit"),
+    ("games.csv", (_CSV + "g1,2026-01-02T10:00:00Z,ana,ben,1-0\n").encode() + b"g2,\xff\n",
+     ":3: record: not UTF-8 text (invalid start byte at byte 4)"),
+    ("games.pgn", (_PGN + '[PlyCount "' + "9" * 5000 + '"]\n\n1. e4 1-0\n').encode(),
+     ":1: PlyCount: must be at most 100,000"),
+    ("games.pgn", _PGN.replace("ana", "ana/x").encode() + b"\n1. e4 1-0\n",
+     ":1: White: 'ana/x' is not a valid id"),
+    ("games.pgn", _PGN.replace("2026.01.02", "0001.01.01").encode() + b"\n1. e4 1-0\n",
+     ":1: UTCDate: '0001.01.01' is out of range"),
+]  # fmt: skip
+HOSTILE_PLAYERS: list[tuple[str, bytes, str]] = [
+    ("players.csv", b"id,rating_blitz,games_blitz\nana,1e17,3\n",
+     ":2: rating_blitz: '1e17' is out of range"),
+    ("players.jsonl", b'{"id":"ana","rating_blitz":1e17,"games_blitz":3}\n',
+     ":1: rating_blitz: '1E+17' is out of range"),
+    ("players.jsonl", b'{"id":"ana","name":"\\ud800"}\n',
+     ":1: name: must not contain a lone surrogate"),
+    ("players.jsonl", b'{"id":"\\udfff"}\n', ":1: id: must not contain a lone surrogate"),
+    ("players.csv", b"id,name\nana,A\x00na\n", ":2: name: must not contain a NUL character"),
+    ("players.jsonl", b'{"id":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n",
+     ":1: record: not valid JSON (nested too deeply"),
+    ("players.jsonl", b'{"id":"ana","rating_blitz":NaN,"games_blitz":3}\n',
+     ":1: record: not valid JSON (NaN is not a JSON number)"),
+    ("players.csv", b"id,rating_blitz,games_blitz\nana,NaN,3\n",
+     ":2: rating_blitz: 'NaN' is not a finite number"),
+    ("players.csv", b"id\nx/y\n", ":2: id: 'x/y' is not a valid id: '/' is not allowed"),
+]  # fmt: skip
+HOSTILE_ANNULMENTS: list[tuple[bytes, str]] = [
+    (b"g1 fine\ng\x00 why\n", ":2: id: must not contain a NUL character"),
+    (b"g1 \xff\n", ":1: record: not UTF-8 text"),
+    (b"g1 " + b"x" * 2001 + b"\n", ":1: reason: is 2,001 characters long; at most 2,000"),
+    (b"g\x01 why\n", ":1: id: 'g\\x01' is not a valid id (no control characters)"),
+]  # fmt: skip
+GOOD_GAME = ('{"id":"g1",' + _GAME + ',"time_control":"10m"}\n').encode()
+
+
+def test_an_import_of_hostile_values_exits_2_naming_the_line_and_stores_nothing(
+    ledger_url: str, tmp_path: Path
+) -> None:
+    """Every importer (games JSON Lines, CSV, PGN; players CSV, JSON Lines; annulments)
+    on both databases: a bad value is ``error: FILE:LINE: field: reason`` and exit code
+    2, not a traceback (PostgreSQL refuses a NUL in text: it never reaches it)."""
+    assert invoke("init", "--system", "site", "--db", ledger_url)[0] == 0
+    good = tmp_path / "good.jsonl"
+    good.write_bytes(GOOD_GAME)
+    cases: list[tuple[list[str | Path], Path, str]] = []
+    for n, (name, content, expected) in enumerate(HOSTILE_GAMES):
+        path = tmp_path / f"{n}-{name}"
+        path.write_bytes(content)
+        cases.append(([path], path, expected))
+    for n, (name, content, expected) in enumerate(HOSTILE_PLAYERS):
+        path = tmp_path / f"{n}-{name}"
+        path.write_bytes(content)
+        cases.append(([good, "--players", path], path, expected))
+    for n, (content, expected) in enumerate(HOSTILE_ANNULMENTS):
+        path = tmp_path / f"{n}-annulments.txt"
+        path.write_bytes(content)
+        cases.append(([good, "--annulments", path], path, expected))
+    for args, path, expected in cases:
+        code, out, err = invoke("import", *args, "--db", ledger_url)
+        assert (code, out) == (2, ""), (path, err)
+        assert err.startswith(f"error: {path}{expected}"), err[:300]
+    assert counts(ledger_url)["games"] == 0
+
+
+def test_rate_of_hostile_values_exits_2_naming_the_line(tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_bytes(GOOD_GAME)
+    for n, (name, content, expected) in enumerate(HOSTILE_GAMES):
+        path = tmp_path / f"{n}-{name}"
+        path.write_bytes(content)
+        for engine in ("reference", "compiled"):
+            code, _, err = invoke("rate", path, "--system", "site", "--engine", engine)
+            assert code == 2, (path, err)
+            assert err.startswith(f"error: {path}{expected}"), err[:300]
+    for n, (name, content, expected) in enumerate(HOSTILE_PLAYERS):
+        path = tmp_path / f"{n}-{name}"
+        path.write_bytes(content)
+        code, _, err = invoke("rate", good, "--system", "site", "--players", path)
+        assert code == 2, (path, err)
+        assert err.startswith(f"error: {path}{expected}"), err[:300]
+    for n, (content, expected) in enumerate(HOSTILE_ANNULMENTS):
+        path = tmp_path / f"{n}-annulments.txt"
+        path.write_bytes(content)
+        code, _, err = invoke("rate", good, "--system", "site", "--annul", path)
+        assert code == 2, (path, err)
+        assert err.startswith(f"error: {path}{expected}"), err[:300]
+
+
+def test_objects_nested_thousands_deep_do_not_crash_the_columnar_reader(tmp_path: Path) -> None:
+    """pyarrow's JSON reader crashes the process (SIGSEGV) on objects nested some ten
+    thousand deep: such a file goes to the reference reader, which refuses it. (A
+    subprocess: a crash must fail this test, not end the suite.)"""
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(b'{"id":"g1","x":' + b'{"a":' * 50_000 + b"1" + b"}" * 50_000 + b"}\n")
+    ledger = tmp_path / "deep.db"
+    assert invoke("init", "--system", "site", "--db", ledger)[0] == 0
+    for args in (["import", path, "--db", ledger],
+                 ["rate", path, "--system", "site", "--engine", "compiled"]):  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "chessrate", *map(str, args)],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert done.returncode == 2, done.stderr[-500:]
+        assert done.stderr.startswith(f"error: {path}:1: record: not valid JSON (nested too deeply")
+
+
+def test_a_ledger_holding_an_id_with_a_slash_keeps_working(ledger_url: str, tmp_path: Path) -> None:
+    """Ids stored before the rule against ``/`` (a chess.com ``Link`` stored as it was):
+    the ledger verifies, exports, and an annulments file still names the game."""
+    legacy = "https://www.chess.com/game/live/1"
+    now = datetime(2026, 2, 1, tzinfo=UTC)
+    ledger = Ledger.create(ledger_url, "site", now)
+    for player in ("ana", "ben"):
+        ledger.create_player(Player(player), now)
+    game = GameRecord.from_mapping({**json.loads(GOOD_GAME), "id": "x"}, "test")
+    ledger.submit_game(replace(game, id=legacy, source=""), now)  # past the id check
+    ledger.dispose()
+    later = tmp_path / "later.jsonl"
+    later.write_text(GOOD_GAME.decode().replace("2026-01-02", "2026-01-03"))
+    annul = tmp_path / "annul.txt"
+    annul.write_text(f"{legacy}\tengine\n")
+    code, out, err = invoke("import", later, "--annulments", annul, "--db", ledger_url)
+    assert code == 0, err
+    assert f"annulled: {legacy}" in out
+    code, out, err = invoke("verify", "--db", ledger_url)
+    assert code == 0, out + err
+    exported = tmp_path / "out.jsonl"
+    assert invoke("export", exported, "--db", ledger_url)[0] == 0
+    assert json.loads(exported.read_text().splitlines()[0])["id"] == legacy

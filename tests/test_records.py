@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from chessrate import GameRecord, InvalidRecord, Player, Result, Termination, Venue
-from chessrate.records import ImportedRating
+from chessrate.records import PLAIN_ID, ImportedRating, id_refusal
 from chessrate.timecontrol import ClockKind
 
 WHERE = "games.jsonl:7"
@@ -271,3 +271,52 @@ def test_a_ply_count_beyond_any_game_of_chess_is_refused() -> None:
         GameRecord.from_mapping(data, "games.jsonl:3")
     assert str(refused.value) == "games.jsonl:3: plies: must be at most 100,000"
     assert GameRecord.from_mapping({**data, "plies": 100_000}, "x").plies == 100_000
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (
+            "a/b",
+            "'a/b' is not a valid id: '/' is not allowed in an id (the API's paths could "
+            "not reach it)",
+        ),
+        ("https://chess.com/game/1", "'/' is not allowed in an id"),
+        ("/", "'/' is not allowed in an id"),
+        ("tab\there", "no control characters"),
+        ("x\x85y", "no control characters"),
+        ("x\x7fy", "no control characters"),
+        ("x" * 201, "is 201 characters long; at most 200"),
+        ("x\x00y", "must not contain a NUL character"),
+        ("\ud800", "must not contain a lone surrogate"),
+    ],
+)
+@pytest.mark.parametrize("field", ["id", "white", "black"])
+def test_an_id_is_refused_with_its_field_and_reason(field: str, value: str, reason: str) -> None:
+    """Issue 17: ids come from one documented character set (records' docstring)."""
+    error = refused(minimal(**{field: value}))
+    assert error.field == field
+    assert reason in error.reason
+    with pytest.raises(InvalidRecord) as caught:
+        Player.from_mapping({"id": value}, "players.csv:3")
+    assert (caught.value.field, caught.value.where) == ("id", "players.csv:3")
+    assert reason in caught.value.reason
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["Новак", "a b", "x%2Fy", "50%", "q?x=1", "hash#1", "a:b", "a\\b", "é" * 200, "ü\u2028x"],
+)
+def test_ids_of_any_script_and_punctuation_but_slash_are_taken(value: str) -> None:
+    assert GameRecord.from_mapping(minimal(id=value), WHERE).id == value
+    assert id_refusal(value) is None
+    assert GameRecord.from_mapping(minimal(id=f"  {value} "), WHERE).id == value  # (stripped)
+
+
+def test_the_one_id_test() -> None:
+    assert id_refusal("") == "is required"
+    assert id_refusal(" a") == "' a' is not a valid id (no space at its start or end)"
+    assert id_refusal("a\u3000") == "'a\\u3000' is not a valid id (no space at its start or end)"
+    assert id_refusal("a/b", stored=True) is None  # (read back from an older ledger)
+    assert id_refusal("a/\x01", stored=True) is not None
+    assert PLAIN_ID.fullmatch("ab-c_1.2:~!") and not PLAIN_ID.fullmatch("a/b")

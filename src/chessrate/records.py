@@ -3,6 +3,15 @@
 One shape for every input: JSON Lines, CSV with the same column names, and
 later the HTTP API. Values may arrive typed (JSON) or as text (CSV); both are
 validated here, and every error names the record, the field and the reason.
+
+Ids (of games, players, live games) are 1 to ``ID_LONGEST`` (200) characters of any
+script, without a control character (C0, DEL, C1), without ``/``, not starting or
+ending with whitespace (:func:`id_refusal` says why a text is not one). No ``/``:
+an id is one segment of the API's paths (``/api/v1/players/{id}``,
+``/api/v1/games/{id}``), which a ``/`` would split (and a ``Location`` header would
+point to a 404). PGN ``Link`` and ``GameId`` URLs become ids without ``/``
+(:func:`chessrate.io.pgn.tags.id_from_url`). Ids stored before the rule keep working
+(the pages' paths take a ``/``); new records cannot name them.
 """
 
 from __future__ import annotations
@@ -91,10 +100,8 @@ GAME_FIELDS = (
 
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f"}
-_ID = re.compile(r"^[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$")
-"""An id: no control character (C0, DEL, C1), not starting with a space. (``/`` is
-still allowed: game ids taken from PGN links are URLs; the pages reach such ids, the
-API's single-id routes do not yet — issue 17.)"""
+CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""A control character (C0, DEL, C1): never in an id."""
 ID_LONGEST = 200
 """The longest id, in characters."""
 TEXT_LONGEST = 1000
@@ -107,17 +114,39 @@ LATEST = datetime(2200, 1, 1, tzinfo=UTC)
 any chess game ever recorded, and every moment both databases store."""
 INT_LARGEST = 2**31 - 1
 """The largest whole number a counted field takes (the schema's ``Integer``)."""
-PLAIN_ID = re.compile(rf"[!-~]{{1,{ID_LONGEST}}}")
-"""Ids :meth:`FieldReader.ident` accepts as they are (printable ASCII without a space):
-the columnar readers take such a cell without asking it."""
+PLAIN_ID = re.compile(rf"[!-.0-~]{{1,{ID_LONGEST}}}")
+"""Ids :meth:`FieldReader.ident` accepts as they are (printable ASCII without a space or
+``/``): the columnar readers take such a cell without asking it."""
 _SCALARS = (bool, int, float, Decimal)
+
+
+def id_refusal(value: str, stored: bool = False) -> str | None:
+    """Why ``value`` is not an id (see the module's docstring), or None when it is one:
+    the one test of every way in (records, API bodies, PGN tags, TRF names). ``stored``:
+    an id read back from a ledger (a fide period's stored list and files), which may
+    hold a ``/`` from before the rule."""
+    if not value:
+        return "is required"
+    if len(value) > ID_LONGEST:
+        return f"is {len(value):,} characters long; at most {ID_LONGEST:,}"
+    if "/" in value and not stored:
+        return (
+            f"{value!r} is not a valid id: '/' is not allowed in an id (the API's paths "
+            "could not reach it)"
+        )
+    if CONTROL_CHARACTER.search(value):
+        return f"{value!r} is not a valid id (no control characters)"
+    if value[0].isspace() or value[-1].isspace():
+        return f"{value!r} is not a valid id (no space at its start or end)"
+    return None
 
 
 def text_problem(value: str) -> str | None:
     """Why ``value`` is not text a field may hold, or None. Text never holds a NUL
     character or half of a UTF-16 surrogate pair (no database stores them, and they
     are never what a person typed). The API's request models ask it of every string
-    (:class:`chessrate.application.schemas.RequestModel`)."""
+    (:class:`chessrate.application.schemas.RequestModel`), and the ledger of every free
+    text it stores (reasons, notes, moves: the pages' forms and library callers too)."""
     if "\x00" in value:
         return "must not contain a NUL character"
     if not value.isascii() and any("\ud800" <= c <= "\udfff" for c in value):
@@ -163,11 +192,13 @@ class FieldReader:
             raise self.fail(name, f"is {len(value):,} characters long; at most {longest:,}")
         return value
 
-    def ident(self, name: str) -> str:
+    def ident(self, name: str, stored: bool = False) -> str:
+        """An id (:func:`id_refusal`; ``stored``: read back from a ledger)."""
         value = self.text(name, required=True, longest=ID_LONGEST)
         assert value is not None
-        if not _ID.match(value):
-            raise self.fail(name, f"{value!r} is not a valid id (no control characters)")
+        reason = id_refusal(value, stored)
+        if reason is not None:
+            raise self.fail(name, reason)
         return value
 
     def boolean(self, name: str) -> bool | None:

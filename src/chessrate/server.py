@@ -26,7 +26,7 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
@@ -42,6 +42,7 @@ from .ledger import database_url as ledger_url
 from .ledger.live import LiveGames
 from .ledger.seeks import Seeks
 from .service import DESCRIPTION, mount_api
+from .service.errors import refuse_nul_in_address
 from .systems import system_info
 from .web import mount_web
 
@@ -120,6 +121,7 @@ def create_app(
         version=__version__,
         lifespan=lifespan,
         docs_url=None,  # served by the web pages with vendored assets (works offline)
+        dependencies=[Depends(refuse_nul_in_address)],  # every route, the API's and pages'
     )
     app.state.ledger = the_ledger
     app.state.clock = clock

@@ -284,11 +284,15 @@ def test_csv_not_utf8_is_the_reference_error(
         monkeypatch.setattr(columnar_module, "MAPPED_MIN_BYTES", 1)
     path = tmp_path / "games.csv"
     path.write_bytes(b"id,played_at,white,black,result\ng1,2026-03-01T10:00:00Z,\xe9,b,1-0\n")
-    with pytest.raises(InvalidInput) as caught:
+    with pytest.raises(InvalidRecord) as caught:
         read_games(path)
-    with pytest.raises(InvalidInput) as again:
+    with pytest.raises(InvalidRecord) as again:
         read_batch(path)
     assert str(again.value) == str(caught.value)
+    assert (
+        str(caught.value)
+        == f"{path}:2: record: not UTF-8 text (invalid continuation byte at byte 25)"
+    )
 
 
 def test_jsonl_values_pyarrow_types_otherwise_go_to_the_reference(tmp_path: Path) -> None:
@@ -383,13 +387,27 @@ def test_the_timestamp_screen_on_hand_picked_spellings() -> None:
     )
 
 
-@given(cell=st.text(min_size=0, max_size=210) | st.text("ab \t~!é", max_size=5))
+@given(cell=st.text(min_size=0, max_size=210) | st.text("ab \t~!é/", max_size=5))
 @settings(max_examples=1000, deadline=None)
 def test_a_plain_id_is_one_the_reference_takes_as_it_is(cell: str) -> None:
     _, _, plain = screened([cell])
     assert bool(plain[0]) == bool(PLAIN_ID.fullmatch(cell))
     if plain[0]:
         assert FieldReader({"id": cell}, "").ident("id") == cell
+
+
+def test_every_ascii_character_of_a_plain_id_is_one_the_reference_takes() -> None:
+    """Issue 17: ``/`` is refused in ids, so the screen sends it to the reference."""
+    cells = [f"a{chr(code)}b" for code in range(128)]
+    _, _, plain = screened(cells)
+    for cell, ok in zip(cells, plain.tolist(), strict=True):
+        try:
+            taken = FieldReader({"id": cell}, "").ident("id") == cell
+        except InvalidRecord:
+            taken = False
+        assert ok == bool(PLAIN_ID.fullmatch(cell)), cell
+        assert not ok or taken, cell
+    assert not plain[ord("/")]
 
 
 @pytest.mark.parametrize("name", INTERNED)

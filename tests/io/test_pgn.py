@@ -292,7 +292,7 @@ def test_chess_com_terminations() -> None:
     assert [g.termination.value for g in games] == [
         "resign", "timeout", "abandon", "normal", "timeout", "normal",
     ]  # fmt: skip
-    assert games[0].id == "https://www.chess.com/game/live/100000001"
+    assert games[0].id == "chess.com:game:live:100000001"  # (Link, without its "/")
     assert str(games[-1].time_control) == "1d"
 
 
@@ -355,7 +355,9 @@ BASE = {
         ({"White": "?"}, "White", "is required"),
         ({"Black": None}, "Black", "is required"),
         ({"Black": "ann"}, "Black", "cannot play himself"),
-        ({"White": "a\x01b"}, "White", "not a valid player id"),
+        ({"White": "a\x01b"}, "White", "is not a valid id (no control characters)"),
+        ({"White": "a/b"}, "White", "'/' is not allowed in an id"),
+        ({"Black": "x\x85y"}, "Black", "no control characters"),
         ({"Result": None}, "Result", "is required"),
         ({"Result": "1-1"}, "Result", "is not one of"),
         ({"UTCDate": None}, "Date", "is required"),
@@ -375,7 +377,21 @@ BASE = {
         ({"Variant": "Crazyhouse"}, "Variant", "not standard chess"),
         ({"FEN": "8/8/8/8/8/8/8/K1k5 w - - 0 1"}, "FEN", "set-up position"),
         ({"PlyCount": "many"}, "PlyCount", "is not a whole number"),
-        ({"GameId": "x" * 201}, "GameId", "is not a valid id"),
+        ({"PlyCount": "9" * 5000}, "PlyCount", "must be at most 100,000"),
+        ({"UTCDate": "1799.12.31"}, "UTCDate", "is out of range"),
+        ({"GameId": "x" * 201}, "GameId", "is 201 characters long; at most 200"),
+        ({"GameId": "round/7"}, "GameId", "'/' is not allowed in an id"),
+        ({"GameId": None, "Site": "", "Link": "https:///1"}, "Link", "no host"),
+        (
+            {"GameId": None, "Site": "", "Link": "https://x.org/" + "y" * 200},
+            "Link",
+            "the id it gives is 206 characters long",
+        ),
+        (
+            {"GameId": None, "Site": "", "Link": "https://x.org/a\tb"},
+            "Link",
+            "no control characters",
+        ),
     ],
 )
 def test_every_error_names_file_line_tag_and_reason(

@@ -19,16 +19,21 @@ from chessrate.io.pgn.tags import (
     clock_seconds,
     date_tags,
     day_start,
+    fide_id,
     game_id,
     game_result,
+    id_from_game_id,
+    id_from_link,
+    id_from_url,
     played_at,
     player_id,
+    player_name,
     plies,
     rated,
     termination_word,
     time_control,
 )
-from chessrate.records import Result, Termination
+from chessrate.records import FieldReader, Result, Termination
 
 GAME = {
     "Event": "Rated Blitz game", "Site": "https://lichess.org/abcdEFGH", "White": "Ann",
@@ -138,12 +143,22 @@ def test_game_functions() -> None:
     assert (raised.value.tag, raised.value.reason) == (
         "UTCDate", "2024.02.30 25:00: day is out of range for month"
     )  # fmt: skip
-    with pytest.raises(RefusedTag) as raised:
-        played_at({"Date": "0000.01.01", "Time": "25:00"})  # (datetime says "year 0")
+    with pytest.raises(RefusedTag) as raised:  # (datetime says "year 0": the date's fault)
+        played_at({"Date": "0000.01.01", "Time": "25:00"})
     assert (raised.value.tag, raised.value.reason) == (
-        "Time",
+        "Date",
         "0000.01.01 25:00: year 0 is out of range",
     )
+    with pytest.raises(RefusedTag) as raised:  # the records' range (issue 17)
+        played_at({"Date": "0001.01.01", "Time": "10:00"})
+    assert (raised.value.tag, raised.value.reason) == (
+        "Date", "'0001.01.01' is out of range: a day from 1800.01.01 up to 2200.01.01"
+    )  # fmt: skip
+    assert played_at({"UTCDate": "2199.12.31", "UTCTime": "23:59:59"}) == datetime(
+        2199, 12, 31, 23, 59, 59, tzinfo=UTC
+    )
+    with pytest.raises(RefusedTag, match="out of range"):
+        played_at({"UTCDate": "2200.01.01"})
     assert player_id(" Ann ", "123", "White", "name") == "Ann"
     assert player_id("Ann", "123", "White", "fide") == "123"
     assert player_id("Ann", "000", "White", "fide") == "Ann"
@@ -158,7 +173,70 @@ def test_game_functions() -> None:
         check_ending(Result.DRAW, Termination.RESIGN)
     assert game_id({"GameId": " g1 ", "Site": "https://lichess.org/abcdEFGH"}) == "g1"
     assert game_id({"Site": "https://lichess.org/abcdEFGH1234/"}) == "abcdEFGH"
-    assert game_id({"Link": "https://chess.com/1"}) == "https://chess.com/1"
+    assert game_id({"Link": "https://chess.com/1"}) == "chess.com:1"
     assert game_id({"White": "Ann"}).startswith("pgn-")
     with pytest.raises(RefusedTag, match="is not a valid id"):
         game_id({"GameId": "bad\x01id"})
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://www.chess.com/game/live/123456789", "chess.com:game:live:123456789"),
+        ("http://chess.com/game/live/123456789/", "chess.com:game:live:123456789"),
+        ("https://WWW.Chess.COM/game/daily/5", "chess.com:game:daily:5"),
+        (
+            "https://www.chess.com/game/live/1?tab=a/b:c#m/1",
+            "chess.com:game:live:1?tab=a%2Fb%3Ac#m%2F1",
+        ),
+        ("https://me@example.org:8080/a:b//c", "example.org%3A8080:a%3Ab:c"),
+        ("https://example.org", "example.org"),
+        ("https://example.org/Game/ABC", "example.org:Game:ABC"),
+    ],
+)
+def test_a_url_becomes_an_id_without_a_slash(url: str, expected: str) -> None:
+    """Issue 17: ids hold no ``/``; a game URL maps to ``HOST:SEGMENT:…``."""
+    assert id_from_url(url, "Link") == expected
+    assert id_from_link(f" {url} ") == expected
+    assert id_from_game_id(url) == expected
+    assert FieldReader({"id": expected}, "").ident("id") == expected
+
+
+def test_urls_that_differ_give_different_ids() -> None:
+    """The mapping is injective but for the scheme, ``www.``, the host's case, empty
+    segments and percent-encoding: ``:`` and ``/`` inside a piece are escaped."""
+    urls = [
+        "https://chess.com/game/live/1", "https://chess.com/game/live/12",
+        "https://chess.com/game/live:1", "https://chess.com/game:live/1",
+        "https://chess.com/game/live/1?x", "https://chess.com/game/live/1#x",
+        "https://chess.com/game/live/1?a/b", "https://chess.com/game/live/1?a:b",
+        "https://chess.com:1/game/live", "https://chess.org/game/live/1",
+        "https://lichess.org/game/live/1", "https://chess.com/Game/live/1",
+    ]  # fmt: skip
+    ids = [id_from_url(url, "Link") for url in urls]
+    assert len(set(ids)) == len(urls)
+    assert all("/" not in found for found in ids)
+
+
+def test_a_slash_in_a_player_or_a_game_id_tag_is_refused() -> None:
+    for tags, tag in (
+        ({"GameId": "2024/round-1/board-3"}, "GameId"),
+        ({"Link": "https:///x"}, "Link"),
+        ({"Link": "https://x.org/\x00"}, "Link"),
+    ):
+        with pytest.raises(RefusedTag) as raised:
+            game_id(tags)
+        assert raised.value.tag == tag
+    assert game_id({"Link": "not a url/at all"}).startswith("pgn-")  # (not a URL: no id)
+    with pytest.raises(RefusedTag) as raised:
+        player_name("Smith/Jones", "White")
+    assert (raised.value.tag, raised.value.reason) == (
+        "White",
+        "'Smith/Jones' is not a valid id: '/' is not allowed in an id (the API's paths could "
+        "not reach it)",
+    )
+    with pytest.raises(RefusedTag) as raised:
+        player_id("Ann", "12/34", "Black", "fide")
+    assert raised.value.tag == "BlackFideId"
+    assert player_id("Ann", "12/34", "Black", "name") == "Ann"  # (not read by name)
+    assert fide_id(" 0123 ") == "0123"

@@ -205,7 +205,7 @@ def _cache_slot(low: Any, high: Any, tag: int) -> int:
 @njit(cache=True, nogil=True)
 def _plain_id(data: Any, start: int, end: int) -> bool:
     """1 to :data:`~chessrate.records.ID_LONGEST` bytes of printable ASCII without a
-    space (:data:`~chessrate.records.PLAIN_ID`): an id the reference accepts as it is
+    space or ``/`` (:data:`~chessrate.records.PLAIN_ID`): an id the reference accepts as it is
     (a negative start: no cell)."""
     if start < 0 or end <= start or end - start > ID_LONGEST:
         return False
@@ -217,8 +217,8 @@ def _plain_id(data: Any, start: int, end: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def _plain_byte(byte: int) -> bool:
-    """Printable ASCII, not a space: a byte of a plain id."""
-    return 33 <= byte <= 126
+    """Printable ASCII, not a space or ``/``: a byte of a plain id."""
+    return 33 <= byte <= 126 and byte != 47
 
 
 @njit(cache=True, nogil=True)

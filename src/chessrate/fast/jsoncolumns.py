@@ -39,12 +39,18 @@ I64 = npt.NDArray[np.int64]
 U8 = npt.NDArray[np.uint8]
 _TYPED = (pa.string(), pa.int64(), pa.bool_(), pa.null())
 """The types an interned field may have: their values are the ones json.loads gives."""
+NESTING_SPARE = 1000
+"""How many ``{`` and ``[`` a file may hold beyond one per record before the reference
+reader reads it: a record is one flat object, and pyarrow's JSON reader crashes the
+process on objects nested some ten thousand deep (the reference refuses them)."""
 
 
 def read_jsonl(path: Path, data: bytes, on_invalid: OnInvalid | None) -> GameBatch:
     """Every game record of a JSON Lines file's bytes, as ``read_batch`` promises."""
     lines = data.split(b"\n")
     numbers = np.array([n for n, line in enumerate(lines, start=1) if line.strip()], np.int64)
+    if data.count(b"{") + data.count(b"[") > len(numbers) + NESTING_SPARE:
+        raise Fallback  # maybe nested deep: pyarrow's reader crashes (SIGSEGV) on it
     try:
         columns, slow, strings = _decided(data, len(numbers))
     except pa.ArrowException:

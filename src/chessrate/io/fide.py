@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInput, InvalidRecord
-from ..records import FieldReader
+from ..records import FieldReader, id_refusal, strict_json
 from ..systems.base import ListEntry
 from ..systems.fide import (
     POOL,
@@ -28,7 +28,7 @@ from ..systems.fide import (
     format_pending,
     parse_pending,
 )
-from .tabular import RawRecord, parse_records, read_records
+from .tabular import RawRecord, not_utf8, parse_records, read_records
 from .trf import Tournament, TrfPlayer, read_trf
 
 LIST_FIELDS = ("id", "name", "rating", "games", "reached_2400")
@@ -59,9 +59,17 @@ def read_start_list(path: Path) -> dict[str, ListedPlayer]:
 
 def _json_array(path: Path) -> Iterator[RawRecord]:
     try:
-        items = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InvalidInput(f"{path}: not a JSON array of players ({error})") from error
+        items = strict_json(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InvalidInput(f"{path}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise not_utf8(path, error) from None
+    except json.JSONDecodeError as error:
+        raise InvalidRecord(
+            f"{path}:{error.lineno}", "record", f"not a JSON array of players ({error.msg})"
+        ) from None
+    except ValueError as error:  # NaN, Infinity, nested too deep
+        raise InvalidInput(f"{path}: not a JSON array of players ({error})") from None
     if not isinstance(items, list):
         raise InvalidInput(f"{path}: not a JSON array of players")
     for number, item in enumerate(items, start=1):
@@ -71,17 +79,18 @@ def _json_array(path: Path) -> Iterator[RawRecord]:
         yield where, {k: "" if v is None else v for k, v in item.items()}
 
 
-def parse_start_list(text: str, source: str) -> dict[str, ListedPlayer]:
-    """The starting list from CSV text (an upload)."""
-    return start_list_from(parse_records(text, source, "csv"))
+def parse_start_list(text: str, source: str, stored: bool = False) -> dict[str, ListedPlayer]:
+    """The starting list from CSV text (an upload; ``stored``: a list the ledger holds,
+    whose ids may be older than the rule against ``/``)."""
+    return start_list_from(parse_records(text, source, "csv"), stored)
 
 
-def start_list_from(records: Iterable[RawRecord]) -> dict[str, ListedPlayer]:
+def start_list_from(records: Iterable[RawRecord], stored: bool = False) -> dict[str, ListedPlayer]:
     players: dict[str, ListedPlayer] = {}
     for where, data in records:
         fields = FieldReader(data, where)
         fields.reject_unknown(NEW_LIST_FIELDS)
-        player_id = fields.ident("id")
+        player_id = fields.ident("id", stored)
         rating = fields.integer("rating", minimum=1)
         games = fields.integer("games") or 0
         reached = bool(fields.boolean("reached_2400"))
@@ -197,10 +206,15 @@ def player_key(player: TrfPlayer) -> str:
 
 
 def event_from_tournament(
-    tournament: Tournament, round_robin: bool | None = None, warnings: list[str] | None = None
+    tournament: Tournament,
+    round_robin: bool | None = None,
+    warnings: list[str] | None = None,
+    stored: bool = False,
 ) -> Event:
     """A TRF tournament as an event: players keyed by FIDE id (else name as written),
-    rated games only (results 1, = and 0 against a paired opponent).
+    rated games only (results 1, = and 0 against a paired opponent). A name that keys
+    a player must be an id (:func:`~chessrate.records.id_refusal`: no ``/``; ``stored``:
+    a file the ledger holds, which may be older than that rule).
 
     A player entered twice (one FIDE id, or one name without an id, at two start
     ranks), as Swiss-Manager files sometimes have him: when one of the two entries was
@@ -217,6 +231,12 @@ def event_from_tournament(
     seen: dict[str, TrfPlayer] = {}
     for player in tournament.players:
         key = player_key(player)
+        reason = None if player.fide_id else id_refusal(key, stored)
+        if reason is not None:
+            raise InvalidRecord(
+                f"{tournament.source}:{player.line}", "name",
+                f"{reason} (a player without a FIDE id is named by his name)",
+            )  # fmt: skip
         keys[player.start_rank] = key
         other = seen.get(key)
         if other is None:

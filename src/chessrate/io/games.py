@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InvalidInput, InvalidRecord
-from ..records import PLAYER_FIELDS, GameRecord, Player
+from ..records import PLAYER_FIELDS, FieldReader, GameRecord, Player
 from .pgn import read_pgn_games
 from .players import read_players_csv
-from .tabular import detect_format, parse_records, read_records
+from .tabular import detect_format, not_utf8, parse_records, read_records
 
 OnInvalid = Callable[[InvalidRecord], None]
 _IMPORTED_COLUMN = re.compile(r"(rating|games)_([a-z]+)")
@@ -60,27 +60,43 @@ AnnulmentRequest = tuple[str, str, str]
 """(where, game id, reason)."""
 
 
+ANNULMENT_REASON_LONGEST = 2000
+"""The longest reason of an annulment, in characters (as the API's)."""
+
+
 def read_annulments(path: Path) -> list[AnnulmentRequest]:
     """An annulments file: one game id a line, optionally followed by whitespace and
     the reason; blank lines and lines starting with ``#`` are skipped."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InvalidInput(f"{path}: cannot read: {error}") from None
+    except OSError as error:
+        raise InvalidInput(f"{path}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise not_utf8(path, error) from None
     return parse_annulments(text, str(path))
 
 
 def parse_annulments(text: str, source: str) -> list[AnnulmentRequest]:
-    """The annulments of a text in the annulments file's form; ``source`` names it."""
+    """The annulments of a text in the annulments file's form; ``source`` names it.
+    Lines are split on ``\n`` only. The game id is read as ids are (a ``/`` allowed: an
+    annulment names a stored game, which may be older than the rule against it), the
+    reason as text of at most 2,000 characters."""
     requests = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
         game_id, _, reason = (
             stripped.partition("\t") if "\t" in stripped else stripped.partition(" ")
         )
-        requests.append((f"{source}:{number}", game_id.strip(), reason.strip()))
+        fields = FieldReader({"id": game_id, "reason": reason}, f"{source}:{number}")
+        requests.append(
+            (
+                fields.where,
+                fields.ident("id", stored=True),
+                fields.text("reason", longest=ANNULMENT_REASON_LONGEST) or "",
+            )
+        )
     return requests
 
 

@@ -57,7 +57,23 @@ def read_records(path: Path, fmt: str | None = None) -> Iterator[RawRecord]:
             else:
                 yield from _csv(path, handle)
         except UnicodeDecodeError as error:
-            raise InvalidInput(f"{path}: not UTF-8 text ({error.reason})") from None
+            raise not_utf8(path, error) from None
+
+
+def not_utf8(path: Path, error: UnicodeDecodeError) -> InvalidRecord:
+    """The error of a file that is not UTF-8 text, naming its first line that is not
+    (``FILE:LINE: record: not UTF-8 text (…)``): the file is read again, as bytes."""
+    try:
+        with path.open("rb") as handle:
+            for number, line in enumerate(handle, start=1):
+                try:
+                    line.decode("utf-8")
+                except UnicodeDecodeError as found:
+                    reason = f"not UTF-8 text ({found.reason} at byte {found.start + 1})"
+                    return InvalidRecord(f"{path}:{number}", "record", reason)
+    except OSError:
+        pass
+    return InvalidRecord(str(path), "record", f"not UTF-8 text ({error.reason})")
 
 
 def parse_records(text: str, source: str, kind: str) -> Iterator[RawRecord]:
@@ -89,13 +105,24 @@ def _jsonl(path: Path | str, lines: Iterator[str]) -> Iterator[RawRecord]:
 
 def _csv(path: Path | str, lines: Iterator[str]) -> Iterator[RawRecord]:
     reader = csv.DictReader(lines)
-    if reader.fieldnames is None:
+    try:
+        fieldnames = reader.fieldnames
+    except csv.Error as error:  # (a cell longer than the csv module's field limit)
+        raise InvalidRecord(f"{path}:1", "header", f"not CSV ({error})") from None
+    if fieldnames is None:
         return
-    header = [name.strip() for name in reader.fieldnames]
+    header = [name.strip() for name in fieldnames]
     if len(set(header)) != len(header) or "" in header:
         raise InvalidRecord(f"{path}:1", "header", "column names must be unique and non-empty")
     reader.fieldnames = header
-    for row in reader:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            where = f"{path}:{reader.reader.line_num}"  # (DictReader.line_num is the last row's)
+            raise InvalidRecord(where, "record", f"not CSV ({error})") from None
         where = f"{path}:{reader.line_num}"
         if None in row:
             raise InvalidRecord(where, "record", f"more cells than the {len(header)} columns")

@@ -254,7 +254,8 @@ def read_trf(path: Path) -> Tournament:
 
 
 def parse_trf(text: str, source: str) -> Tournament:
-    """Parse the text of a TRF-16 file; ``source`` names it in error messages."""
+    """Parse the text of a TRF-16 file; ``source`` names it in error messages. A NUL
+    character anywhere is refused."""
     text = text.removeprefix("\ufeff")
     headers: list[tuple[str, str]] = []
     players: list[TrfPlayer] = []
@@ -264,6 +265,8 @@ def parse_trf(text: str, source: str) -> Tournament:
         line = raw.rstrip()
         if not line:
             continue
+        if "\x00" in line:  # (no database stores it; never what a person typed)
+            raise InvalidRecord(f"{source}:{number}", "record", "must not contain a NUL character")
         if line.startswith(_PLAYER_CODE):
             if first_player_at is None:
                 first_player_at = len(headers)

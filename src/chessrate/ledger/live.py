@@ -25,7 +25,7 @@ from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
-from ..records import GameRecord, Player, Result, Termination, Venue
+from ..records import GameRecord, Player, Result, Termination, Venue, text_problem
 from ..systems.site import SiteSystem
 from ..systems.site_live import (
     SERVICE_ENDINGS,
@@ -179,6 +179,9 @@ class LiveGames:
         unchanged; a move after the game's deadline ends the game and is refused."""
         self._require_site()
         where = f"live game {game_id}"
+        refused = None if move is None else text_problem(move)
+        if refused is not None:
+            raise InvalidRecord(where, "move", refused)
         late: LiveView | None = None
         with self.ledger.transaction() as conn:
             row = self._locked(conn, game_id)
@@ -310,6 +313,9 @@ class LiveGames:
             if row.status == LiveStatus.DISPUTED.value and row.ended_by == by:
                 return self._view(conn, row)
             self._check_awaiting(where, row)
+            refused = text_problem(reason)
+            if refused is not None:
+                raise InvalidRecord(where, "reason", refused)
             text = f"disputed by {by}" + (f": {reason}" if reason else "") + ": not rated (site S2)"
             conn.execute(
                 update(live_games).where(live_games.c.id == game_id).values(

@@ -26,6 +26,7 @@ from ..io.fide import (
 )
 from ..io.trf import parse_trf
 from ..numbers import from_hundredths, to_hundredths
+from ..records import text_problem
 from ..systems.fide import POOL, FideRules, FideSystem, PeriodResult
 from . import codec
 from .connection import as_utc
@@ -104,14 +105,19 @@ class Periods:
         games, K, birth years and pending results; no closed period: an empty list,
         everyone from the files). ``rules`` names the ruleset (``seed``,
         ``fide-2024``); ``bonus`` and ``floor`` default to the ruleset's."""
+        for field, text in (("name", name), ("start_list", start_list or "")):
+            refused = text_problem(text)  # (PostgreSQL refuses a NUL: a 500)
+            if refused is not None:
+                raise InvalidRecord("period", field, refused)
         try:
             ruleset = FideRules.named(rules)
         except ValueError as error:
             raise InvalidRecord(f"period {name}", "rules", str(error)) from error
         with self.ledger.transaction() as conn:
+            chained = start_list is None
             if start_list is None:
                 start_list = self._chained_list(conn)
-            parse_start_list(start_list, f"{name}: start list")
+            parse_start_list(start_list, f"{name}: start list", stored=chained)
             result = conn.execute(
                 insert(fide_periods)
                 .values(name=name, bonus=str(ruleset.bonus_per_half_point if bonus is None
@@ -143,6 +149,9 @@ class Periods:
         """Add a tournament (TRF-16 text) to an open period; validated now. The view's
         ``warnings`` say what the file's reading left out (a player entered twice)."""
         warnings: list[str] = []
+        refused = text_problem(name)
+        if refused is not None:
+            raise InvalidRecord("file", "name", refused)
         event_from_tournament(parse_trf(content, name), round_robin, warnings)
         with self.ledger.transaction() as conn:
             self._open(conn, period_id)
@@ -380,8 +389,11 @@ def _files(conn: Connection, period_id: int) -> Sequence[Any]:
 def _rate(period: Any, files: Sequence[Any]) -> tuple[PeriodResult, FideSystem]:
     """Rate a stored period: its starting list and files, by its ruleset with its
     bonus and floor, for the date of its list."""
-    start = parse_start_list(period.start_list, f"{period.name}: start list")
-    events = [event_from_tournament(parse_trf(f.content, f.name), f.round_robin) for f in files]
+    start = parse_start_list(period.start_list, f"{period.name}: start list", stored=True)
+    events = [
+        event_from_tournament(parse_trf(f.content, f.name), f.round_robin, stored=True)
+        for f in files
+    ]
     rules = replace(
         FideRules.named(period.rules),
         bonus_per_half_point=Decimal(period.bonus),

@@ -28,7 +28,7 @@ from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
-from ..records import Outcome
+from ..records import Outcome, text_problem
 from . import audit, rows
 from .connection import as_utc
 from .schema import live_games, players, reports, reviews
@@ -77,6 +77,9 @@ def _text(value: str, field: str, where: str, limit: int = MAX_REASON) -> str:
     text = (value or "").strip()
     if not text:
         raise InvalidRecord(where, field, "is required")
+    refused = text_problem(text)
+    if refused is not None:
+        raise InvalidRecord(where, field, refused)
     if len(text) > limit:
         raise InvalidRecord(where, field, f"is longer than {limit} characters")
     return text

@@ -11,12 +11,16 @@ event has a ``seq``, one sequence for the whole ledger: a game's is its key in
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from typing import Any
+
 from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
     Date,
     DateTime,
+    Dialect,
     ForeignKey,
     Index,
     Integer,
@@ -27,8 +31,34 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
+from sqlalchemy.types import TypeDecorator
 
 metadata = MetaData()
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A moment, stored in UTC on every database: every ``DateTime`` column of the
+    ledger. A naive datetime is UTC (the ledger's rule); an aware one is converted to
+    UTC before it is written (SQLite's ``DateTime`` writes the wall time and drops the
+    offset: 10:00+02:00 was stored, and read back, as 10:00 UTC; migration 0010 repairs
+    the rows whose text kept an offset). Read back: an aware UTC datetime, on SQLite
+    and PostgreSQL alike. Comparisons with a column (``deadline_at <= now``) go through
+    the same conversion."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        if not isinstance(value, datetime):
+            return value  # (None; SQLAlchemy refuses anything else itself)
+        moment = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        return moment.replace(tzinfo=None) if dialect.name == "sqlite" else moment
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if not isinstance(value, datetime):
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
 
 # SQLite makes an autoincrementing key only of INTEGER PRIMARY KEY.
 Seq = BigInteger().with_variant(Integer(), "sqlite")
@@ -51,8 +81,8 @@ players = Table(
     Column("search", Text),  # folding.search_key(id, name): what search matches
     Column("attributes", Text, nullable=False),  # Player.to_mapping() as JSON
     Column("bot", Boolean, nullable=False, default=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
 )
 
 Index("players_key", players.c.key, unique=True)
@@ -64,7 +94,7 @@ events = Table(
     Column("kind", String(16), nullable=False),  # player | annulment
     Column("ref", String(200), nullable=False),  # player id or game id
     Column("payload", Text, nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UtcDateTime(), nullable=False),
 )
 
 games = Table(
@@ -138,7 +168,7 @@ annulments = Table(
     metadata,
     Column("game_id", String(200), ForeignKey("games.id"), primary_key=True),
     Column("seq", Seq, ForeignKey("events.seq"), nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UtcDateTime(), nullable=False),
     Column("by", String(200)),
     Column("reason", Text, nullable=False),
 )
@@ -150,9 +180,9 @@ tokens = Table(
     Column("hash", String(64), nullable=False, unique=True),
     Column("role", String(16), nullable=False),
     Column("label", Text, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("expires_at", DateTime(timezone=True)),  # None: never
-    Column("revoked_at", DateTime(timezone=True)),  # None: not revoked
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("expires_at", UtcDateTime()),  # None: never
+    Column("revoked_at", UtcDateTime()),  # None: not revoked
     sqlite_autoincrement=True,
 )
 
@@ -163,10 +193,10 @@ reviews = Table(
     metadata,
     Column("game_id", String(200), ForeignKey("games.id"), primary_key=True),
     Column("status", String(16), nullable=False),  # open | confirmed | dismissed
-    Column("opened_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("opened_at", UtcDateTime(), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
     Column("decided_by", String(200)),  # the last decision's moderator
-    Column("decided_at", DateTime(timezone=True)),
+    Column("decided_at", UtcDateTime()),
     Column("note", Text),  # the last decision's reason or note
 )
 Index("reviews_status", reviews.c.status)
@@ -180,7 +210,7 @@ reports = Table(
     Column("source", String(16), nullable=False),  # player | detector
     Column("reason", Text, nullable=False),
     Column("evidence", Text),  # JSON (a detector's), or NULL
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UtcDateTime(), nullable=False),
     UniqueConstraint("game_id", "by", name="reports_game_by"),
     sqlite_autoincrement=True,
 )
@@ -189,7 +219,7 @@ audit = Table(
     "audit",
     metadata,
     Column("id", Seq, primary_key=True, autoincrement=True),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UtcDateTime(), nullable=False),
     Column("who", String(200), nullable=False),
     Column("action", String(32), nullable=False),  # ledger.audit.ACTIONS
     Column("target", String(200), nullable=False),  # a game id, a token id
@@ -207,8 +237,8 @@ fide_periods = Table(
     Column("rules", String(16), nullable=False, server_default="seed"),  # RULESETS' name
     Column("list_date", Date),  # the date of the list the period makes (fide-2024)
     Column("start_list", Text, nullable=False),  # the CSV as uploaded (or chained)
-    Column("closed_at", DateTime(timezone=True)),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("closed_at", UtcDateTime()),
+    Column("created_at", UtcDateTime(), nullable=False),
     sqlite_autoincrement=True,
 )
 
@@ -247,15 +277,15 @@ live_games = Table(
     Column("venue", String(16), nullable=False),
     Column("bot", String(8)),  # the bot's side, white | black
     Column("status", String(24), nullable=False),  # site_live.LiveStatus
-    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("opened_at", UtcDateTime(), nullable=False),
     Column("plies", Integer, nullable=False),
     Column("moves", Text, nullable=False),  # site_live.plies_text as JSON
-    Column("deadline_at", DateTime(timezone=True)),
+    Column("deadline_at", UtcDateTime()),
     Column("result", String(8)),
     Column("termination", String(16)),
-    Column("played_at", DateTime(timezone=True)),  # otb: when it was played
+    Column("played_at", UtcDateTime()),  # otb: when it was played
     Column("registered_by", String(200)),  # otb: who registered the result
-    Column("ended_at", DateTime(timezone=True)),
+    Column("ended_at", UtcDateTime()),
     Column("ended_by", String(200)),  # a player, "sweeper", or the writer
     Column("ending", Text),  # why it ended so, in words
 )
@@ -272,10 +302,10 @@ seeks = Table(
     Column("max_rating", Integer),
     Column("bot", Boolean, nullable=False),  # "play a bot": paired at once
     Column("status", String(16), nullable=False),  # open | paired | cancelled | expired
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("expires_at", DateTime(timezone=True), nullable=False),
-    Column("paired_at", DateTime(timezone=True)),
-    Column("closed_at", DateTime(timezone=True)),  # cancelled or expired
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("expires_at", UtcDateTime(), nullable=False),
+    Column("paired_at", UtcDateTime()),
+    Column("closed_at", UtcDateTime()),  # cancelled or expired
     Column("live_game_id", String(200)),  # the game it was paired into
     Column("opponent", String(200)),
     sqlite_autoincrement=True,
@@ -298,7 +328,7 @@ analyses = Table(
     "analyses",
     metadata,
     Column("game_id", String(200), ForeignKey("games.id"), primary_key=True),
-    Column("analysed_at", DateTime(timezone=True), nullable=False),
+    Column("analysed_at", UtcDateTime(), nullable=False),
     Column("engine", String(64), nullable=False),  # e.g. "Stockfish 15.1"
     Column("limits", Text, nullable=False),  # DetectorRules.limits() as JSON
     Column("evidence", Text),  # Evidence.to_json() as JSON; NULL: not analysable (note)

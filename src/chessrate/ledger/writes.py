@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from ..errors import ChessrateError, Conflict, InvalidRecord, LedgerUnavailable, NotFound
 from ..folding import search_key
 from ..numbers import to_hundredths
-from ..records import GameRecord, Outcome, Player, Result, microseconds
+from ..records import GameRecord, Outcome, Player, Result, microseconds, text_problem
 from ..systems.base import Change, GameRating, PoolKey, RatingSystem
 from . import audit, codec, rows
 from .queries import LedgerQueries
@@ -447,6 +447,10 @@ class LedgerWrites(LedgerQueries):
     def _annul(
         self, conn: Connection, game_id: str, reason: str, by: str | None, now: datetime
     ) -> AnnulmentView:
+        for name, text in (("reason", reason), ("by", by or "")):
+            refused = text_problem(text)  # (PostgreSQL refuses a NUL: a 500)
+            if refused is not None:
+                raise InvalidRecord(f"game {game_id}", name, refused)
         row = self._game_row(conn, game_id)
         if row is None:
             raise NotFound(f"game {game_id}: no such game")

@@ -61,9 +61,10 @@ def _unprocessable(items: Sequence[dict[str, Any]]) -> JSONResponse:
 
 
 def invalid_record_item(request: Request, error: InvalidRecord) -> dict[str, Any]:
+    place = error.where if error.where in ("path", "query") else _place(request)
     return {
         "type": "invalid_record",
-        "loc": [_place(request), error.field],
+        "loc": [place, error.field],
         "field": error.field,
         "where": error.where,
         "msg": error.reason,
@@ -101,6 +102,22 @@ def _page(
     are mounted): see :mod:`chessrate.web.errors`."""
     page = getattr(request.app.state, "error_page", None)
     return None if page is None else page(request, code, message, details)
+
+
+def refuse_nul_in_address(request: Request) -> None:
+    """A NUL character in the path or the query string (``%00``) is refused before the
+    route reads it: :class:`InvalidRecord` (422; a page route answers the 422 page),
+    naming the parameter. No id, name or search holds one, and PostgreSQL cannot
+    compare text with one (its driver refuses the query: a 500). Every route has this
+    dependency (:func:`chessrate.server.create_app`)."""
+    for name, value in request.path_params.items():
+        if "\x00" in str(value):
+            raise InvalidRecord("path", name, "must not contain a NUL character")
+    for name, value in request.query_params.multi_items():
+        if "\x00" in name or "\x00" in value:
+            raise InvalidRecord(
+                "query", name.replace("\x00", "\\x00"), "must not contain a NUL character"
+            )
 
 
 def install_error_handlers(app: FastAPI) -> None:

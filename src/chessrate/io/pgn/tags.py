@@ -18,9 +18,22 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, time, timedelta
 from typing import Literal
+from urllib.parse import urlsplit
 
 from ...errors import InvalidRecord
-from ...records import DECISIVE_TERMINATIONS, MAX_PLIES, GameRecord, Result, Termination, Venue
+from ...records import (
+    CONTROL_CHARACTER,
+    DECISIVE_TERMINATIONS,
+    EARLIEST,
+    ID_LONGEST,
+    LATEST,
+    MAX_PLIES,
+    GameRecord,
+    Result,
+    Termination,
+    Venue,
+    id_refusal,
+)
 from ...timecontrol import TimeControl
 from .timecontrol import parse_pgn_time_control
 
@@ -43,9 +56,6 @@ class RefusedTag(ValueError):
         self.tag = tag
         self.reason = reason
 
-
-_ID_TEXT = re.compile(r"^[^\s\x00-\x1f][^\x00-\x1f]*$")
-_MAX_ID = 200
 
 # -- standard chess only ---------------------------------------------------------------------
 
@@ -78,20 +88,30 @@ def check_fen(value: str) -> None:
 
 def player_name(value: str, color: str) -> str:
     """``White``/``Black`` (``color``) as written, stripped: a lichess user name, a
-    broadcast's "Surname, Name". ``?``, an empty name, a control character or more than
-    200 characters is refused."""
+    broadcast's "Surname, Name". ``?``, an empty name, or a name that is not an id (a
+    ``/``, a control character, more than 200 characters:
+    :func:`~chessrate.records.id_refusal`) is refused."""
     name = value.strip()
     if not name or name == "?":
         raise RefusedTag(color, "is required (the player is unknown)")
-    if not _ID_TEXT.match(name) or len(name) > _MAX_ID:
-        raise RefusedTag(color, f"{name!r} is not a valid player id")
+    if not name.isalnum() or len(name) > ID_LONGEST:  # (the common form, at once)
+        reason = id_refusal(name)
+        if reason is not None:
+            raise RefusedTag(color, reason)
     return name
 
 
-def fide_id(value: str) -> str | None:
-    """``WhiteFideId``/``BlackFideId``, stripped; None when empty or 0."""
+def fide_id(value: str, color: str = "White") -> str | None:
+    """``WhiteFideId``/``BlackFideId`` (of ``color``), stripped; None when empty or 0. A
+    value that is not an id is refused."""
     found = value.strip()
-    return found if found and found.strip("0") else None
+    if not found or not found.strip("0"):
+        return None
+    if not found.isdecimal():
+        reason = id_refusal(found)
+        if reason is not None:
+            raise RefusedTag(f"{color}FideId", reason)
+    return found
 
 
 def player_id(name: str, fide: str, color: str, player_ids: PlayerIds) -> str:
@@ -99,7 +119,7 @@ def player_id(name: str, fide: str, color: str, player_ids: PlayerIds) -> str:
     ``player_ids="fide"`` the FIDE id when given (names vary in spelling between events;
     FIDE ids do not), else :func:`player_name`."""
     if player_ids == "fide":
-        found = fide_id(fide)
+        found = fide_id(fide, color)
         if found is not None:
             return found
     return player_name(name, color)
@@ -252,7 +272,8 @@ def date_tags(tags: Mapping[str, str]) -> tuple[str, str]:
 def day_start(value: str, tag: str) -> datetime:
     """00:00 UTC of a ``YYYY.MM.DD`` date (``-`` or ``/`` also). A value that is not a
     date raises :class:`RefusedTag` (a date with ``??`` too: the rating order needs the
-    day); a date that is not on the calendar raises ``ValueError`` (datetime's reason)."""
+    day; a day before 1800 or from 2200 on: the records' range); a date that is not on
+    the calendar raises ``ValueError`` (datetime's reason)."""
     start = _days.get(value)
     if start is not None:
         return start
@@ -263,6 +284,10 @@ def day_start(value: str, tag: str) -> datetime:
         raise RefusedTag(tag, f"{day!r} {reason} (YYYY.MM.DD)")
     year, month, day_of_month = match.groups()
     start = datetime(int(year), int(month), int(day_of_month), tzinfo=UTC)
+    if not EARLIEST <= start < LATEST:
+        raise RefusedTag(
+            tag, f"{day!r} is out of range: a day from {EARLIEST:%Y.%m.%d} up to {LATEST:%Y.%m.%d}"
+        )
     if len(_days) < 4096:  # (a file holds few distinct days)
         _days[value] = start
     return start
@@ -314,7 +339,7 @@ def played_at(tags: Mapping[str, str]) -> datetime:
     except ValueError as error:
         late = late or error
     if late is not None:
-        tag = date_tag if "day" in str(late) or "month" in str(late) else time_tag
+        tag = date_tag if any(w in str(late) for w in ("year", "month", "day")) else time_tag
         raise RefusedTag(tag, f"{day.strip()} {clock.strip()}: {late}")
     return start + _SECOND * seconds
 
@@ -351,7 +376,9 @@ def plies(value: str) -> int | None:
     if not text:
         return None
     if not text.isdecimal():
-        raise RefusedTag("PlyCount", f"{text!r} is not a whole number")
+        raise RefusedTag("PlyCount", f"{text[:40]!r} is not a whole number")
+    if len(text.lstrip("0")) > 9:  # (int() refuses 4,301 digits and more)
+        raise RefusedTag("PlyCount", f"must be at most {MAX_PLIES:,}")
     count = int(text)
     if count > MAX_PLIES:
         raise RefusedTag("PlyCount", f"must be at most {MAX_PLIES:,}")
@@ -365,18 +392,53 @@ _LICHESS = "https://lichess.org/"
 _ROSTER_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "UTCDate", "UTCTime")
 
 
-def _checked_id(text: str) -> str:
-    if len(text) > _MAX_ID or not (text.isalnum() or _ID_TEXT.match(text)):
-        raise RefusedTag("GameId", f"{text!r} is not a valid id")
+_URL = ("http://", "https://")
+
+
+def id_from_url(url: str, tag: str) -> str:
+    """The game id of a URL (in ``tag``): ``HOST:SEGMENT:SEGMENT…``, so that it holds
+    no ``/`` (ids never do): ``https://www.chess.com/game/live/123456789`` is
+    ``chess.com:game:live:123456789``. The scheme, the user before ``@`` and a leading
+    ``www.`` are dropped and the host is lower case (http and https, with or without
+    ``www.``, name one game); the path's non-empty segments follow (a trailing ``/``
+    changes nothing), then ``?QUERY`` and ``#FRAGMENT`` when present. A ``:`` inside
+    the host (a port), a segment, the query or the fragment is written ``%3A``, a
+    ``/`` inside the query or the fragment ``%2F``: two URLs give one id only when they
+    differ in those ways alone (or in spelling a character percent-encoded or not).
+    Refused when there is no host, or when the id would not be one (more than 200
+    characters, a control character)."""
+    if CONTROL_CHARACTER.search(url):  # (urlsplit would drop a tab or a line break)
+        raise RefusedTag(tag, f"{url!r} is not a valid id (no control characters)")
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2].lower().removeprefix("www.")
+    if not host:
+        raise RefusedTag(tag, f"{url!r} is not the URL of a game (no host)")
+    pieces = [host, *(s for s in parts.path.split("/") if s)]
+    text = ":".join(piece.replace(":", "%3A") for piece in pieces)
+    for mark, rest in (("?", parts.query), ("#", parts.fragment)):
+        if rest:
+            text += mark + rest.replace(":", "%3A").replace("/", "%2F")
+    reason = id_refusal(text)
+    if reason is not None:
+        raise RefusedTag(tag, f"{url!r}: the id it gives {reason}")
     return text
 
 
 def id_from_game_id(value: str) -> str | None:
-    """``GameId``, stripped (None when empty)."""
+    """``GameId``, stripped (None when empty); a URL is read by :func:`id_from_url`.
+    Any other value that is not an id (a ``/``, a control character, more than 200
+    characters) is refused: a ``/`` is not guessed into something else."""
     text = value.strip()
-    if text.isalnum() and len(text) <= _MAX_ID:  # (the common form, at once)
+    if text.isalnum() and len(text) <= ID_LONGEST:  # (the common form, at once)
         return text
-    return _checked_id(text) if text else None
+    if not text:
+        return None
+    if text.startswith(_URL):
+        return id_from_url(text, "GameId")
+    reason = id_refusal(text)
+    if reason is not None:
+        raise RefusedTag("GameId", reason)
+    return text
 
 
 def id_from_site(value: str) -> str | None:
@@ -389,9 +451,10 @@ def id_from_site(value: str) -> str | None:
 
 
 def id_from_link(value: str) -> str | None:
-    """A chess.com-style ``Link`` URL (``http://`` or ``https://``)."""
+    """A chess.com-style ``Link`` URL (``http://`` or ``https://``) by
+    :func:`id_from_url`; None for anything else."""
     link = value.strip()
-    return _checked_id(link) if link.startswith(("http://", "https://")) else None
+    return id_from_url(link, "Link") if link.startswith(_URL) else None
 
 
 GAME_ID_TAGS: tuple[tuple[str, Callable[[str], str | None]], ...] = (
@@ -413,8 +476,8 @@ def roster_id(tags: Mapping[str, str]) -> str:
 
 def game_id(tags: Mapping[str, str]) -> str:
     """The game's id (game function): from the first of ``GAME_ID_TAGS`` that gives
-    one, else :func:`roster_id`. An id with a control character, that starts with a
-    space or is longer than 200 characters is refused."""
+    one, else :func:`roster_id`. A tag whose id is not one is refused (see each
+    function)."""
     get = tags.get
     for tag, read in GAME_ID_TAGS:
         found = read(get(tag, ""))
