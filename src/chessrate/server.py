@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -85,21 +85,18 @@ def create_app(
         # Fail at start-up, not on the first request, when the database holds no
         # ledger (InvalidInput: "run chessrate init").
         system_id = the_ledger.system_id
-        tasks = []
         stop = threading.Event()  # a detection run stops between games when set
         live = system_info(system_id).live_games
+        jobs: list[tuple[float, Callable[[], None], str]] = []
         if interval > 0 and live:
-            sweeper = _sweep_forever(LiveGames(the_ledger), clock, interval)
-            tasks.append(asyncio.create_task(sweeper))
+            jobs.append((interval, _sweeper(LiveGames(the_ledger), clock), "sweep"))
         if pairing_interval > 0 and live:
             seeks = Seeks(the_ledger, pairing)
-            tasks.append(asyncio.create_task(_pair_forever(seeks, clock, pairing_interval)))
+            jobs.append((pairing_interval, _pairer(seeks, clock), "pairing pass"))
         if detect_interval > 0 and live:
-            tasks.append(
-                asyncio.create_task(
-                    _detect_forever(the_ledger, clock, detect_interval, settings, stop)
-                )
-            )
+            detect = _detector(the_ledger, clock, settings, stop)
+            jobs.append((detect_interval, detect, "detect"))
+        tasks = [asyncio.create_task(_every(*job)) for job in jobs]
         try:
             yield
         finally:
@@ -207,58 +204,57 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
-async def _sweep_forever(live: LiveGames, clock: Clock, interval: float) -> None:
-    """The worker's sweeper: every ``interval`` seconds, end the live games whose
-    deadline has passed. Several workers' sweepers end each game once."""
+async def _every(interval: float, job: Callable[[], None], name: str) -> None:
+    """A worker's background task: every ``interval`` seconds, run ``job`` in a thread
+    (it logs what it did); a failure (a database hiccup, a missing engine) is logged
+    and the next run comes ``interval`` seconds later, so nothing stops the task but
+    its cancellation at shutdown."""
     while True:
         await asyncio.sleep(interval)
         try:
-            report = await run_in_threadpool(live.sweep, clock())
-        except Exception:  # a database hiccup must not stop the sweeper
-            log.exception("sweep failed; trying again in %s s", interval)
-            continue
-        for view in report.ended:
+            await run_in_threadpool(job)
+        except Exception:
+            log.exception("%s failed; trying again in %s s", name, interval)
+
+
+def _sweeper(live: LiveGames, clock: Clock) -> Callable[[], None]:
+    """End the live games whose deadline has passed. Several workers' sweepers end each
+    game once."""
+
+    def sweep() -> None:
+        for view in live.sweep(clock()).ended:
             log.info("sweep: live game %s ended: %s", view.game.id, view.ending)
 
+    return sweep
 
-async def _detect_forever(
-    ledger: Ledger, clock: Clock, interval: float, settings: Settings, stop: threading.Event
-) -> None:
-    """The worker's detector: every ``interval`` seconds, analyse at most
-    ``settings.detect_games`` finished live games (:mod:`chessrate.fairplay.job`), in a
-    thread; the engine runs while the run does. At shutdown ``stop`` is set first: the
-    run ends after its current game (a thread cannot be cancelled)."""
+
+def _pairer(seeks: Seeks, clock: Clock) -> Callable[[], None]:
+    """Pair the open seeks (issue 16). Several workers' passes pair each seek once."""
+
+    def pair() -> None:
+        for first, second, game in seeks.pair(clock()).pairs:
+            log.info("pair: seeks %s and %s: live game %s", first.id, second.id, game.game.id)
+
+    return pair
+
+
+def _detector(
+    ledger: Ledger, clock: Clock, settings: Settings, stop: threading.Event
+) -> Callable[[], None]:
+    """Analyse at most ``settings.detect_games`` finished live games
+    (:mod:`chessrate.fairplay.job`); the engine runs while the run does. At shutdown
+    ``stop`` is set first: the run ends after its current game (a thread cannot be
+    cancelled)."""
     from .fairplay import StockfishDetector
     from .fairplay.job import DetectionJob
 
-    def run_once() -> int:
+    def detect() -> None:
         with StockfishDetector(path=settings.stockfish) as detector:
             report = DetectionJob(ledger, detector, clock).run(settings.detect_games, stop)
-        return len(report.analysed)
+        if report.analysed:
+            log.info("detect: %s games analysed", len(report.analysed))
 
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            analysed = await run_in_threadpool(run_once)
-        except Exception:  # a missing engine or a database hiccup must not stop the task
-            log.exception("detect failed; trying again in %s s", interval)
-            continue
-        if analysed:
-            log.info("detect: %s games analysed", analysed)
-
-
-async def _pair_forever(seeks: Seeks, clock: Clock, interval: float) -> None:
-    """The worker's pairing pass: every ``interval`` seconds, pair the open seeks
-    (issue 16). Several workers' passes pair each seek once."""
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            report = await run_in_threadpool(seeks.pair, clock())
-        except Exception:  # a database hiccup must not stop the pairing
-            log.exception("pairing pass failed; trying again in %s s", interval)
-            continue
-        for first, second, game in report.pairs:
-            log.info("pair: seeks %s and %s: live game %s", first.id, second.id, game.game.id)
+    return detect
 
 
 def create_app_from_env() -> FastAPI:
