@@ -21,20 +21,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, HTTPException, Request, status
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
 from .application.deps import Clock, TokenCache, utc_now
 from .application.group import GroupCommitter
+from .application.limits import FailedAuth
 from .application.sessions import Sessions
 from .application.settings import API_V1, Settings
 from .ledger import Ledger
@@ -59,6 +62,7 @@ def create_app(
     sweep_every: float | None = None,
     pair_every: float | None = None,
     detect_every: float | None = None,
+    timer: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
     """The service around ``ledger``, or around the ledger at ``database_url`` (else
     ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``), which the app then opens and
@@ -68,7 +72,11 @@ def create_app(
     never), a pairing pass pairs the open seeks every ``pair_every`` seconds
     (default: the settings'; 0: never), and another runs the fair-play detector over
     the finished live games every ``detect_every`` seconds (default: the settings'
-    ``detect_seconds``, 0: never)."""
+    ``detect_seconds``, 0: never).
+
+    Limits (:class:`BodyLimit`, the settings'): a ledger the app
+    opens waits ``busy_seconds`` for a lock; failed authentications are counted per
+    address in ``timer``'s seconds (monotonic; tests pass their own)."""
     settings = settings or Settings()
     interval = settings.sweep_seconds if sweep_every is None else sweep_every
     pairing_interval = settings.pair_seconds if pair_every is None else pair_every
@@ -76,7 +84,8 @@ def create_app(
     detect_interval = settings.detect_seconds if detect_every is None else detect_every
     owned = ledger is None
     if ledger is None:
-        ledger = Ledger(ledger_url(database_url or settings.database_url))
+        url = ledger_url(database_url or settings.database_url)
+        ledger = Ledger(url, busy_seconds=settings.busy_seconds)
     the_ledger = ledger
     committer = GroupCommitter(the_ledger, settings.group_max, settings.group_writers)
 
@@ -126,11 +135,15 @@ def create_app(
     app.state.tokens = TokenCache(
         lambda token: the_ledger.token_role(token, clock()), ttl=settings.token_cache_seconds
     )
+    app.state.auth_failures = FailedAuth(
+        settings.auth_failures, settings.auth_window_seconds, timer=timer
+    )
     secret = settings.session_secret.encode() if settings.session_secret else None
     app.state.sessions = Sessions(secret, settings.session_hours)
     mount_api(app)
     mount_web(app)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=5)
+    app.add_middleware(BodyLimit, api=app, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)
     return app
@@ -172,6 +185,65 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class BodyLimit:
+    """Request bodies of at most ``max_bytes`` (``CHESSRATE_MAX_BODY_BYTES``): a
+    ``Content-Length`` above it is answered 413 before anything is read; a body of
+    unknown length (chunked) is counted as it is read, and the read that passes the
+    limit raises the 413 (the route never runs, so nothing is stored). The answer is
+    the app's for an ``HTTPException``: ``{"detail": …}`` naming the limit, a page for
+    a page route."""
+
+    def __init__(self, app: ASGIApp, api: FastAPI, max_bytes: int) -> None:
+        self.app = app
+        self.api = api
+        self.max_bytes = max_bytes
+
+    def too_large(self) -> HTTPException:
+        return HTTPException(
+            status.HTTP_413_CONTENT_TOO_LARGE,
+            f"the request body is larger than the limit of {self.max_bytes} bytes "
+            "(CHESSRATE_MAX_BODY_BYTES)",
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = Headers(scope=scope).get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
+            # (a malformed length never gets here under uvicorn, which refuses it)
+            await _answer(self.api, scope, receive, send, self.too_large())
+            return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise self.too_large()
+            return message
+
+        await self.app(scope, counted, send)
+
+
+async def _answer(
+    api: FastAPI, scope: Scope, receive: Receive, send: Send, error: Exception
+) -> None:
+    """Answer ``error`` from a middleware as the app's exception handlers answer it
+    inside (the same body, headers and page). An error no handler of its own answers
+    (a bug) is raised, for the server to log and answer 500."""
+    handlers = api.exception_handlers
+    kinds = [kind for kind in type(error).__mro__ if kind in handlers and kind is not Exception]
+    if not kinds:
+        raise error
+    response = handlers[kinds[0]](Request(scope, receive), error)
+    if inspect.isawaitable(response):
+        response = await response
+    await response(scope, receive, send)
 
 
 GZIP_FROM = 1000
