@@ -9,7 +9,9 @@ runs). The app's lifespan checks that the database holds a ledger, runs the live
 games' sweeper, the pairing pass (seeks) and, when configured, the fair-play detector
 on a ledger that plays live games, stops the worker's group committer
 (:mod:`chessrate.application.group`: ``POST /games``) after committing what it holds,
-and disposes of a ledger it opened.
+and disposes of a ledger it opened. Around every request: ``HEAD`` as ``GET``, the
+security headers, the body limit (:class:`BodyLimit`: 413) and gzip; the failed
+authentications' counter (:mod:`chessrate.application.limits`) is on ``app.state``.
 
 Why a module of its own: the API and the pages are two front ends over one
 application layer (:mod:`chessrate.application`). Neither should know the other, so
