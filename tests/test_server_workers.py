@@ -4,17 +4,24 @@ Issue 5's acceptance: 2,000 games among 40 players posted by 16 concurrent
 clients to `chessrate serve --workers 4`; afterwards `chessrate verify` passes
 (every stored rating equals the replay in commit order, to the hundredth) and
 each game is stored once, even the ones sent twice at the same time.
+
+And a worker's background tasks (sweeper, pairing pass, detector) outlive a failure.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import random
 import threading
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
@@ -22,6 +29,7 @@ from chessrate import Player
 from chessrate.cli import main
 from chessrate.ledger import Ledger
 from chessrate.ledger.schema import games
+from chessrate.server import _every
 from tests.support.server import running_server
 
 PLAYERS = 40
@@ -100,3 +108,30 @@ def test_four_workers_sixteen_clients_lose_no_update(postgres_url: str) -> None:
     ledger.dispose()
     assert stored == GAMES
     assert game_events == GAMES  # each game rated once (a game's row is its event)
+
+
+def test_a_background_task_logs_a_failure_and_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    """The sweeper, the pairing pass and the detector share one loop (``_every``): the
+    job runs in a thread, a failure is logged and the next run still comes."""
+    runs: list[str] = []
+
+    def job() -> None:
+        runs.append(threading.current_thread().name)
+        if len(runs) == 1:
+            raise RuntimeError("a database hiccup")
+
+    async def run() -> None:
+        task = asyncio.create_task(_every(0.001, job, "test job"))
+        while len(runs) < 3:
+            await asyncio.sleep(0.001)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    with caplog.at_level(logging.ERROR, logger="chessrate.server"), ThreadPoolExecutor(1) as pool:
+        # (a loop of its own in a thread: another test's may be running in this one)
+        pool.submit(asyncio.run, asyncio.wait_for(run(), timeout=60)).result()
+    assert len(runs) >= 3
+    assert threading.main_thread().name not in runs  # in a thread, off the event loop
+    assert "test job failed; trying again in 0.001 s" in caplog.text
+    assert "a database hiccup" in caplog.text

@@ -9,7 +9,9 @@ runs). The app's lifespan checks that the database holds a ledger, runs the live
 games' sweeper, the pairing pass (seeks) and, when configured, the fair-play detector
 on a ledger that plays live games, stops the worker's group committer
 (:mod:`chessrate.application.group`: ``POST /games``) after committing what it holds,
-and disposes of a ledger it opened.
+and disposes of a ledger it opened. Around every request: ``HEAD`` as ``GET``, the
+security headers, the body limit (:class:`BodyLimit`: 413) and gzip; the failed
+authentications' counter (:mod:`chessrate.application.limits`) is on ``app.state``.
 
 Why a module of its own: the API and the pages are two front ends over one
 application layer (:mod:`chessrate.application`). Neither should know the other, so
@@ -21,20 +23,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import threading
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import Depends, FastAPI
+from fastapi import Depends, FastAPI, HTTPException, Request, status
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
 from .application.deps import Clock, TokenCache, utc_now
 from .application.group import GroupCommitter
+from .application.limits import FailedAuth
 from .application.sessions import Sessions
 from .application.settings import API_V1, Settings
 from .ledger import Ledger
@@ -60,6 +65,7 @@ def create_app(
     sweep_every: float | None = None,
     pair_every: float | None = None,
     detect_every: float | None = None,
+    timer: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
     """The service around ``ledger``, or around the ledger at ``database_url`` (else
     ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``), which the app then opens and
@@ -69,7 +75,11 @@ def create_app(
     never), a pairing pass pairs the open seeks every ``pair_every`` seconds
     (default: the settings'; 0: never), and another runs the fair-play detector over
     the finished live games every ``detect_every`` seconds (default: the settings'
-    ``detect_seconds``, 0: never)."""
+    ``detect_seconds``, 0: never).
+
+    Limits (:class:`BodyLimit`, the settings'): a ledger the app
+    opens waits ``busy_seconds`` for a lock; failed authentications are counted per
+    address in ``timer``'s seconds (monotonic; tests pass their own)."""
     settings = settings or Settings()
     interval = settings.sweep_seconds if sweep_every is None else sweep_every
     pairing_interval = settings.pair_seconds if pair_every is None else pair_every
@@ -77,7 +87,8 @@ def create_app(
     detect_interval = settings.detect_seconds if detect_every is None else detect_every
     owned = ledger is None
     if ledger is None:
-        ledger = Ledger(ledger_url(database_url or settings.database_url))
+        url = ledger_url(database_url or settings.database_url)
+        ledger = Ledger(url, busy_seconds=settings.busy_seconds)
     the_ledger = ledger
     committer = GroupCommitter(the_ledger, settings.group_max, settings.group_writers)
 
@@ -86,21 +97,18 @@ def create_app(
         # Fail at start-up, not on the first request, when the database holds no
         # ledger (InvalidInput: "run chessrate init").
         system_id = the_ledger.system_id
-        tasks = []
         stop = threading.Event()  # a detection run stops between games when set
         live = system_info(system_id).live_games
+        jobs: list[tuple[float, Callable[[], None], str]] = []
         if interval > 0 and live:
-            sweeper = _sweep_forever(LiveGames(the_ledger), clock, interval)
-            tasks.append(asyncio.create_task(sweeper))
+            jobs.append((interval, _sweeper(LiveGames(the_ledger), clock), "sweep"))
         if pairing_interval > 0 and live:
             seeks = Seeks(the_ledger, pairing)
-            tasks.append(asyncio.create_task(_pair_forever(seeks, clock, pairing_interval)))
+            jobs.append((pairing_interval, _pairer(seeks, clock), "pairing pass"))
         if detect_interval > 0 and live:
-            tasks.append(
-                asyncio.create_task(
-                    _detect_forever(the_ledger, clock, detect_interval, settings, stop)
-                )
-            )
+            detect = _detector(the_ledger, clock, settings, stop)
+            jobs.append((detect_interval, detect, "detect"))
+        tasks = [asyncio.create_task(_every(*job)) for job in jobs]
         try:
             yield
         finally:
@@ -131,11 +139,15 @@ def create_app(
     app.state.tokens = TokenCache(
         lambda token: the_ledger.token_role(token, clock()), ttl=settings.token_cache_seconds
     )
+    app.state.auth_failures = FailedAuth(
+        settings.auth_failures, settings.auth_window_seconds, timer=timer
+    )
     secret = settings.session_secret.encode() if settings.session_secret else None
     app.state.sessions = Sessions(secret, settings.session_hours)
     mount_api(app)
     mount_web(app)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=5)
+    app.add_middleware(BodyLimit, api=app, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)
     return app
@@ -179,6 +191,65 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class BodyLimit:
+    """Request bodies of at most ``max_bytes`` (``CHESSRATE_MAX_BODY_BYTES``): a
+    ``Content-Length`` above it is answered 413 before anything is read; a body of
+    unknown length (chunked) is counted as it is read, and the read that passes the
+    limit raises the 413 (the route never runs, so nothing is stored). The answer is
+    the app's for an ``HTTPException``: ``{"detail": …}`` naming the limit, a page for
+    a page route."""
+
+    def __init__(self, app: ASGIApp, api: FastAPI, max_bytes: int) -> None:
+        self.app = app
+        self.api = api
+        self.max_bytes = max_bytes
+
+    def too_large(self) -> HTTPException:
+        return HTTPException(
+            status.HTTP_413_CONTENT_TOO_LARGE,
+            f"the request body is larger than the limit of {self.max_bytes} bytes "
+            "(CHESSRATE_MAX_BODY_BYTES)",
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = Headers(scope=scope).get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
+            # (a malformed length never gets here under uvicorn, which refuses it)
+            await _answer(self.api, scope, receive, send, self.too_large())
+            return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise self.too_large()
+            return message
+
+        await self.app(scope, counted, send)
+
+
+async def _answer(
+    api: FastAPI, scope: Scope, receive: Receive, send: Send, error: Exception
+) -> None:
+    """Answer ``error`` from a middleware as the app's exception handlers answer it
+    inside (the same body, headers and page). An error no handler of its own answers
+    (a bug) is raised, for the server to log and answer 500."""
+    handlers = api.exception_handlers
+    kinds = [kind for kind in type(error).__mro__ if kind in handlers and kind is not Exception]
+    if not kinds:
+        raise error
+    response = handlers[kinds[0]](Request(scope, receive), error)
+    if inspect.isawaitable(response):
+        response = await response
+    await response(scope, receive, send)
+
+
 GZIP_FROM = 1000
 """Answers of at least this many bytes are gzipped for clients that accept it."""
 
@@ -209,58 +280,57 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
-async def _sweep_forever(live: LiveGames, clock: Clock, interval: float) -> None:
-    """The worker's sweeper: every ``interval`` seconds, end the live games whose
-    deadline has passed. Several workers' sweepers end each game once."""
+async def _every(interval: float, job: Callable[[], None], name: str) -> None:
+    """A worker's background task: every ``interval`` seconds, run ``job`` in a thread
+    (it logs what it did); a failure (a database hiccup, a missing engine) is logged
+    and the next run comes ``interval`` seconds later, so nothing stops the task but
+    its cancellation at shutdown."""
     while True:
         await asyncio.sleep(interval)
         try:
-            report = await run_in_threadpool(live.sweep, clock())
-        except Exception:  # a database hiccup must not stop the sweeper
-            log.exception("sweep failed; trying again in %s s", interval)
-            continue
-        for view in report.ended:
+            await run_in_threadpool(job)
+        except Exception:
+            log.exception("%s failed; trying again in %s s", name, interval)
+
+
+def _sweeper(live: LiveGames, clock: Clock) -> Callable[[], None]:
+    """End the live games whose deadline has passed. Several workers' sweepers end each
+    game once."""
+
+    def sweep() -> None:
+        for view in live.sweep(clock()).ended:
             log.info("sweep: live game %s ended: %s", view.game.id, view.ending)
 
+    return sweep
 
-async def _detect_forever(
-    ledger: Ledger, clock: Clock, interval: float, settings: Settings, stop: threading.Event
-) -> None:
-    """The worker's detector: every ``interval`` seconds, analyse at most
-    ``settings.detect_games`` finished live games (:mod:`chessrate.fairplay.job`), in a
-    thread; the engine runs while the run does. At shutdown ``stop`` is set first: the
-    run ends after its current game (a thread cannot be cancelled)."""
+
+def _pairer(seeks: Seeks, clock: Clock) -> Callable[[], None]:
+    """Pair the open seeks (issue 16). Several workers' passes pair each seek once."""
+
+    def pair() -> None:
+        for first, second, game in seeks.pair(clock()).pairs:
+            log.info("pair: seeks %s and %s: live game %s", first.id, second.id, game.game.id)
+
+    return pair
+
+
+def _detector(
+    ledger: Ledger, clock: Clock, settings: Settings, stop: threading.Event
+) -> Callable[[], None]:
+    """Analyse at most ``settings.detect_games`` finished live games
+    (:mod:`chessrate.fairplay.job`); the engine runs while the run does. At shutdown
+    ``stop`` is set first: the run ends after its current game (a thread cannot be
+    cancelled)."""
     from .fairplay import StockfishDetector
     from .fairplay.job import DetectionJob
 
-    def run_once() -> int:
+    def detect() -> None:
         with StockfishDetector(path=settings.stockfish) as detector:
             report = DetectionJob(ledger, detector, clock).run(settings.detect_games, stop)
-        return len(report.analysed)
+        if report.analysed:
+            log.info("detect: %s games analysed", len(report.analysed))
 
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            analysed = await run_in_threadpool(run_once)
-        except Exception:  # a missing engine or a database hiccup must not stop the task
-            log.exception("detect failed; trying again in %s s", interval)
-            continue
-        if analysed:
-            log.info("detect: %s games analysed", analysed)
-
-
-async def _pair_forever(seeks: Seeks, clock: Clock, interval: float) -> None:
-    """The worker's pairing pass: every ``interval`` seconds, pair the open seeks
-    (issue 16). Several workers' passes pair each seek once."""
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            report = await run_in_threadpool(seeks.pair, clock())
-        except Exception:  # a database hiccup must not stop the pairing
-            log.exception("pairing pass failed; trying again in %s s", interval)
-            continue
-        for first, second, game in report.pairs:
-            log.info("pair: seeks %s and %s: live game %s", first.id, second.id, game.game.id)
+    return detect
 
 
 def create_app_from_env() -> FastAPI:

@@ -121,7 +121,9 @@ def test_fide_period_refusals(make_api: MakeApi) -> None:
         fide.post("/fide/periods", {"name": "p", "start_list": "", "bonus": -1})
     )
     assert bad_bonus["field"] == "bonus"
-    assert fide.get("/fide/periods").json() == {"periods": []}
+    assert fide.get("/fide/periods").json() == {
+        "periods": [], "total": 0, "offset": 0, "limit": 1000
+    }  # fmt: skip
 
     pid = open_period(fide)["id"]
     assert single_error(fide.post(f"/fide/periods/{pid}/close"))["field"] is None  # no files

@@ -19,13 +19,18 @@ from datetime import UTC, datetime
 from typing import Annotated, cast
 
 from fastapi import Depends, HTTPException, Path, Request, status
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security.utils import get_authorization_scheme_param
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
 
 from ..ledger import Ledger
 from ..records import INT_LARGEST
 from ..systems.site_pairing import PairingRules
 from .group import GroupCommitter
+from .limits import FailedAuth, client_address
 
 Clock = Callable[[], datetime]
 """The service's time: ``submitted_at`` of games, the time of annulments and periods."""
@@ -37,6 +42,8 @@ larger one is a 422, never a database's overflow (issue 17)."""
 
 WRITER = "writer"
 MODERATOR = "moderator"
+CALLER = "caller"
+"""The request state's name for a caller already authenticated (``request.state``)."""
 
 
 def utc_now() -> datetime:
@@ -148,21 +155,66 @@ def _unauthorized(reason: str) -> HTTPException:
     )
 
 
-async def get_caller(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-) -> Caller:
-    """The caller of a write: 401 without a valid bearer token."""
-    if credentials is None or not credentials.credentials:
+def too_many_failures(seconds: int) -> HTTPException:
+    """429: the client's address failed to authenticate too often (:mod:`.limits`)."""
+    return HTTPException(
+        status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+        detail=f"too many failed authentications from your address; try again in {seconds} s",
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+def bearer_token(connection: HTTPConnection) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (None without one), read
+    as :data:`bearer` reads it."""
+    scheme, token = get_authorization_scheme_param(connection.headers.get("Authorization"))
+    return token if scheme.lower() == "bearer" and token else None
+
+
+async def authenticate(connection: HTTPConnection, token: str | None) -> Caller:
+    """The caller holding ``token``: 401 without a token or with one the ledger does not
+    know as valid (a failure counted against the client's address); 429 while that
+    address has failed too often (the token is then not looked at). A token the cache
+    knows costs no database query; another is looked up in a thread."""
+    if not token:
         raise _unauthorized("a write needs an Authorization: Bearer <token> header")
-    token = credentials.credentials
-    cache = cast(TokenCache, request.app.state.tokens)
+    failures = cast(FailedAuth, connection.app.state.auth_failures)
+    address = client_address(connection)
+    wait = failures.retry_after(address)
+    if wait is not None:
+        raise too_many_failures(wait)
+    cache = cast(TokenCache, connection.app.state.tokens)
     role = cache.cached(token)
     if role is None:  # ask the ledger, off the event loop
         role = await run_in_threadpool(cache.role, token)
     if role is None:
+        failures.failed(address)
         raise _unauthorized("unknown or invalid token")
     return Caller(role, token)
+
+
+async def get_caller(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Caller:
+    """The caller of a write: 401 without a valid bearer token, 429 after too many
+    failures from the client's address. A write's token was checked before its body was
+    read (:class:`chessrate.service.routes.guard.TokenFirstRoute`), which left the
+    caller here."""
+    token = credentials.credentials if credentials is not None else None
+    checked = getattr(request.state, CALLER, None)
+    if isinstance(checked, Caller) and checked.token == token:
+        return checked
+    return await authenticate(request, token)
+
+
+def requires_token(route: APIRoute) -> bool:
+    """Whether the route's dependencies ask for the caller (:func:`get_caller`)."""
+
+    def asks(dependant: Dependant) -> bool:
+        return dependant.call is get_caller or any(asks(d) for d in dependant.dependencies)
+
+    return asks(route.dependant)
 
 
 async def require_writer(caller: Annotated[Caller, Depends(get_caller)]) -> Caller:

@@ -296,13 +296,31 @@ class PlayerPublic(PlayerSummaryPublic):
     ratings: list[RatingPublic] = Field(description="every pool the player has a rating in")
 
 
+MAX_OFFSET = 2**31 - 1
+"""The largest offset a list accepts (a larger one is a 422, never a database error)."""
+LIST_PAGE_MAX = 1000
+"""The most rows one page answers of the lists that had no paging before (a player's
+history in a pool, the annulments, the fide periods, a period's new list, a player's
+periods): their default ``limit`` is this most, so a list that fits one page answers
+as it did."""
+
+
+class PagePublic(BaseModel):
+    """Where a page sits in its list."""
+
+    total: int = Field(description="rows in the whole list")
+    offset: int = Field(description="rows skipped before this page")
+    limit: int = Field(description="the most rows this page could hold")
+
+
 class PlayersPublic(BaseModel):
     players: list[PlayerPublic] = Field(
         description="the players found, each with its current ratings"
     )
     count: int
     truncated: bool = Field(
-        default=False, description="more players match than were answered (ask for more)"
+        default=False,
+        description="more players match after these (ask for the next page with `offset`)",
     )
 
 
@@ -386,7 +404,7 @@ class HistoryItemPublic(BaseModel):
     change: ChangePublic
 
 
-class HistoryPublic(BaseModel):
+class HistoryPublic(PagePublic):
     player: str
     name: str | None = Field(default=None, description="the player's name, when known")
     pool: str
@@ -449,10 +467,6 @@ class PlayerStatsPublic(BaseModel):
     name: str | None = None
     standing: str | None = Field(default=None, description="a bot's standing (site S7)")
     pools: list[PoolStatsPublic]
-
-
-MAX_OFFSET = 2**31 - 1
-"""The largest offset a list accepts (a larger one is a 422, never a database error)."""
 
 
 class LeaderboardEntryPublic(RatingPublic):
@@ -534,7 +548,7 @@ class AnnulmentPublic(BaseModel):
     changes: list[ChangePublic] = Field(description="the reversing changes (site S10)")
 
 
-class AnnulmentsPublic(BaseModel):
+class AnnulmentsPublic(PagePublic):
     annulments: list[AnnulmentPublic]
 
 
@@ -556,7 +570,7 @@ class PeriodPublic(BaseModel):
     )
 
 
-class PeriodsPublic(BaseModel):
+class PeriodsPublic(PagePublic):
     periods: list[PeriodPublic]
 
 
@@ -575,7 +589,7 @@ class PeriodEntryPublic(BaseModel):
     period_games: int = Field(description="rated games this period counted")
 
 
-class PeriodListPublic(BaseModel):
+class PeriodListPublic(PagePublic):
     period: int
     entries: list[PeriodEntryPublic]
 
@@ -644,7 +658,7 @@ class PlayerPeriodPublic(BaseModel):
     report_page: str = Field(description="the web page of that report")
 
 
-class PlayerPeriodsPublic(BaseModel):
+class PlayerPeriodsPublic(PagePublic):
     """A fide player's rating by period, oldest first."""
 
     player: str
@@ -720,9 +734,9 @@ class LiveGamePublic(BaseModel):
     game: str | None = Field(description="the stored game's API path once it has ended")
 
 
-class LiveGamesPublic(BaseModel):
+class LiveGamesPublic(PagePublic):
     games: list[LiveGamePublic]
-    count: int
+    count: int = Field(description="games on this page")
 
 
 class SweepPublic(BaseModel):

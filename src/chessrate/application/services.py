@@ -143,10 +143,11 @@ def get_player(ledger: Ledger, player_id: str) -> schemas.PlayerPublic:
     return player_public(ledger, ledger.get_player(player_id))
 
 
-def search_players(ledger: Ledger, q: str, limit: int) -> schemas.PlayersPublic:
+def search_players(ledger: Ledger, q: str, limit: int, offset: int = 0) -> schemas.PlayersPublic:
     """The players whose id or name contains ``q`` (folded: case and accents), at most
-    ``limit``, each with its current ratings; ``truncated`` when more match."""
-    found = ledger.search_players(q, limit + 1)
+    ``limit`` from ``offset``, each with its current ratings; ``truncated`` when more
+    match after them."""
+    found = ledger.search_players(q, limit + 1, offset)
     shown = found[:limit]
     ratings = ledger.ratings_of(p.id for p in shown)
     players = [
@@ -295,9 +296,16 @@ def get_game(ledger: Ledger, game_id: str) -> schemas.GamePublic:
     return game_public(ledger.get_game(game_id))
 
 
-def history(ledger: Ledger, player_id: str, pool: str) -> schemas.HistoryPublic:
+def history(
+    ledger: Ledger,
+    player_id: str,
+    pool: str,
+    offset: int = 0,
+    limit: int = schemas.LIST_PAGE_MAX,
+) -> schemas.HistoryPublic:
+    """A page of the changes of a player's rating in a pool, oldest first."""
     _check_pool(ledger, pool)
-    found = ledger.history(player_id, pool)
+    found, total = ledger.history_page(player_id, pool, offset, limit)
     names = ledger.names_of({player_id} | {item.change.opponent for item in found})
     items = [
         schemas.HistoryItemPublic(
@@ -310,8 +318,9 @@ def history(ledger: Ledger, player_id: str, pool: str) -> schemas.HistoryPublic:
         for item in found
     ]
     return schemas.HistoryPublic(
-        player=player_id, name=names.get(player_id), pool=pool, items=items
-    )
+        player=player_id, name=names.get(player_id), pool=pool, items=items,
+        total=total, offset=offset, limit=limit,
+    )  # fmt: skip
 
 
 GAMES_PAGE_MAX = 200
@@ -558,8 +567,14 @@ def annul(
     return annulment_public(ledger.annul(game_id, reason, by, now))
 
 
-def annulments(ledger: Ledger) -> schemas.AnnulmentsPublic:
-    return schemas.AnnulmentsPublic(annulments=[annulment_public(a) for a in ledger.annulments()])
+def annulments(
+    ledger: Ledger, offset: int = 0, limit: int = schemas.LIST_PAGE_MAX
+) -> schemas.AnnulmentsPublic:
+    """A page of the annulments, oldest first."""
+    found = [annulment_public(a) for a in ledger.annulments(offset, limit)]
+    return schemas.AnnulmentsPublic(
+        annulments=found, total=ledger.annulment_count(), offset=offset, limit=limit
+    )
 
 
 # -- fide rating periods ----------------------------------------------------------------
@@ -630,8 +645,13 @@ def close_period(ledger: Ledger, period_id: int, now: datetime) -> schemas.Perio
     return period_public(periods_of(ledger).close(period_id, now))
 
 
-def list_periods(ledger: Ledger) -> schemas.PeriodsPublic:
-    return schemas.PeriodsPublic(periods=[period_public(p) for p in periods_of(ledger).all()])
+def list_periods(
+    ledger: Ledger, offset: int = 0, limit: int = schemas.LIST_PAGE_MAX
+) -> schemas.PeriodsPublic:
+    """A page of the rating periods, oldest first."""
+    periods = periods_of(ledger)
+    found = [period_public(p) for p in periods.all(offset, limit)]
+    return schemas.PeriodsPublic(periods=found, total=periods.count(), offset=offset, limit=limit)
 
 
 def get_period(ledger: Ledger, period_id: int) -> schemas.PeriodPublic:
@@ -652,9 +672,16 @@ def _entry_public(entry: PeriodEntry) -> schemas.PeriodEntryPublic:
     )
 
 
-def period_list(ledger: Ledger, period_id: int) -> schemas.PeriodListPublic:
-    entries = periods_of(ledger).new_list(period_id)
-    return schemas.PeriodListPublic(period=period_id, entries=[_entry_public(e) for e in entries])
+def period_list(
+    ledger: Ledger, period_id: int, offset: int = 0, limit: int = schemas.LIST_PAGE_MAX
+) -> schemas.PeriodListPublic:
+    """A page of the closed period's new list, by position (409 while it is open)."""
+    periods = periods_of(ledger)
+    entries = [_entry_public(e) for e in periods.new_list(period_id, offset, limit)]
+    return schemas.PeriodListPublic(
+        period=period_id, entries=entries, total=periods.list_size(period_id),
+        offset=offset, limit=limit,
+    )  # fmt: skip
 
 
 PERIOD_LIST_COLUMNS = ("position", "id", "name", "old_rating", "new_rating", "change", "k", "games")
@@ -766,12 +793,19 @@ def period_crosstable(ledger: Ledger, period_id: int, number: int) -> schemas.Cr
     )
 
 
-def player_periods(ledger: Ledger, player_id: str) -> schemas.PlayerPeriodsPublic:
-    """A fide player's rating by period: every closed period the player is in, oldest
-    first (404 for an unknown player; a player without a period has an empty list)."""
-    found = periods_of(ledger).of_player(player_id)
-    name = found[-1].entry.name if found else ledger.get_player(player_id).player.name
+def player_periods(
+    ledger: Ledger, player_id: str, offset: int = 0, limit: int = schemas.LIST_PAGE_MAX
+) -> schemas.PlayerPeriodsPublic:
+    """A fide player's rating by period: the closed periods the player is in, oldest
+    first, a page of them (404 for an unknown player; a player without a period has an
+    empty list). The name is the latest period's."""
+    every = periods_of(ledger).of_player(player_id)  # one row per period: a few hundred
+    name = every[-1].entry.name if every else ledger.get_player(player_id).player.name
+    found = every[offset : offset + limit]
     return schemas.PlayerPeriodsPublic(
+        total=len(every),
+        offset=offset,
+        limit=limit,
         player=player_id,
         name=name,
         periods=[
@@ -928,8 +962,9 @@ def get_live_game(ledger: Ledger, game_id: str) -> schemas.LiveGamePublic:
 
 
 def list_live_games(
-    ledger: Ledger, status: str | None, player: str | None, limit: int
+    ledger: Ledger, status: str | None, player: str | None, limit: int, offset: int = 0
 ) -> schemas.LiveGamesPublic:
+    """A page of the live games, the most recently opened first."""
     wanted = None
     if status is not None:
         try:
@@ -937,8 +972,12 @@ def list_live_games(
         except ValueError:
             known = ", ".join(s.value for s in LiveStatus)
             raise InvalidRecord("query", "status", f"{status!r} is not one of {known}") from None
-    views = LiveGames(ledger).list(wanted, player, limit)
-    return schemas.LiveGamesPublic(games=[live_public(v) for v in views], count=len(views))
+    live = LiveGames(ledger)
+    views = live.list(wanted, player, limit, offset)
+    return schemas.LiveGamesPublic(
+        games=[live_public(v) for v in views], count=len(views),
+        total=live.count(wanted, player), offset=offset, limit=limit,
+    )  # fmt: skip
 
 
 def sweep(ledger: Ledger, now: datetime) -> schemas.SweepPublic:

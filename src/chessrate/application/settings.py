@@ -9,10 +9,18 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from ..ledger.connection import DEFAULT_DATABASE
 from ..systems.site_pairing import PairingRules
 from .group import DEFAULT_GROUP_MAX
+from .limits import DEFAULT_FAILURES, DEFAULT_WINDOW
 
 _PAIRING = PairingRules()
 
 API_V1 = "/api/v1"
+
+MAX_BODY_BYTES = 64 * 1024 * 1024
+"""The default largest request body: 64 MiB (a 100,000-game JSON Lines batch of
+``site`` games is about 19 MB: 193 bytes a game, measured on
+``bench/generate_stream.py --games 100000``)."""
+SERVICE_BUSY_SECONDS = 5.0
+"""The default wait of a request for a database lock (the CLI waits longer)."""
 
 
 class Settings(BaseSettings):
@@ -38,7 +46,14 @@ class Settings(BaseSettings):
     ``CHESSRATE_DETECT_SECONDS``: how often each worker runs the fair-play
     detector over the finished live games (0, the default: never; use ``chessrate
     detect``), ``CHESSRATE_DETECT_GAMES`` games at most per run;
-    ``CHESSRATE_STOCKFISH``: the Stockfish binary (default ``/usr/games/stockfish``)."""
+    ``CHESSRATE_STOCKFISH``: the Stockfish binary (default ``/usr/games/stockfish``).
+
+    Limits (README "Limits"): ``CHESSRATE_MAX_BODY_BYTES``: the largest request body
+    (413 beyond; 64 MiB); ``CHESSRATE_AUTH_FAILURES`` failed authentications per client
+    address within ``CHESSRATE_AUTH_WINDOW_SECONDS``, then 429 until the window passes
+    (20 in 60 s; per worker); ``CHESSRATE_BUSY_SECONDS``: how long a request waits for
+    a database lock (SQLite's write lock, a PostgreSQL row lock) before answering 503
+    with ``Retry-After`` (5 s)."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
@@ -70,3 +85,8 @@ class Settings(BaseSettings):
     detect_seconds: float = Field(default=0.0, ge=0)
     detect_games: int = Field(default=5, ge=1)
     stockfish: str | None = None
+
+    max_body_bytes: int = Field(default=MAX_BODY_BYTES, ge=1)
+    auth_failures: int = Field(default=DEFAULT_FAILURES, ge=1)
+    auth_window_seconds: float = Field(default=DEFAULT_WINDOW, gt=0, le=86400)
+    busy_seconds: float = Field(default=SERVICE_BUSY_SECONDS, gt=0, le=3600)

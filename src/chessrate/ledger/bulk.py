@@ -8,7 +8,9 @@ a time: ``executemany`` on SQLite, ``COPY`` on PostgreSQL. Then the current rati
 (each (player, pool)'s last change, through the system's ``state_after``) and the
 annulments (the per-game path's :meth:`~LedgerWrites._annul`). All of it is one
 transaction: a refused record raises before anything is written, and any failure
-leaves the ledger as it was.
+leaves the ledger as it was. It is the ledger's only writer while it runs (SQLite's
+write lock; on PostgreSQL the writers' lock, exclusive): the service's writes wait
+for it.
 
 The rows are the per-game path's, number for number and in the same ``seq`` order
 (players' events, then the games, then the annulments): ``tests/ledger/test_bulk.py``
@@ -93,6 +95,9 @@ class LedgerBulk(LedgerWrites):
         system = self.system
         counts: dict[str, int] = {}
         with self.transaction() as conn:
+            # No other writer meanwhile: the import numbers its events itself, and
+            # rates from the current ratings it reads now.
+            self.exclusive(conn)
             start = self._current_states(conn) if _has_games(conn) else {}
             if not self.postgres:
                 # a page cache as big as the tables being written (SQLite's default,

@@ -4,8 +4,12 @@ rating system, and its transactions.
 ``database_url`` turns ``--db`` / ``CHESSRATE_DATABASE_URL`` / a plain path into a
 SQLAlchemy URL. :class:`LedgerConnection` opens a ledger: SQLite takes its write lock
 at ``BEGIN IMMEDIATE`` (reads never take it: WAL), PostgreSQL uses a connection pool.
-Every connection goes through :meth:`~LedgerConnection.transaction` or
-:meth:`~LedgerConnection.reading`, which turn a database that does not answer into
+How long a transaction waits for a lock is ``busy_seconds``: SQLite's write lock (30 s
+by default, the command line's), a PostgreSQL row lock (``lock_timeout``; by default
+as long as it takes); the service waits ``CHESSRATE_BUSY_SECONDS``. Every connection
+goes through :meth:`~LedgerConnection.transaction` or
+:meth:`~LedgerConnection.reading`, which turn a database that does not answer (or a
+lock or a pooled connection not had in time) into
 :class:`~chessrate.errors.LedgerUnavailable`, as the constructor does for a URL
 SQLAlchemy cannot use.
 """
@@ -21,9 +25,10 @@ from typing import Any, Self
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, insert, select
+from sqlalchemy import Connection, Engine, create_engine, event, insert, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..errors import InvalidInput, LedgerUnavailable
 from ..systems import REGISTRY, SystemInfo, get_system, system_info
@@ -31,6 +36,12 @@ from ..systems.base import RatingSystem
 from .schema import settings
 
 DEFAULT_DATABASE = "chessrate.db"
+WRITERS = {"key": 0x5EE6_0017}
+"""The PostgreSQL advisory lock every write transaction holds shared, and the bulk
+import exclusive (:meth:`LedgerConnection.exclusive`)."""
+SQLITE_BUSY_SECONDS = 30.0
+"""How long a SQLite connection waits for the write lock unless told otherwise (the
+command line: an import waits for the service's short transactions)."""
 
 
 def database_url(given: str | None = None) -> str:
@@ -57,12 +68,15 @@ def url_errors() -> Iterator[None]:
 @contextmanager
 def connection_errors() -> Iterator[None]:
     """A database that does not answer (SQLAlchemy's ``OperationalError``: cannot
-    connect, locked past the timeout, gone) as :class:`LedgerUnavailable`."""
+    connect, locked past the timeout, gone; its ``TimeoutError``: no connection free in
+    the pool in time) as :class:`LedgerUnavailable`."""
     try:
         yield
     except OperationalError as error:
         reason = (str(error.orig).strip() if error.orig else "") or str(error)
         raise LedgerUnavailable(f"database: {reason.splitlines()[0]}") from error
+    except PoolTimeout as error:  # every connection waits (for a lock, a slow database)
+        raise LedgerUnavailable("database: busy: no connection free in time") from error
 
 
 def display_url(url: str) -> str:
@@ -97,11 +111,18 @@ def as_utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def make_engine(url: str, write: bool = True) -> Engine:
-    """An engine for ``url``. SQLite: WAL, foreign keys, a 30 s busy timeout, and (for
-    ``write``) the write lock taken at ``BEGIN IMMEDIATE``; PostgreSQL: a pool."""
+def make_engine(url: str, write: bool = True, busy_seconds: float | None = None) -> Engine:
+    """An engine for ``url``. SQLite: WAL, foreign keys, a busy timeout of
+    ``busy_seconds`` (default :data:`SQLITE_BUSY_SECONDS`), and (for ``write``) the
+    write lock taken at ``BEGIN IMMEDIATE``; PostgreSQL: a pool, and a ``lock_timeout``
+    of ``busy_seconds`` when given (else a lock is waited for as long as it takes).
+    A connection from the pool is waited for as long as a lock (PostgreSQL without
+    ``busy_seconds``: SQLAlchemy's 30 s)."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        wait = SQLITE_BUSY_SECONDS if busy_seconds is None else busy_seconds
+        engine = create_engine(
+            url, connect_args={"timeout": wait, "check_same_thread": False}, pool_timeout=wait
+        )
 
         @event.listens_for(engine, "connect")
         def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -112,7 +133,7 @@ def make_engine(url: str, write: bool = True) -> Engine:
             # last commits before a power cut (not a crash of the process) can be lost.
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute(f"PRAGMA busy_timeout={round(wait * 1000)}")
             cursor.close()
 
         if not write:
@@ -125,18 +146,28 @@ def make_engine(url: str, write: bool = True) -> Engine:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
+    bounded: dict[str, Any] = {}
+    if (
+        busy_seconds is not None
+    ):  # a lock not had in time: "canceling statement due to lock timeout"
+        bounded["connect_args"] = {"options": f"-c lock_timeout={round(busy_seconds * 1000)}"}
+    return create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800, **bounded)
 
 
 class LedgerConnection:
     """One rating system's ledger in one database: engines, schema, system, transactions."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_seconds: float | None = None) -> None:
         self.url = url
+        self.busy_seconds = busy_seconds
         with url_errors():
-            self.engine = make_engine(url)
+            self.engine = make_engine(url, busy_seconds=busy_seconds)
             # Reads never take SQLite's write lock (WAL lets them run beside a writer).
-            self.reader = make_engine(url, write=False) if url.startswith("sqlite") else self.engine
+            self.reader = (
+                make_engine(url, write=False, busy_seconds=busy_seconds)
+                if url.startswith("sqlite")
+                else self.engine
+            )
         self.postgres = self.engine.dialect.name == "postgresql"
         self._system_id: str | None = None
         self._system: RatingSystem[Any] | None = None
@@ -228,10 +259,22 @@ class LedgerConnection:
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        """One write transaction (SQLite: the database write lock from its start).
-        A database that does not answer raises :class:`LedgerUnavailable`."""
+        """One write transaction (SQLite: the database write lock from its start;
+        PostgreSQL: the writers' lock, shared, see :meth:`exclusive`). A database
+        that does not answer raises :class:`LedgerUnavailable`."""
         with connection_errors(), self.engine.begin() as conn:
+            if self.postgres:
+                conn.execute(text("SELECT pg_advisory_xact_lock_shared(:key)"), WRITERS)
             yield conn
+
+    def exclusive(self, conn: Connection) -> None:
+        """Make ``conn``'s transaction the only writer until it ends (PostgreSQL: the
+        writers' lock, exclusive: it waits for the write transactions under way, and
+        later ones wait for it; SQLite: the database write lock, held already). The
+        bulk import numbers its events itself, which no other writer may do
+        meanwhile."""
+        if self.postgres:
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), WRITERS)
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import ColumnElement, Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
@@ -417,16 +417,21 @@ class LiveGames:
         status: LiveStatus | None = None,
         player: str | None = None,
         limit: int = 100,
+        offset: int = 0,
     ) -> list[LiveView]:
-        """Live games, the most recently opened first."""
-        query = select(live_games)
-        if status is not None:
-            query = query.where(live_games.c.status == status.value)
-        if player is not None:
-            query = query.where((live_games.c.white == player) | (live_games.c.black == player))
-        query = query.order_by(live_games.c.opened_at.desc(), live_games.c.id).limit(limit)
+        """Live games, the most recently opened first: at most ``limit`` from
+        ``offset``."""
+        query = select(live_games).where(*_chosen(status, player))
+        query = query.order_by(live_games.c.opened_at.desc(), live_games.c.id)
         with self.ledger.reading() as conn:
-            return [self._view(conn, row) for row in conn.execute(query).all()]
+            found = conn.execute(query.offset(offset).limit(limit)).all()
+            return [self._view(conn, row) for row in found]
+
+    def count(self, status: LiveStatus | None = None, player: str | None = None) -> int:
+        """How many live games :meth:`list` chooses from."""
+        query = select(func.count()).select_from(live_games).where(*_chosen(status, player))
+        with self.ledger.reading() as conn:
+            return int(conn.execute(query).scalar_one())
 
     # -- internals --------------------------------------------------------------------
 
@@ -599,3 +604,13 @@ def _finish_reason(game: LiveGame, result: Result, termination: Termination) -> 
             "moved: void (site S8)"
         )
     return f"{termination.value}: {result.value} after {game.ply_count} plies"
+
+
+def _chosen(status: LiveStatus | None, player: str | None) -> list[ColumnElement[bool]]:
+    """The conditions of a list of live games: its status, its player."""
+    conditions: list[ColumnElement[bool]] = []
+    if status is not None:
+        conditions.append(live_games.c.status == status.value)
+    if player is not None:
+        conditions.append((live_games.c.white == player) | (live_games.c.black == player))
+    return conditions

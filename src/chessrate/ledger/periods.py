@@ -241,22 +241,41 @@ class Periods:
             tuple(names), row.rules, row.list_date,
         )  # fmt: skip
 
-    def all(self) -> list[PeriodView]:
+    def all(self, offset: int = 0, limit: int | None = None) -> list[PeriodView]:
+        """The periods, oldest first: at most ``limit`` (None: all) from ``offset``."""
+        query = select(fide_periods.c.id).order_by(fide_periods.c.id).offset(offset).limit(limit)
         with self.ledger.reading() as conn:
-            ids = conn.execute(select(fide_periods.c.id).order_by(fide_periods.c.id)).scalars()
-            wanted = list(ids)
+            wanted = list(conn.execute(query).scalars())
         return [self.get(i) for i in wanted]
 
-    def new_list(self, period_id: int) -> list[PeriodEntry]:
+    def count(self) -> int:
+        with self.ledger.reading() as conn:
+            return int(conn.execute(select(func.count()).select_from(fide_periods)).scalar_one())
+
+    def new_list(
+        self, period_id: int, offset: int = 0, limit: int | None = None
+    ) -> list[PeriodEntry]:
+        """The closed period's new list by position: at most ``limit`` (None: all) from
+        ``offset``."""
         period = self.get(period_id)
         if period.closed_at is None:
             raise Conflict(f"period {period_id}: not closed yet")
         with self.ledger.reading() as conn:
             rows = conn.execute(
                 select(fide_results).where(fide_results.c.period_id == period_id)
-                .order_by(fide_results.c.position)
+                .order_by(fide_results.c.position).offset(offset).limit(limit)
             ).all()  # fmt: skip
         return [_entry(r) for r in rows]
+
+    def list_size(self, period_id: int) -> int:
+        """The number of players on the period's new list (0 while it is open)."""
+        with self.ledger.reading() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).select_from(fide_results)
+                    .where(fide_results.c.period_id == period_id)
+                ).scalar_one()
+            )  # fmt: skip
 
     def names(self, period_id: int) -> dict[str, str]:
         """The names of a period's players in its results (empty while it is open)."""

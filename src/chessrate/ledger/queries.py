@@ -104,10 +104,11 @@ class LedgerQueries(LedgerBoards):
         )
         return PlayerView(player, tuple(views))
 
-    def search_players(self, text: str, limit: int = 20) -> list[Player]:
+    def search_players(self, text: str, limit: int = 20, offset: int = 0) -> list[Player]:
         """Players whose id or name contains ``text``, compared folded (case and
         accents: :mod:`chessrate.folding`; ``%`` and ``_`` match themselves): those
-        whose id or name starts with it first, then by id; at most ``limit``."""
+        whose id or name starts with it first, then by id; at most ``limit``, from
+        ``offset``."""
         pattern = contains_pattern(text)
         starts = pattern[1:]
         search = players.c.search
@@ -122,6 +123,7 @@ class LedgerQueries(LedgerBoards):
                 ),
                 players.c.id,
             )
+            .offset(offset)
             .limit(limit)
         )
         with self.reading() as conn:
@@ -206,6 +208,14 @@ class LedgerQueries(LedgerBoards):
     def history(self, player_id: str, pool: str) -> list[HistoryItem]:
         """Every change of a player's rating in a pool, oldest first (games and
         annulments)."""
+        return self.history_page(player_id, pool)[0]
+
+    def history_page(
+        self, player_id: str, pool: str, offset: int = 0, limit: int | None = None
+    ) -> tuple[list[HistoryItem], int]:
+        """The changes of a player's rating in a pool, oldest first (games and
+        annulments): at most ``limit`` (None: all) from ``offset``, and how many there
+        are in all."""
         if pool not in self.pools:
             raise NotFound(f"pool {pool}: not a pool of {self.system_id} ({', '.join(self.pools)})")
         game_seq = func.coalesce(changes.c.game, changes.c.seq)
@@ -214,13 +224,18 @@ class LedgerQueries(LedgerBoards):
             .join(games, games.c.seq == game_seq)
             .outerjoin(annulments, annulments.c.seq == changes.c.seq)
             .order_by(changes.c.seq)
+            .offset(offset)
+            .limit(limit)
         )
         with self.reading() as conn:
             key = self.player_keys(conn, [player_id]).get(player_id)
             if key is None:
                 raise NotFound(f"player {player_id}: no such player")
-            query = query.where(changes.c.player == key, changes.c.pool == self.pools.index(pool))
-            found = conn.execute(query).all()
+            mine = (changes.c.player == key, changes.c.pool == self.pools.index(pool))
+            found = conn.execute(query.where(*mine)).all()
+            total = conn.execute(
+                select(func.count()).select_from(changes).where(*mine)
+            ).scalar_one()
             names = self.player_names(conn, {r.opponent for r in found} | {key})
         system = self.system
         return [
@@ -231,7 +246,7 @@ class LedgerQueries(LedgerBoards):
                 change=rows.change_from_row(system, r._mapping, names.__getitem__, r.game_id),
             )
             for r in found
-        ]
+        ], int(total)
 
     def names_of(self, ids: Iterable[str]) -> dict[str, str]:
         """The names of the players among ``ids`` that have one (pages and answers show
@@ -248,15 +263,21 @@ class LedgerQueries(LedgerBoards):
 
     # -- annulments ---------------------------------------------------------------------
 
-    def annulments(self) -> list[AnnulmentView]:
+    def annulments(self, offset: int = 0, limit: int | None = None) -> list[AnnulmentView]:
+        """The annulments, oldest first: at most ``limit`` (None: all) from ``offset``."""
+        query = select(annulments).order_by(annulments.c.seq).offset(offset).limit(limit)
         with self.reading() as conn:
-            found = conn.execute(select(annulments).order_by(annulments.c.seq)).all()
+            found = conn.execute(query).all()
             views = []
             for r in found:
                 row = self._game_row(conn, r.game_id)
                 moved = self._changes_of(conn, row, (r.seq,), self._namer(conn, row))
                 views.append(AnnulmentView(r.game_id, r.seq, as_utc(r.at), r.by, r.reason, moved))
         return views
+
+    def annulment_count(self) -> int:
+        with self.reading() as conn:
+            return int(conn.execute(select(func.count()).select_from(annulments)).scalar_one())
 
     # -- the whole ledger ---------------------------------------------------------------
 

@@ -37,8 +37,8 @@ class LedgerWrites(LedgerQueries):
     """Writes that rate (the :class:`~chessrate.ledger.Ledger`'s share), and the preview
     that rates without storing."""
 
-    def __init__(self, url: str) -> None:
-        super().__init__(url)
+    def __init__(self, url: str, busy_seconds: float | None = None) -> None:
+        super().__init__(url, busy_seconds)
         upsert = (postgresql_insert if self.postgres else sqlite_insert)(ratings)
         columns = ("rating_cents", "display", "state_name", "games", "listed", "state", "seq")
         # One cached statement, run with many rows (insertmanyvalues makes it one trip).

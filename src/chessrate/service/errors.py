@@ -9,13 +9,18 @@ InvalidInput, other errors  422    the same shape, ``field`` null
 NotFound                    404    ``{"detail": "game g9: no such game"}``
 Conflict                    409    ``{"detail": "game g1: id: already used …"}``
 LedgerUnavailable           503    ``{"status": "unavailable", "detail": "database: …"}``
+                                   and ``Retry-After: 5``
+HTTPException               its    ``{"detail": "…"}`` and its headers (401, 403, 413
+                                   body too large, 429 with ``Retry-After``, …)
 =========================== ====== ==================================================
 
 The domain errors live in :mod:`chessrate.errors`; the handlers are installed on the
 whole app. A page route's error (not ``/api/...``, ``/healthz`` or ``/docs``) answers
 with the web's HTML error page instead, when the pages are mounted
-(:mod:`chessrate.web.errors`): 404, 409, 422 with what was wrong, 503, and 500 without
-internals.
+(:mod:`chessrate.web.errors`): 404, 409, 413, 422 with what was wrong, 503, and 500
+without internals. The middlewares that refuse a request before its route
+(:mod:`chessrate.server`: a body too large, a write without a valid token) answer
+through these same handlers.
 """
 
 from __future__ import annotations
@@ -41,6 +46,11 @@ from ..errors import (
 )
 
 UNPROCESSABLE = status.HTTP_422_UNPROCESSABLE_CONTENT
+RETRY_SECONDS = 5
+"""``Retry-After`` of a 503: when to try again after the database did not answer (or a
+lock was not had within ``CHESSRATE_BUSY_SECONDS``)."""
+PAGED_STATUSES = (status.HTTP_404_NOT_FOUND, status.HTTP_413_CONTENT_TOO_LARGE)
+"""Routing's and the middlewares' errors that a page route answers with a page."""
 
 
 def _place(request: Request) -> str:
@@ -142,10 +152,15 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        # Routing's own errors (no such page, a method not allowed): a page for page
-        # routes, FastAPI's JSON for the API.
-        if error.status_code == status.HTTP_404_NOT_FOUND:
-            page = _page(request, error.status_code, f"There is no page at {request.url.path}.")
+        # Routing's own errors (no such page, a method not allowed) and a body too
+        # large: a page for page routes, FastAPI's JSON for the API.
+        if error.status_code in PAGED_STATUSES:
+            shown = (
+                f"There is no page at {request.url.path}."
+                if error.status_code == status.HTTP_404_NOT_FOUND
+                else str(error.detail)
+            )
+            page = _page(request, error.status_code, shown)
             if page is not None:
                 return page
         return await http_exception_handler(request, error)
@@ -160,11 +175,14 @@ def install_error_handlers(app: FastAPI) -> None:
     async def unavailable(request: Request, error: LedgerUnavailable) -> Response:
         # The database does not answer or holds no ledger: the service is unavailable,
         # not the request invalid (/healthz answers so too).
+        # A lock not had in time (another writer, an import) is said the same way.
         shown = "The ledger's database does not answer; try again shortly."
-        return _page(request, status.HTTP_503_SERVICE_UNAVAILABLE, shown) or AsciiJSONResponse(
+        answer = _page(request, status.HTTP_503_SERVICE_UNAVAILABLE, shown) or AsciiJSONResponse(
             status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
             content={"status": "unavailable", "detail": str(error).splitlines()[0]},
         )
+        answer.headers["Retry-After"] = str(RETRY_SECONDS)
+        return answer
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> Response:

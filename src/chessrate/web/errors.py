@@ -22,7 +22,9 @@ TITLES = {
     403: "Forbidden",
     404: "Not found",
     409: "Conflict",
+    413: "Too large",
     422: "That cannot be shown",
+    429: "Too many attempts",
     500: "Something went wrong",
     503: "The ledger is unavailable",
 }

@@ -7,7 +7,8 @@ every request checks the cookie's signature and expiry and asks the ledger that 
 token is still a valid moderator's (a revoked or expired token ends the session at
 once). Without a session a page redirects to the sign-in form and a POST answers 403.
 Every form carries the session's CSRF token; a POST without the right one answers a
-403 page. Forms are read without python-multipart (URL-encoded bodies, bounded)."""
+403 page. Failed sign-ins count against the client's address with failed API tokens
+(429 after too many). Forms are read without python-multipart (URL-encoded bodies, bounded)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..application import fairplay
 from ..application.deps import LedgerDep
+from ..application.limits import FailedAuth, client_address
 from ..application.sessions import COOKIE, Session, Sessions
 from ..ledger import Ledger
 from ..ledger.tokens import TokenView
@@ -104,12 +106,23 @@ def sign_in_form(request: Request, ledger: LedgerDep) -> Response:
 @router.post("/sign-in", response_class=HTMLResponse, response_model=None)
 def sign_in(request: Request, ledger: LedgerDep, form: Form) -> Response:
     """A moderator's token (pasted) → a session cookie. Any other token: 401, the form
-    again. (No CSRF token here: there is no session yet, and only the token's holder
-    can sign in with it.)"""
+    again, and a failure counted against the client's address; after too many (as for
+    API tokens, :mod:`chessrate.application.limits`): 429 with ``Retry-After``, the
+    token not looked at. (No CSRF token here: there is no session yet, and only the
+    token's holder can sign in with it.)"""
     now = _now(request)
+    failures = cast(FailedAuth, request.app.state.auth_failures)
+    address = client_address(request)
+    wait = failures.retry_after(address)
+    if wait is not None:  # the token is not looked at
+        problem = f"Too many failed sign-ins from your address. Try again in {wait} seconds."
+        page = _page(request, ledger, "moderation_sign_in.html", status=429, problem=problem)
+        page.headers["Retry-After"] = str(wait)
+        return page
     given = form.get("token", "").strip()
     token = ledger.find_token(given) if given else None
     if token is None or token.role != "moderator" or not token.valid(now):
+        failures.failed(address)
         problem = "That is not a valid moderator token (unknown, revoked, expired or a writer's)."
         return _page(request, ledger, "moderation_sign_in.html", status=401, problem=problem)
     value, seconds = _sessions(request).issue(token.id, token.fingerprint, now, token.expires_at)

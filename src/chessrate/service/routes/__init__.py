@@ -5,8 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from . import annulments, fide, games, leaderboards, live, players, preview, reviews, seeks
+from .responses import EVERY
 
-api_router = APIRouter()
+api_router = APIRouter(responses=EVERY)
 api_router.include_router(players.router)
 api_router.include_router(games.router)
 api_router.include_router(leaderboards.router)

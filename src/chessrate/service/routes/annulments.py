@@ -6,9 +6,11 @@ from fastapi import APIRouter
 
 from ...application import schemas, services
 from ...application.deps import LedgerDep, Moderator, Now
+from .guard import TokenFirstRoute
+from .paging import ListLimit, Offset
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 
-router = APIRouter(tags=["annulments"])
+router = APIRouter(tags=["annulments"], route_class=TokenFirstRoute)
 
 
 @router.post(
@@ -30,6 +32,9 @@ def annul_game(
 
 
 @router.get("/annulments", response_model=schemas.AnnulmentsPublic)
-def list_annulments(ledger: LedgerDep) -> schemas.AnnulmentsPublic:
-    """Every annulment, oldest first, with its reversing changes."""
-    return services.annulments(ledger)
+def list_annulments(
+    ledger: LedgerDep, offset: Offset = 0, limit: ListLimit = schemas.LIST_PAGE_MAX
+) -> schemas.AnnulmentsPublic:
+    """The annulments, oldest first, with their reversing changes. Paged: at most
+    ``limit`` (1,000, the default) from ``offset``, with the ``total``."""
+    return services.annulments(ledger, offset, limit)

@@ -12,10 +12,16 @@ from fastapi import APIRouter, Depends, Query, Response, status
 from ...application import schemas, services
 from ...application.deps import LedgerDep, Now, RowId, Writer
 from .body import TEXT_TYPES, text_body, text_request_body
+from .guard import TokenFirstRoute
+from .paging import ListLimit, Offset
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 
-router = APIRouter(prefix="/fide/periods", tags=["fide"], responses=NOT_FOUND)
-players_router = APIRouter(prefix="/players", tags=["fide"], responses=NOT_FOUND)
+router = APIRouter(
+    prefix="/fide/periods", tags=["fide"], responses=NOT_FOUND, route_class=TokenFirstRoute
+)
+players_router = APIRouter(
+    prefix="/players", tags=["fide"], responses=NOT_FOUND, route_class=TokenFirstRoute
+)
 CSV_TYPE = "text/csv; charset=utf-8"
 
 
@@ -37,8 +43,12 @@ def create_period(
 
 
 @router.get("", response_model=schemas.PeriodsPublic)
-def list_periods(ledger: LedgerDep) -> schemas.PeriodsPublic:
-    return services.list_periods(ledger)
+def list_periods(
+    ledger: LedgerDep, offset: Offset = 0, limit: ListLimit = schemas.LIST_PAGE_MAX
+) -> schemas.PeriodsPublic:
+    """The rating periods, oldest first. Paged: at most ``limit`` (1,000, the default)
+    from ``offset``, with the ``total``."""
+    return services.list_periods(ledger, offset, limit)
 
 
 @router.get("/{period_id}", response_model=schemas.PeriodPublic)
@@ -82,9 +92,16 @@ def close_period(_: Writer, period_id: RowId, ledger: LedgerDep, now: Now) -> sc
 
 
 @router.get("/{period_id}/list", response_model=schemas.PeriodListPublic, responses=CONFLICT)
-def period_list(period_id: RowId, ledger: LedgerDep) -> schemas.PeriodListPublic:
-    """The closed period's new list (409 while the period is open)."""
-    return services.period_list(ledger, period_id)
+def period_list(
+    period_id: RowId,
+    ledger: LedgerDep,
+    offset: Offset = 0,
+    limit: ListLimit = schemas.LIST_PAGE_MAX,
+) -> schemas.PeriodListPublic:
+    """The closed period's new list by position (409 while the period is open). Paged:
+    at most ``limit`` (1,000, the default) from ``offset``, with the ``total``; the
+    whole list is ``list.csv``."""
+    return services.period_list(ledger, period_id, offset, limit)
 
 
 @router.get(
@@ -118,7 +135,13 @@ def period_report(period_id: RowId, player_id: str, ledger: LedgerDep) -> schema
 
 
 @players_router.get("/{player_id}/periods", response_model=schemas.PlayerPeriodsPublic)
-def player_periods(player_id: str, ledger: LedgerDep) -> schemas.PlayerPeriodsPublic:
+def player_periods(
+    player_id: str,
+    ledger: LedgerDep,
+    offset: Offset = 0,
+    limit: ListLimit = schemas.LIST_PAGE_MAX,
+) -> schemas.PlayerPeriodsPublic:
     """A fide player's rating by period: each closed period the player is in, oldest
-    first, with the change, K, games and the report's path (404: no such player)."""
-    return services.player_periods(ledger, player_id)
+    first, with the change, K, games and the report's path (404: no such player).
+    Paged: at most ``limit`` (1,000, the default) from ``offset``, with the ``total``."""
+    return services.player_periods(ledger, player_id, offset, limit)

@@ -11,9 +11,10 @@ from ...application import schemas, services
 from ...application.deps import CommitterDep, LedgerDep, Now, Writer
 from ...application.settings import API_V1
 from .body import JSON_LINES_TYPES, json_lines_body, text_request_body
+from .guard import TokenFirstRoute
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 
-router = APIRouter(prefix="/games", tags=["games"])
+router = APIRouter(prefix="/games", tags=["games"], route_class=TokenFirstRoute)
 
 
 @router.post(

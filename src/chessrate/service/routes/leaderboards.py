@@ -9,9 +9,11 @@ from fastapi import APIRouter, Query
 
 from ...application import schemas, services
 from ...application.deps import ActiveDays, LedgerDep
+from .guard import TokenFirstRoute
+from .paging import Offset
 from .responses import NOT_FOUND
 
-router = APIRouter(prefix="/leaderboards", tags=["leaderboards"])
+router = APIRouter(prefix="/leaderboards", tags=["leaderboards"], route_class=TokenFirstRoute)
 
 Everyone = Annotated[
     bool,
@@ -23,13 +25,13 @@ Everyone = Annotated[
         "established)",
     ),
 ]
-Offset = Annotated[int, Query(ge=0, le=schemas.MAX_OFFSET)]
-Limit = Annotated[int, Query(ge=1, le=500)]
+Limit = Annotated[int, Query(ge=1, le=500, description="1 to 500; default 50")]
 
 
 @router.get("", response_model=schemas.LeaderboardsPublic)
 def list_pools(ledger: LedgerDep, active_days: ActiveDays) -> schemas.LeaderboardsPublic:
-    """The ledger's pools, each with its numbers of established and of listed players."""
+    """The ledger's pools, each with its numbers of established and of listed players
+    (one row per pool of the system: a handful, not paged)."""
     return services.leaderboards(ledger, active_days)
 
 
@@ -42,8 +44,9 @@ def leaderboard(
     limit: Limit = 50,
     everyone: Everyone = False,
 ) -> schemas.LeaderboardPublic:
-    """The pool's list from ``offset``, at most ``limit`` rows, the total, and which
-    list it is (``established_only``, with the ledger's date it counts from)."""
+    """The pool's list from ``offset``, at most ``limit`` rows (500; default 50), the
+    total, and which list it is (``established_only``, with the ledger's date it counts
+    from)."""
     return services.leaderboard(ledger, pool, offset, limit, everyone, active_days)
 
 

@@ -11,9 +11,11 @@ from fastapi import APIRouter, Body, Query, Response, status
 from ...application import schemas, services
 from ...application.deps import LedgerDep, Now, Writer
 from ...application.settings import API_V1
+from .guard import TokenFirstRoute
+from .paging import Offset
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 
-router = APIRouter(tags=["live games"])
+router = APIRouter(tags=["live games"], route_class=TokenFirstRoute)
 
 ACTION = {**WRITE, **INVALID, **NOT_FOUND, **CONFLICT}
 
@@ -102,10 +104,13 @@ def list_live_games(
         str | None, Query(description="open, awaiting_confirmation, disputed or ended")
     ] = None,
     player: Annotated[str | None, Query(description="games of this player")] = None,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Offset = 0,
+    limit: Annotated[int, Query(ge=1, le=1000, description="1 to 1,000; default 100")] = 100,
 ) -> schemas.LiveGamesPublic:
-    """Live games, the most recently opened first, with their deadlines and endings."""
-    return services.list_live_games(ledger, status, player, limit)
+    """Live games, the most recently opened first, with their deadlines and endings.
+    Paged: at most ``limit`` (1,000; default 100) from ``offset``, with the
+    ``total``."""
+    return services.list_live_games(ledger, status, player, limit, offset)
 
 
 @router.get("/live-games/{game_id}", response_model=schemas.LiveGamePublic, responses=NOT_FOUND)

@@ -10,13 +10,13 @@ from fastapi import APIRouter, Body, Query, Response, status
 from ...application import schemas, services
 from ...application.deps import LedgerDep, Now, Writer
 from ...application.settings import API_V1
+from .guard import TokenFirstRoute
+from .paging import ListLimit, Offset
 from .responses import INVALID, NOT_FOUND, WRITE
 
-router = APIRouter(prefix="/players", tags=["players"])
+router = APIRouter(prefix="/players", tags=["players"], route_class=TokenFirstRoute)
 
 JsonObject = Annotated[dict[str, Any], Body()]
-MAX_OFFSET = 1_000_000_000
-"""The largest offset a page may ask for (a larger one is refused with 422)."""
 
 
 @router.post(
@@ -39,13 +39,15 @@ def create_player(
 def search_players(
     ledger: LedgerDep,
     q: Annotated[str, Query(max_length=200, description="part of an id or a name")] = "",
-    limit: Annotated[int, Query(ge=1, le=200)] = 20,
+    offset: Offset = 0,
+    limit: Annotated[int, Query(ge=1, le=200, description="1 to 200; default 20")] = 20,
 ) -> schemas.PlayersPublic:
     """Players whose id or name contains ``q``, compared without case or accents
     (``novak`` finds ``Novák``; ``%`` and ``_`` match themselves): those whose id or
-    name starts with ``q`` first, then by id; each with its current ratings.
-    ``truncated`` says more players match than ``limit``."""
-    return services.search_players(ledger, q, limit)
+    name starts with ``q`` first, then by id; each with its current ratings. Paged:
+    at most ``limit`` (200; default 20) from ``offset``; ``truncated`` says more
+    players match after these."""
+    return services.search_players(ledger, q, limit, offset)
 
 
 @router.get("/{player_id}", response_model=schemas.PlayerPublic, responses=NOT_FOUND)
@@ -70,22 +72,30 @@ def update_player(
 @router.get(
     "/{player_id}/history/{pool}", response_model=schemas.HistoryPublic, responses=NOT_FOUND
 )
-def history(player_id: str, pool: str, ledger: LedgerDep) -> schemas.HistoryPublic:
-    """Every change of the player's rating in the pool, oldest first: games and
-    annulments, each with its explanation."""
-    return services.history(ledger, player_id, pool)
+def history(
+    player_id: str,
+    pool: str,
+    ledger: LedgerDep,
+    offset: Offset = 0,
+    limit: ListLimit = schemas.LIST_PAGE_MAX,
+) -> schemas.HistoryPublic:
+    """The changes of the player's rating in the pool, oldest first: games and
+    annulments, each with its explanation. Paged: at most ``limit`` (1,000, the
+    default) from ``offset``, with the ``total``."""
+    return services.history(ledger, player_id, pool, offset, limit)
 
 
 @router.get("/{player_id}/games", response_model=schemas.PlayerGamesPublic, responses=NOT_FOUND)
 def player_games(
     player_id: str,
     ledger: LedgerDep,
-    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
-    limit: Annotated[int, Query(ge=1, le=services.GAMES_PAGE_MAX)] = 50,
+    offset: Offset = 0,
+    limit: Annotated[int, Query(ge=1, le=services.GAMES_PAGE_MAX, description="1 to 200")] = 50,
 ) -> schemas.PlayerGamesPublic:
     """Every game the player played (rated, unrated, void, annulled), newest first,
-    paged: colour, opponent and the opponent's rating, result, time control as stored
-    and as players write it, outcome, and the player's changes at the game."""
+    paged (at most ``limit``, 200; default 50, from ``offset``, with the ``total``):
+    colour, opponent and the opponent's rating, result, time control as stored and as
+    players write it, outcome, and the player's changes at the game."""
     return services.player_games(ledger, player_id, offset, limit)
 
 

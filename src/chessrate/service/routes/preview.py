@@ -8,9 +8,10 @@ from fastapi import APIRouter, Body, Query
 
 from ...application import schemas, services
 from ...application.deps import LedgerDep, Now
+from .guard import TokenFirstRoute
 from .responses import INVALID
 
-router = APIRouter(prefix="/preview", tags=["preview"])
+router = APIRouter(prefix="/preview", tags=["preview"], route_class=TokenFirstRoute)
 
 Text = Annotated[str | None, Query()]
 

@@ -9,9 +9,11 @@ from fastapi import APIRouter, Query, Response, status
 
 from ...application import fairplay
 from ...application.deps import LedgerDep, Moderator, Now, Writer
+from .guard import TokenFirstRoute
+from .paging import Offset
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 
-router = APIRouter(tags=["fair play"])
+router = APIRouter(tags=["fair play"], route_class=TokenFirstRoute)
 
 
 @router.post(
@@ -43,12 +45,13 @@ def list_reviews(
     _caller: Moderator,
     ledger: LedgerDep,
     status: Annotated[fairplay.Status, Query(description="a case's status")] = "open",
-    offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
-    limit: Annotated[int, Query(ge=1, le=fairplay.MAX_PAGE)] = 50,
+    offset: Offset = 0,
+    limit: Annotated[int, Query(ge=1, le=fairplay.MAX_PAGE, description="1 to 200")] = 50,
 ) -> fairplay.ReviewsPublic:
     """The review queue: the cases of ``status``, most reported first, then the oldest
     report first (then by game id), each with the game, its players, its rating
-    changes and every report with its evidence. Needs a moderator token."""
+    changes and every report with its evidence. Paged: at most ``limit`` (200; default
+    50) from ``offset``, with the ``total``. Needs a moderator token."""
     return fairplay.reviews(ledger, status, offset, limit)
 
 
@@ -109,9 +112,11 @@ def audit_log(
     target: Annotated[
         str | None, Query(max_length=200, description="one game id, or `token N`")
     ] = None,
-    offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
-    limit: Annotated[int, Query(ge=1, le=fairplay.MAX_PAGE)] = 100,
+    offset: Offset = 0,
+    limit: Annotated[int, Query(ge=1, le=fairplay.MAX_PAGE, description="1 to 200")] = 100,
 ) -> fairplay.AuditPublic:
     """The audit log, newest first: every report, confirmation, dismissal, reopening,
-    annulment, token created and revoked (who, when, what, on what, why)."""
+    annulment, token created and revoked (who, when, what, on what, why). Paged: at
+    most ``limit`` (200; default 100) from ``offset``, with the ``total``. Needs a
+    moderator token."""
     return fairplay.audit_log(ledger, offset, limit, target)

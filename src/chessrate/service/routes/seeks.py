@@ -11,9 +11,11 @@ from fastapi import APIRouter, Body, Path, Query, Response, status
 from ...application import schemas, services
 from ...application.deps import LedgerDep, Now, Pairing, Writer
 from ...application.settings import API_V1
+from .guard import TokenFirstRoute
+from .paging import Offset
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 
-router = APIRouter(tags=["seeks"])
+router = APIRouter(tags=["seeks"], route_class=TokenFirstRoute)
 
 
 @router.post(
@@ -49,11 +51,12 @@ def list_seeks(
     status: Annotated[
         str, Query(description="open (default), paired, cancelled, expired or all")
     ] = "open",
-    offset: Annotated[int, Query(ge=0, le=schemas.MAX_OFFSET)] = 0,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    offset: Offset = 0,
+    limit: Annotated[int, Query(ge=1, le=500, description="1 to 500")] = 50,
 ) -> schemas.SeeksPublic:
     """Seeks: the open ones oldest first, each with its player's site Elo, its wait and
-    the difference it accepts now; with ``player``, the newest first."""
+    the difference it accepts now; with ``player``, the newest first. Paged: at most
+    ``limit`` (500; default 50) from ``offset``, with the ``total``."""
     return services.list_seeks(ledger, now, rules, player, status, offset, limit)
 
 
