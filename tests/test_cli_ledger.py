@@ -636,15 +636,18 @@ def test_objects_nested_thousands_deep_do_not_crash_the_columnar_reader(tmp_path
 
 
 def test_a_ledger_holding_an_id_with_a_slash_keeps_working(ledger_url: str, tmp_path: Path) -> None:
-    """Ids stored before the rule against ``/`` (a chess.com ``Link`` stored as it was):
-    the ledger verifies, exports, and an annulments file still names the game."""
+    """Ids stored before the rule against ``/`` (a chess.com ``Link`` stored as it was,
+    a player named "b/en"): the ledger reads, verifies and exports them, and an
+    annulments file still names the game."""
     legacy = "https://www.chess.com/game/live/1"
     now = datetime(2026, 2, 1, tzinfo=UTC)
     ledger = Ledger.create(ledger_url, "site", now)
-    for player in ("ana", "ben"):
-        ledger.create_player(Player(player), now)
+    for player in ("ana", "b/en"):
+        ledger.create_player(Player(player, name=player.upper()), now)  # past the id check
     game = GameRecord.from_mapping({**json.loads(GOOD_GAME), "id": "x"}, "test")
-    ledger.submit_game(replace(game, id=legacy, source=""), now)  # past the id check
+    ledger.submit_game(replace(game, id=legacy, black="b/en", source=""), now)
+    assert ledger.get_player("b/en").player.name == "B/EN"
+    assert ledger.get_game(legacy).record.black == "b/en"
     ledger.dispose()
     later = tmp_path / "later.jsonl"
     later.write_text(GOOD_GAME.decode().replace("2026-01-02", "2026-01-03"))

@@ -382,13 +382,17 @@ class GameRecord:
         return self.black if player == self.white else self.white
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, object], where: str) -> GameRecord:
-        """Validate one record; raises :class:`InvalidRecord` naming ``where`` and the field."""
+    def from_mapping(
+        cls, data: Mapping[str, object], where: str, stored: bool = False
+    ) -> GameRecord:
+        """Validate one record; raises :class:`InvalidRecord` naming ``where`` and the
+        field. ``stored``: a record the ledger holds, whose ids may be older than the
+        rule against ``/`` (:func:`id_refusal`)."""
         fields = GameFields(data, where)
         fields.reject_unknown(GAME_FIELDS)
-        game_id = fields.ident("id")
-        white = fields.ident("white")
-        black = fields.ident("black")
+        game_id = fields.ident("id", stored)
+        white = fields.ident("white", stored)
+        black = fields.ident("black", stored)
         fields.check_opponents(white, black)
         time_control = fields.time_control()
         result = fields.result()
@@ -486,7 +490,8 @@ class Player:
         return data
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, object], where: str) -> Player:
+    def from_mapping(cls, data: Mapping[str, object], where: str, stored: bool = False) -> Player:
+        """Validate one player's attributes (``stored``: as :meth:`GameRecord.from_mapping`)."""
         fields = PlayerFields(data, where)
         fields.reject_unknown(PLAYER_FIELDS, _IMPORTED)
         bot = fields.bot()
@@ -498,7 +503,7 @@ class Player:
             if entry is not None:
                 imported[pool] = entry
         return cls(
-            id=fields.ident("id"),
+            id=fields.ident("id", stored),
             name=fields.name(),
             membership_until=fields.membership_until(),
             bot=bot,

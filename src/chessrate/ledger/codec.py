@@ -76,7 +76,7 @@ def state_from_json(system_id: str, text: str) -> Any:
 
 
 def player_from_json(text: str) -> Player:
-    return Player.from_mapping(json.loads(text), "ledger")
+    return Player.from_mapping(json.loads(text), "ledger", stored=True)
 
 
 CHANGE_DECIMALS = ("score", "before", "after", "opponent_rating", "d", "pd", "delta", "change")

@@ -577,7 +577,7 @@ def _record(
         data["plies"] = game.ply_count
     if confirmed is not None:
         data["confirmed"] = confirmed
-    return GameRecord.from_mapping(data, f"live game {game.id}")
+    return GameRecord.from_mapping(data, f"live game {game.id}", stored=True)
 
 
 def _repeated_ply(game: LiveGame, number: int, move: str | None) -> bool:

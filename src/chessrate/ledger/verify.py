@@ -148,7 +148,9 @@ class LedgerVerify(LedgerBulk):
                 mine = pending[1]
                 pending = next(stored_changes, None)
             if kind == "player":
-                replay.set_player(Player.from_mapping(json.loads(data), f"event {seq}"))
+                replay.set_player(
+                    Player.from_mapping(json.loads(data), f"event {seq}", stored=True)
+                )
                 continue
             if kind == "game":
                 try:

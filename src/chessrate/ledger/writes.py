@@ -91,7 +91,7 @@ class LedgerWrites(LedgerQueries):
             raise NotFound(f"player {player_id}: no such player")
         data = {**current.to_mapping(), **fields, "id": player_id}
         data = {k: v for k, v in data.items() if v is not None}
-        player = Player.from_mapping(data, f"player {player_id}")
+        player = Player.from_mapping(data, f"player {player_id}", stored=True)
         self.system.check_player(player)
         self._store_player(conn, player, now, new=False)
 

@@ -163,10 +163,10 @@ def _convert(
     for seq, kind, ref, payload, at in events:
         data = json.loads(payload)
         if kind == "player":
-            engine.set_player(Player.from_mapping(data, f"event {seq}"))
+            engine.set_player(Player.from_mapping(data, f"event {seq}", stored=True))
             continue
         if kind == "game":
-            record = GameRecord.from_mapping(data, f"event {seq}")
+            record = GameRecord.from_mapping(data, f"event {seq}", stored=True)
             rating = engine.apply(record)
             changes = rating.changes
             stored = stored_games[ref]
