@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import Api
+from chessrate.application.schemas import MAX_OFFSET
+
+from .conftest import Api, MakeApi
 
 
 @pytest.mark.parametrize(
@@ -31,3 +33,22 @@ def test_a_json_body_that_cannot_be_read_is_a_422(site: Api, body: bytes, words:
         assert error["type"] == "json_invalid"
         assert error["field"] == "body"
         assert words in error["msg"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/fide/periods/{big}",
+        "/fide/periods/{big}/list",
+        "/fide/periods/{big}/list.csv",
+        "/fide/periods/1/tournaments/{big}",
+        "/fide/periods/{big}/reports/p1",
+    ],
+)
+def test_a_period_number_too_large_to_store_is_a_422(make_api: MakeApi, path: str) -> None:
+    fide = make_api("fide")
+    for big in (2**63, MAX_OFFSET + 1):
+        answer = fide.get(path.format(big=big))
+        assert answer.status_code == 422, answer.text
+    assert fide.post(f"/fide/periods/{2**63}/close").status_code == 422
+    assert fide.get(f"/fide/periods/{MAX_OFFSET}").status_code == 404
