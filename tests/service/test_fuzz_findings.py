@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from chessrate.application.schemas import MAX_OFFSET
+from chessrate.service.routes.responses import COMMON_RESPONSES
 
 from .conftest import Api, MakeApi
 
@@ -52,3 +53,17 @@ def test_a_period_number_too_large_to_store_is_a_422(make_api: MakeApi, path: st
         assert answer.status_code == 422, answer.text
     assert fide.post(f"/fide/periods/{2**63}/close").status_code == 422
     assert fide.get(f"/fide/periods/{MAX_OFFSET}").status_code == 404
+
+
+def test_every_api_operation_documents_the_common_answers(site: Api) -> None:
+    document = site.client.get("/openapi.json").json()
+    operations = [
+        (method, path, operation)
+        for path, item in document["paths"].items()
+        if path.startswith("/api/v1/")
+        for method, operation in item.items()
+    ]
+    assert len(operations) > 40
+    for method, path, operation in operations:
+        documented = set(operation["responses"])
+        assert {str(code) for code in COMMON_RESPONSES} <= documented, (method, path)

@@ -1,16 +1,29 @@
 """The error answers documented on the routes (the bodies come from
-:mod:`chessrate.service.errors`)."""
+:mod:`chessrate.service.errors`).
+
+:data:`COMMON_RESPONSES` are the answers any API route may give, whatever it does; the
+API's router declares them once for all its routes (:mod:`.routes`), so the OpenAPI
+document lists every status code the API answers (the suite's schemathesis run checks
+that it does: ``tests/service/test_schemathesis.py``). The others are declared by the
+routes that give them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-WRITE: dict[int | str, dict[str, Any]] = {
+Responses = dict[int | str, dict[str, Any]]
+
+WRITE: Responses = {
     401: {"description": "no valid bearer token"},
     403: {"description": "the token's role may not do this"},
 }
-INVALID: dict[int | str, dict[str, Any]] = {
+INVALID: Responses = {
     422: {"description": "invalid input: the body names the field and the reason"},
 }
-NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "no such resource"}}
-CONFLICT: dict[int | str, dict[str, Any]] = {409: {"description": "conflicts with stored data"}}
+NOT_FOUND: Responses = {404: {"description": "no such resource"}}
+CONFLICT: Responses = {409: {"description": "conflicts with stored data"}}
+COMMON_RESPONSES: Responses = {
+    413: {"description": "the request (its body, its address) is larger than the service takes"},
+    429: {"description": "too many requests: try again after Retry-After seconds"},
+    503: {"description": "the ledger's database does not answer; try again shortly"},
+}
