@@ -24,6 +24,7 @@ import pytest
 
 from chessrate.ledger import Ledger
 from chessrate.records import Player
+from chessrate.samples import sample_text
 from chessrate.server import create_app
 
 from .conftest import API, NOW, FakeClock
@@ -34,6 +35,8 @@ with warnings.catch_warnings():
 
 WORKERS = 8
 GAME = {"played_at": "2026-02-01T10:00:00Z", "result": "1-0", "time_control": "180+2", "plies": 40}
+START_LIST = sample_text("fide_start_list.csv")
+TRF = sample_text("fide_seed_round_robin.trf")
 
 
 @dataclass
@@ -234,3 +237,42 @@ def test_one_case_confirmed_eight_times(workers: MakeWorkers) -> None:
         site.post_all("/reviews/g1/confirm", lambda n: {"reason": "engine"}, "moderator"), 200, 409
     )
     assert site.ledger.verify() == []
+
+
+def _periods(fide: Workers, count: int) -> list[int]:
+    """``count`` open periods, each with the same start list and tournament."""
+    client = fide.clients[0]
+    ids = []
+    for n in range(count):
+        period = client.post(
+            f"{API}/fide/periods",
+            json={"name": f"p{n}", "start_list": START_LIST},
+            headers=fide.writer,
+        )
+        assert period.status_code == 201, period.text
+        ids.append(period.json()["id"])
+        upload = client.post(
+            f"{API}/fide/periods/{ids[-1]}/files",
+            params={"name": "race.trf"},
+            content=TRF.encode(),
+            headers={**fide.writer, "Content-Type": "text/plain"},
+        )
+        assert upload.status_code == 201, upload.text
+    return ids
+
+
+def test_one_period_closed_eight_times(workers: MakeWorkers) -> None:
+    fide = workers("fide")
+    [period] = _periods(fide, 1)
+    once(fide.post_all(f"/fide/periods/{period}/close", lambda n: None), 200, 409)
+
+
+def test_eight_periods_closed_at_once_publish_the_same_players(workers: MakeWorkers) -> None:
+    # Each closing publishes the same ten players, new to the ledger, and their ratings.
+    fide = workers("fide")
+    periods = _periods(fide, WORKERS)
+    statuses = fide.at_once(
+        lambda n, client: client.post(f"{API}/fide/periods/{periods[n]}/close", headers=fide.writer)
+    )
+    assert statuses == [200] * WORKERS
+    assert fide.ledger.counts()["players"] == 10

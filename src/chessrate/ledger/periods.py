@@ -12,7 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, func, insert, select, text, update
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..folding import search_key
@@ -31,6 +31,9 @@ from . import codec
 from .connection import as_utc
 from .schema import fide_files, fide_periods, fide_results, players, ratings
 from .store import Ledger
+
+CLOSE_LOCK = 0x5EE6_0017
+"""The PostgreSQL advisory lock key that makes periods close one at a time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +168,13 @@ class Periods:
 
     def close(self, period_id: int, now: datetime) -> PeriodView:
         """Rate the period and publish its list: the players' ratings in the ledger
-        become the new list."""
+        become the new list. Closings run one at a time (PostgreSQL: a transaction's
+        advisory lock, :data:`CLOSE_LOCK`; SQLite: the write lock): two periods closing
+        at once would each publish the players new to the ledger, and the second
+        insert of a player would break the key."""
         with self.ledger.transaction() as conn:
+            if self.ledger.postgres:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CLOSE_LOCK})
             row = self._open(conn, period_id)
             files = _files(conn, period_id)
             if not files:
