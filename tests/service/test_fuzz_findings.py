@@ -2,7 +2,7 @@
 plain request, on SQLite and PostgreSQL: a JSON body FastAPI cannot read is a 422 (it
 was an undocumented 400); a period or tournament number past what the database stores
 is a 422 (it was a 500); every API operation documents the answers any request may get
-(413, 429, 503)."""
+(413, 429, 503); a report filed again answers a documented 200."""
 
 from __future__ import annotations
 
@@ -67,3 +67,15 @@ def test_every_api_operation_documents_the_common_answers(site: Api) -> None:
     for method, path, operation in operations:
         documented = set(operation["responses"])
         assert {str(code) for code in COMMON_RESPONSES} <= documented, (method, path)
+
+
+def test_a_report_filed_again_is_a_documented_200(site_pair: Api) -> None:
+    site_pair.player("cy")
+    site_pair.game("g1", "alice", "bob", "1-0", time_control="180+2", plies=40)
+    first = site_pair.post("/games/g1/reports", {"by": "cy", "reason": "engine"})
+    again = site_pair.post("/games/g1/reports", {"by": "cy", "reason": "engine"})
+    assert (first.status_code, again.status_code) == (201, 200), again.text
+    assert again.json()["id"] == first.json()["id"]
+    document = site_pair.client.get("/openapi.json").json()
+    answers = document["paths"]["/api/v1/games/{game_id}/reports"]["post"]["responses"]
+    assert {"200", "201"} <= set(answers)
