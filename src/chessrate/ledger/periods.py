@@ -34,6 +34,16 @@ from .store import Ledger
 
 CLOSE_LOCK = 0x5EE6_0017
 """The PostgreSQL advisory lock key that makes periods close one at a time."""
+LARGEST_ID = 2**63 - 1
+"""The largest period id the database can hold (a 64-bit integer): a number past it
+(from an address) names no period, and is never sent to the database."""
+
+
+def _no_such_period(period_id: int) -> NotFound | None:
+    """NotFound for an id no period can have (below 1, past :data:`LARGEST_ID`)."""
+    if 1 <= period_id <= LARGEST_ID:
+        return None
+    return NotFound(f"period {period_id}: no such period")
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +167,8 @@ class Periods:
         return replace(self.get(period_id), warnings=tuple(warnings))
 
     def _open(self, conn: Any, period_id: int) -> Any:
+        if missing := _no_such_period(period_id):
+            raise missing
         row = conn.execute(
             select(fide_periods).where(fide_periods.c.id == period_id).with_for_update()
         ).first()
@@ -226,6 +238,8 @@ class Periods:
             conn.execute(insert(ratings).values(player_id=player_id, pool=POOL, **values))
 
     def get(self, period_id: int) -> PeriodView:
+        if missing := _no_such_period(period_id):
+            raise missing
         with self.ledger.reading() as conn:
             row = conn.execute(select(fide_periods).where(fide_periods.c.id == period_id)).first()
             if row is None:
@@ -259,6 +273,8 @@ class Periods:
 
     def names(self, period_id: int) -> dict[str, str]:
         """The names of a period's players in its results (empty while it is open)."""
+        if _no_such_period(period_id):
+            return {}
         with self.ledger.reading() as conn:
             rows = conn.execute(
                 select(fide_results.c.player_id, fide_results.c.name)
@@ -292,6 +308,8 @@ class Periods:
         ]
 
     def report(self, period_id: int, player_id: str) -> dict[str, Any]:
+        if missing := _no_such_period(period_id):
+            raise missing
         with self.ledger.reading() as conn:
             text = conn.execute(
                 select(fide_results.c.report).where(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Response, status
+from fastapi import APIRouter, Depends, Query, Response, status
 
 from ...application import schemas, services
 from ...application.deps import LedgerDep, Now, Writer
@@ -17,11 +17,6 @@ from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 router = APIRouter(prefix="/fide/periods", tags=["fide"], responses=NOT_FOUND)
 players_router = APIRouter(prefix="/players", tags=["fide"], responses=NOT_FOUND)
 CSV_TYPE = "text/csv; charset=utf-8"
-PeriodId = Annotated[int, Path(ge=1, le=schemas.MAX_OFFSET, description="a period's number")]
-"""A period id as the database stores it (a larger one is a 422, not a database error)."""
-TournamentNumber = Annotated[
-    int, Path(ge=1, le=schemas.MAX_OFFSET, description="1-based, in upload order")
-]
 
 
 @router.post(
@@ -47,7 +42,7 @@ def list_periods(ledger: LedgerDep) -> schemas.PeriodsPublic:
 
 
 @router.get("/{period_id}", response_model=schemas.PeriodPublic)
-def get_period(period_id: PeriodId, ledger: LedgerDep) -> schemas.PeriodPublic:
+def get_period(period_id: int, ledger: LedgerDep) -> schemas.PeriodPublic:
     return services.get_period(ledger, period_id)
 
 
@@ -60,7 +55,7 @@ def get_period(period_id: PeriodId, ledger: LedgerDep) -> schemas.PeriodPublic:
 )
 def add_file(
     _: Writer,
-    period_id: PeriodId,
+    period_id: int,
     content: Annotated[bytes, Depends(text_body)],
     ledger: LedgerDep,
     name: Annotated[str, Query(min_length=1, max_length=200, description="the file's name")],
@@ -81,15 +76,13 @@ def add_file(
     response_model=schemas.PeriodPublic,
     responses={**WRITE, **INVALID, **CONFLICT},
 )
-def close_period(
-    _: Writer, period_id: PeriodId, ledger: LedgerDep, now: Now
-) -> schemas.PeriodPublic:
+def close_period(_: Writer, period_id: int, ledger: LedgerDep, now: Now) -> schemas.PeriodPublic:
     """Rate the period: its new list becomes the players' ratings in the ledger."""
     return services.close_period(ledger, period_id, now)
 
 
 @router.get("/{period_id}/list", response_model=schemas.PeriodListPublic, responses=CONFLICT)
-def period_list(period_id: PeriodId, ledger: LedgerDep) -> schemas.PeriodListPublic:
+def period_list(period_id: int, ledger: LedgerDep) -> schemas.PeriodListPublic:
     """The closed period's new list (409 while the period is open)."""
     return services.period_list(ledger, period_id)
 
@@ -99,7 +92,7 @@ def period_list(period_id: PeriodId, ledger: LedgerDep) -> schemas.PeriodListPub
     response_class=Response,
     responses={200: {"content": {"text/csv": {}}, "description": "the new list"}, **CONFLICT},
 )
-def period_list_csv(period_id: PeriodId, ledger: LedgerDep) -> Response:
+def period_list_csv(period_id: int, ledger: LedgerDep) -> Response:
     """The closed period's new list as a CSV download: ``position, id, name,
     old_rating, new_rating, change, k, games`` (``games``: rated games this period
     counted); 409 while the period is open."""
@@ -110,18 +103,14 @@ def period_list_csv(period_id: PeriodId, ledger: LedgerDep) -> Response:
 
 
 @router.get("/{period_id}/tournaments/{number}", response_model=schemas.CrosstablePublic)
-def period_crosstable(
-    period_id: PeriodId, number: TournamentNumber, ledger: LedgerDep
-) -> schemas.CrosstablePublic:
+def period_crosstable(period_id: int, number: int, ledger: LedgerDep) -> schemas.CrosstablePublic:
     """The period's ``number``-th tournament (1-based, in upload order) as a crosstable,
     read from its stored TRF file."""
     return services.period_crosstable(ledger, period_id, number)
 
 
 @router.get("/{period_id}/reports/{player_id}", response_model=schemas.FideReportPublic)
-def period_report(
-    period_id: PeriodId, player_id: str, ledger: LedgerDep
-) -> schemas.FideReportPublic:
+def period_report(period_id: int, player_id: str, ledger: LedgerDep) -> schemas.FideReportPublic:
     """A player's whole calculation for the period (the rating officer's report)."""
     return services.period_report(ledger, period_id, player_id)
 
