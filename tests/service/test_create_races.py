@@ -283,3 +283,28 @@ def test_eight_periods_closed_at_once_publish_the_same_players(workers: MakeWork
     )
     assert statuses == [200] * WORKERS
     assert fide.ledger.counts()["players"] == 10
+
+
+def test_a_live_game_ending_races_a_game_submitted_with_its_id(workers: MakeWorkers) -> None:
+    # A live game's id becomes its game's id when it ends: half the workers finish L1,
+    # the others submit a game L1 of other players (no player lock in common).
+    site = workers("site", "ann", "bob", *(f"p{n}" for n in range(2 * WORKERS)))
+    opened = site.clients[0].post(
+        f"{API}/live-games",
+        json={"id": "L1", "white": "ann", "black": "bob", "time_control": "180+2"},
+        headers=site.writer,
+    )
+    assert opened.status_code == 201, opened.text
+
+    def send(n: int, client: TestClient) -> Any:
+        if n % 2:
+            finish = {"result": "1-0", "termination": "resign"}
+            return client.post(f"{API}/live-games/L1/finish", json=finish, headers=site.writer)
+        game = {**GAME, "id": "L1", "white": f"p{2 * n}", "black": f"p{2 * n + 1}"}
+        return client.post(f"{API}/games", json=game, headers=site.writer)
+
+    statuses = site.at_once(send)
+    assert set(statuses) <= {200, 201, 409}, statuses
+    assert statuses.count(201) + statuses[1::2].count(200) == 1, statuses
+    assert site.ledger.counts()["games"] == 1
+    assert site.ledger.verify() == []
