@@ -45,10 +45,10 @@ SITE_REQUESTS: list[tuple[str, Request, int]] = [
 
 FIDE_REQUESTS: list[tuple[str, Request, int]] = [
     ("a period id past 2**63", ("GET", "/api/v1/fide/periods/9223372036854775808", None, "none"),
-     422),
-    ("a period page past 2**63", ("GET", "/periods/9223372036854775808", None, "none"), 422),
+     404),
+    ("a period page past 2**63", ("GET", "/periods/9223372036854775808", None, "none"), 404),
     ("a crosstable number past 2**63",
-     ("GET", "/api/v1/fide/periods/1/tournaments/9223372036854775808", None, "none"), 422),
+     ("GET", "/api/v1/fide/periods/1/tournaments/9223372036854775808", None, "none"), 404),
     ("a floor of 2**63", ("POST", "/api/v1/fide/periods", {"name": "p", "floor": 2**63},
      "writer"), 422),
     ("a NUL in a period's name", ("POST", "/api/v1/fide/periods", {"name": "p\x00"}, "writer"),

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, cast
 
-from fastapi import Depends, HTTPException, Path, Request, status
+from fastapi import Depends, HTTPException, Request, status
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -27,18 +27,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from ..ledger import Ledger
-from ..records import INT_LARGEST
 from ..systems.site_pairing import PairingRules
 from .group import GroupCommitter
 from .limits import FailedAuth, client_address
 
 Clock = Callable[[], datetime]
 """The service's time: ``submitted_at`` of games, the time of annulments and periods."""
-
-RowId = Annotated[int, Path(ge=-INT_LARGEST - 1, le=INT_LARGEST, description="a number")]
-"""A path's number (a fide period, a tournament of it): a whole number the schema's
-``Integer`` holds (one it holds but the ledger never gave is a 404 saying so); a
-larger one is a 422, never a database's overflow (issue 17)."""
 
 WRITER = "writer"
 MODERATOR = "moderator"

@@ -469,8 +469,7 @@ class LiveGames:
         confirmed = True if row.venue == Venue.OTB.value else None
         played_at = as_utc(row.played_at) if row.played_at is not None else game.opened_at
         record = _record(game, ending.result, ending.termination, played_at, confirmed)
-        view: GameView
-        view, _ = self.ledger.submit_in(conn, record, now)
+        view = self._submit(conn, record, now)
         conn.execute(
             update(live_games).where(live_games.c.id == game.id).values(
                 status=LiveStatus.ENDED.value, result=ending.result.value,
@@ -480,6 +479,18 @@ class LiveGames:
         )  # fmt: skip
         stored = self._row(conn, game.id, lock=False)
         return self._view(conn, stored, outcome=view.outcome)
+
+    def _submit(self, conn: Connection, record: GameRecord, now: datetime) -> GameView:
+        """The ended game rated and stored, in a savepoint: when another writer committed
+        a game with this id meanwhile (PostgreSQL: both saw none, this insert breaks the
+        key), it is submitted again and meets the stored game: the same one is answered,
+        another is refused (409), never a server error."""
+        try:
+            with conn.begin_nested():
+                view, _ = self.ledger.submit_in(conn, record, now)
+        except IntegrityError:
+            view, _ = self.ledger.submit_in(conn, record, now)
+        return view
 
     def _view(self, conn: Connection, row: Any, outcome: str | None = None) -> LiveView:
         game = _game(row)

@@ -12,7 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, func, insert, select, text, update
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..folding import search_key
@@ -32,6 +32,19 @@ from . import codec
 from .connection import as_utc
 from .schema import fide_files, fide_periods, fide_results, players, ratings
 from .store import Ledger
+
+CLOSE_LOCK = 0x5EE6_0017
+"""The PostgreSQL advisory lock key that makes periods close one at a time."""
+LARGEST_ID = 2**63 - 1
+"""The largest period id the database can hold (a 64-bit integer): a number past it
+(from an address) names no period, and is never sent to the database."""
+
+
+def _no_such_period(period_id: int) -> NotFound | None:
+    """NotFound for an id no period can have (below 1, past :data:`LARGEST_ID`)."""
+    if 1 <= period_id <= LARGEST_ID:
+        return None
+    return NotFound(f"period {period_id}: no such period")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +118,8 @@ class Periods:
         games, K, birth years and pending results; no closed period: an empty list,
         everyone from the files). ``rules`` names the ruleset (``seed``,
         ``fide-2024``); ``bonus`` and ``floor`` default to the ruleset's."""
-        for field, text in (("name", name), ("start_list", start_list or "")):
-            refused = text_problem(text)  # (PostgreSQL refuses a NUL: a 500)
+        for field, value in (("name", name), ("start_list", start_list or "")):
+            refused = text_problem(value)  # (PostgreSQL refuses a NUL: a 500)
             if refused is not None:
                 raise InvalidRecord("period", field, refused)
         try:
@@ -163,6 +176,8 @@ class Periods:
         return replace(self.get(period_id), warnings=tuple(warnings))
 
     def _open(self, conn: Any, period_id: int) -> Any:
+        if missing := _no_such_period(period_id):
+            raise missing
         row = conn.execute(
             select(fide_periods).where(fide_periods.c.id == period_id).with_for_update()
         ).first()
@@ -174,8 +189,13 @@ class Periods:
 
     def close(self, period_id: int, now: datetime) -> PeriodView:
         """Rate the period and publish its list: the players' ratings in the ledger
-        become the new list."""
+        become the new list. Closings run one at a time (PostgreSQL: a transaction's
+        advisory lock, :data:`CLOSE_LOCK`; SQLite: the write lock): two periods closing
+        at once would each publish the players new to the ledger, and the second
+        insert of a player would break the key."""
         with self.ledger.transaction() as conn:
+            if self.ledger.postgres:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CLOSE_LOCK})
             row = self._open(conn, period_id)
             files = _files(conn, period_id)
             if not files:
@@ -227,6 +247,8 @@ class Periods:
             conn.execute(insert(ratings).values(player_id=player_id, pool=POOL, **values))
 
     def get(self, period_id: int) -> PeriodView:
+        if missing := _no_such_period(period_id):
+            raise missing
         with self.ledger.reading() as conn:
             row = conn.execute(select(fide_periods).where(fide_periods.c.id == period_id)).first()
             if row is None:
@@ -279,6 +301,8 @@ class Periods:
 
     def names(self, period_id: int) -> dict[str, str]:
         """The names of a period's players in its results (empty while it is open)."""
+        if _no_such_period(period_id):
+            return {}
         with self.ledger.reading() as conn:
             rows = conn.execute(
                 select(fide_results.c.player_id, fide_results.c.name)
@@ -312,6 +336,8 @@ class Periods:
         ]
 
     def report(self, period_id: int, player_id: str) -> dict[str, Any]:
+        if missing := _no_such_period(period_id):
+            raise missing
         with self.ledger.reading() as conn:
             text = conn.execute(
                 select(fide_results.c.report).where(

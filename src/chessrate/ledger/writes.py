@@ -168,10 +168,19 @@ class LedgerWrites(LedgerQueries):
     def submit_games(
         self, records: Sequence[GameRecord], now: datetime
     ) -> list[tuple[GameView, bool]]:
-        """Rate and store a batch in one transaction: all or nothing."""
-        with self.transaction() as conn:
-            self._locked_players(conn, {p for r in records for p in (r.white, r.black)})
-            return [self._submit(conn, record, now) for record in records]
+        """Rate and store a batch in one transaction: all or nothing. When another writer
+        committed one of its ids meanwhile (PostgreSQL: both saw no such game, the
+        second insert breaks the key), the batch runs again: that game is then answered
+        as stored (the same content) or refused (409), never a server error."""
+        for attempt in (1, 2):
+            try:
+                with self.transaction() as conn:
+                    self._locked_players(conn, {p for r in records for p in (r.white, r.black)})
+                    return [self._submit(conn, record, now) for record in records]
+            except IntegrityError:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     def submit_group(
         self, items: Sequence[tuple[GameRecord, datetime]]

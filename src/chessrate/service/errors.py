@@ -5,6 +5,7 @@ exception                   status body
 =========================== ====== ==================================================
 InvalidRecord               422    ``{"detail": [{"loc", "field", "where", "msg", …}]}``
 RequestValidationError      422    the same shape (malformed JSON, wrong types)
+FastAPI's unreadable body   422    the same shape (a body not UTF-8, nested too deep)
 InvalidInput, other errors  422    the same shape, ``field`` null
 NotFound                    404    ``{"detail": "game g9: no such game"}``
 Conflict                    409    ``{"detail": "game g1: id: already used …"}``
@@ -105,6 +106,24 @@ def _validation_item(error: Any) -> dict[str, Any]:
     }
 
 
+def _unreadable_body_item(cause: BaseException) -> dict[str, Any]:
+    """The 422 item of a body FastAPI could not read as JSON."""
+    if isinstance(cause, UnicodeDecodeError):
+        reason = f"malformed JSON: the body is not UTF-8 text ({cause.reason})"
+    elif isinstance(cause, RecursionError):
+        reason = "malformed JSON: nested too deeply"
+    else:
+        reason = "malformed JSON: the body cannot be read"
+    return {
+        "type": "json_invalid",
+        "loc": ["body"],
+        "field": "body",
+        "where": "body",
+        "msg": reason,
+        "message": f"body: {reason}",
+    }
+
+
 def _page(
     request: Request, code: int, message: str, details: Sequence[str] = ()
 ) -> Response | None:
@@ -154,6 +173,12 @@ def install_error_handlers(app: FastAPI) -> None:
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         # Routing's own errors (no such page, a method not allowed) and a body too
         # large: a page for page routes, FastAPI's JSON for the API.
+        if error.status_code == status.HTTP_400_BAD_REQUEST and error.__cause__ is not None:
+            # FastAPI could not read a JSON body (not UTF-8, nested too deeply): malformed
+            # JSON, a 422 as any other (it is json.JSONDecodeError that FastAPI maps).
+            item = _unreadable_body_item(error.__cause__)
+            page = _page(request, UNPROCESSABLE, "The request is not valid.", [item["message"]])
+            return page or _unprocessable([item])
         if error.status_code in PAGED_STATUSES:
             shown = (
                 f"There is no page at {request.url.path}."

@@ -19,7 +19,7 @@ from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
 from ..application import schemas, services
-from ..application.deps import ActiveDays, LedgerDep, Now, Pairing, RowId
+from ..application.deps import ActiveDays, LedgerDep, Now, Pairing
 from ..errors import NotFound
 from ..ledger import Ledger
 from ..numbers import display
@@ -429,7 +429,7 @@ def _points(text: str) -> str:
 
 
 @router.get("/periods/{period_id}", response_class=HTMLResponse)
-def period(request: Request, ledger: LedgerDep, period_id: RowId) -> HTMLResponse:
+def period(request: Request, ledger: LedgerDep, period_id: int) -> HTMLResponse:
     public = services.get_period(ledger, period_id)
     new_list = services.period_list(ledger, period_id) if public.closed_at else None
     return _page(
@@ -439,7 +439,7 @@ def period(request: Request, ledger: LedgerDep, period_id: RowId) -> HTMLRespons
 
 
 @router.get("/periods/{period_id}/list.csv")
-def period_list_csv(ledger: LedgerDep, period_id: RowId) -> Response:
+def period_list_csv(ledger: LedgerDep, period_id: int) -> Response:
     """The new list as a CSV download (the API's ``/fide/periods/{id}/list.csv``)."""
     name, text = services.period_list_csv(ledger, period_id)
     return Response(
@@ -448,9 +448,7 @@ def period_list_csv(ledger: LedgerDep, period_id: RowId) -> Response:
 
 
 @router.get("/periods/{period_id}/tournaments/{number}", response_class=HTMLResponse)
-def crosstable(
-    request: Request, ledger: LedgerDep, period_id: RowId, number: RowId
-) -> HTMLResponse:
+def crosstable(request: Request, ledger: LedgerDep, period_id: int, number: int) -> HTMLResponse:
     """The period's ``number``-th tournament (upload order) as a crosstable."""
     public = services.period_crosstable(ledger, period_id, number)
     return _page(
@@ -461,7 +459,7 @@ def crosstable(
 
 
 @router.get("/periods/{period_id}/reports/{player_id:path}", response_class=HTMLResponse)
-def report(request: Request, ledger: LedgerDep, period_id: RowId, player_id: str) -> HTMLResponse:
+def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) -> HTMLResponse:
     public = services.period_report(ledger, period_id, player_id)
     return _page(
         request, ledger, "report.html", period_id=period_id, report=public,

@@ -1,13 +1,14 @@
-"""One router per resource, all under ``/api/v1`` (``/healthz`` at the root)."""
+"""One router per resource, all under ``/api/v1`` (``/healthz`` at the root). Every API
+route declares :data:`~.responses.COMMON_RESPONSES` (413, 429, 503) besides its own."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
 from . import annulments, fide, games, leaderboards, live, players, preview, reviews, seeks
-from .responses import EVERY
+from .responses import COMMON_RESPONSES
 
-api_router = APIRouter(responses=EVERY)
+api_router = APIRouter(responses=COMMON_RESPONSES)
 api_router.include_router(players.router)
 api_router.include_router(games.router)
 api_router.include_router(leaderboards.router)

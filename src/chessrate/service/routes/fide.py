@@ -10,7 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Response, status
 
 from ...application import schemas, services
-from ...application.deps import LedgerDep, Now, RowId, Writer
+from ...application.deps import LedgerDep, Now, Writer
 from .body import TEXT_TYPES, text_body, text_request_body
 from .guard import TokenFirstRoute
 from .paging import ListLimit, Offset
@@ -52,7 +52,7 @@ def list_periods(
 
 
 @router.get("/{period_id}", response_model=schemas.PeriodPublic)
-def get_period(period_id: RowId, ledger: LedgerDep) -> schemas.PeriodPublic:
+def get_period(period_id: int, ledger: LedgerDep) -> schemas.PeriodPublic:
     return services.get_period(ledger, period_id)
 
 
@@ -65,7 +65,7 @@ def get_period(period_id: RowId, ledger: LedgerDep) -> schemas.PeriodPublic:
 )
 def add_file(
     _: Writer,
-    period_id: RowId,
+    period_id: int,
     content: Annotated[bytes, Depends(text_body)],
     ledger: LedgerDep,
     name: Annotated[str, Query(min_length=1, max_length=200, description="the file's name")],
@@ -86,14 +86,14 @@ def add_file(
     response_model=schemas.PeriodPublic,
     responses={**WRITE, **INVALID, **CONFLICT},
 )
-def close_period(_: Writer, period_id: RowId, ledger: LedgerDep, now: Now) -> schemas.PeriodPublic:
+def close_period(_: Writer, period_id: int, ledger: LedgerDep, now: Now) -> schemas.PeriodPublic:
     """Rate the period: its new list becomes the players' ratings in the ledger."""
     return services.close_period(ledger, period_id, now)
 
 
 @router.get("/{period_id}/list", response_model=schemas.PeriodListPublic, responses=CONFLICT)
 def period_list(
-    period_id: RowId,
+    period_id: int,
     ledger: LedgerDep,
     offset: Offset = 0,
     limit: ListLimit = schemas.LIST_PAGE_MAX,
@@ -109,7 +109,7 @@ def period_list(
     response_class=Response,
     responses={200: {"content": {"text/csv": {}}, "description": "the new list"}, **CONFLICT},
 )
-def period_list_csv(period_id: RowId, ledger: LedgerDep) -> Response:
+def period_list_csv(period_id: int, ledger: LedgerDep) -> Response:
     """The closed period's new list as a CSV download: ``position, id, name,
     old_rating, new_rating, change, k, games`` (``games``: rated games this period
     counted); 409 while the period is open."""
@@ -120,16 +120,14 @@ def period_list_csv(period_id: RowId, ledger: LedgerDep) -> Response:
 
 
 @router.get("/{period_id}/tournaments/{number}", response_model=schemas.CrosstablePublic)
-def period_crosstable(
-    period_id: RowId, number: RowId, ledger: LedgerDep
-) -> schemas.CrosstablePublic:
+def period_crosstable(period_id: int, number: int, ledger: LedgerDep) -> schemas.CrosstablePublic:
     """The period's ``number``-th tournament (1-based, in upload order) as a crosstable,
     read from its stored TRF file."""
     return services.period_crosstable(ledger, period_id, number)
 
 
 @router.get("/{period_id}/reports/{player_id}", response_model=schemas.FideReportPublic)
-def period_report(period_id: RowId, player_id: str, ledger: LedgerDep) -> schemas.FideReportPublic:
+def period_report(period_id: int, player_id: str, ledger: LedgerDep) -> schemas.FideReportPublic:
     """A player's whole calculation for the period (the rating officer's report)."""
     return services.period_report(ledger, period_id, player_id)
 

@@ -20,7 +20,13 @@ router = APIRouter(tags=["fair play"], route_class=TokenFirstRoute)
     "/games/{game_id}/reports",
     response_model=fairplay.ReportFiled,
     status_code=status.HTTP_201_CREATED,
-    responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
+    responses={
+        200: {"model": fairplay.ReportFiled, "description": "reported before: the stored one"},
+        **WRITE,
+        **INVALID,
+        **NOT_FOUND,
+        **CONFLICT,
+    },
 )
 def report_game(
     caller: Writer,
