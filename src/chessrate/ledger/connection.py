@@ -120,8 +120,10 @@ def make_engine(url: str, write: bool = True, busy_seconds: float | None = None)
     ``busy_seconds``: SQLAlchemy's 30 s)."""
     if url.startswith("sqlite"):
         wait = SQLITE_BUSY_SECONDS if busy_seconds is None else busy_seconds
+        # (An in-memory database has one connection per thread, no pool to wait for.)
+        pooled = {} if sqlite_path(url) is None else {"pool_timeout": wait}
         engine = create_engine(
-            url, connect_args={"timeout": wait, "check_same_thread": False}, pool_timeout=wait
+            url, connect_args={"timeout": wait, "check_same_thread": False}, **pooled
         )
 
         @event.listens_for(engine, "connect")
