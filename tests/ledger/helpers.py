@@ -46,7 +46,7 @@ def table_counts(ledger: Ledger) -> dict[str, int]:
         }
 
 
-TEMPLATE_DATABASE = "chessrate_site_sample_template"
+TEMPLATE_DATABASE = f"chessrate_site_sample_template_{postgres.worker_index()}"
 _templates: dict[str, str] = {}
 
 
@@ -56,7 +56,8 @@ def copy_of_site_sample(request: pytest.FixtureRequest, url: str) -> str:
 
     Loading the sample takes seconds; so it is loaded once per session and database kind
     into a template, then copied (SQLite: ``VACUUM INTO``; PostgreSQL: ``CREATE DATABASE
-    ... TEMPLATE``). The PostgreSQL template has a fixed name, replaced by each session.
+    ... TEMPLATE``). The PostgreSQL template has a fixed name per xdist worker (a server
+    given by ``CHESSRATE_TEST_POSTGRES_URL`` is shared), replaced by each session.
     """
     if url.startswith("sqlite"):
         template = _templates.get("sqlite")
