@@ -1,7 +1,13 @@
-"""Fixtures shared by the suite: ledgers on SQLite and on a real PostgreSQL."""
+"""Fixtures shared by the suite: ledgers on SQLite and on a real PostgreSQL.
+
+The suite runs in several processes (pytest-xdist, ``./test`` passes ``-n auto``): a
+session fixture is made once per worker process, and each test must leave the process
+as it found it (see ``environment_restored``).
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +16,20 @@ import pytest
 from tests.support import postgres
 
 DATABASES = ("sqlite", "postgres")
+
+
+@pytest.fixture(autouse=True)
+def environment_restored() -> Iterator[None]:
+    """Each test leaves ``os.environ`` as it found it. ``chessrate serve`` run in-process
+    sets ``CHESSRATE_DATABASE_URL`` for its workers; under xdist which test runs next in
+    the same process is not fixed, so a leaked variable would make failures that depend
+    on the order."""
+    saved = dict(os.environ)
+    yield
+    if os.environ != saved:
+        for name in set(os.environ) - set(saved):
+            del os.environ[name]
+        os.environ.update(saved)
 
 
 @pytest.fixture(scope="session")

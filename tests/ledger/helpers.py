@@ -3,11 +3,8 @@ ledger with the site sample loaded, copied from a template."""
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from datetime import UTC, datetime
 
-import psycopg
 import pytest
 from sqlalchemy import func, select
 
@@ -15,7 +12,7 @@ from chessrate.ledger import Ledger
 from chessrate.ledger.schema import changes, events, games, ratings
 from chessrate.records import GameRecord, Player
 from chessrate.samples import load_sample
-from tests.support import postgres
+from tests.support import templates
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
@@ -46,40 +43,14 @@ def table_counts(ledger: Ledger) -> dict[str, int]:
         }
 
 
-TEMPLATE_DATABASE = "chessrate_site_sample_template"
-_templates: dict[str, str] = {}
-
-
 def copy_of_site_sample(request: pytest.FixtureRequest, url: str) -> str:
     """Make the empty database at ``url`` a site ledger with the site sample loaded (43
     players, 485 games, 3 annulments); return ``url``.
 
     Loading the sample takes seconds; so it is loaded once per session and database kind
-    into a template, then copied (SQLite: ``VACUUM INTO``; PostgreSQL: ``CREATE DATABASE
-    ... TEMPLATE``). The PostgreSQL template has a fixed name, replaced by each session.
+    into a template, then copied (:mod:`tests.support.templates`).
     """
-    if url.startswith("sqlite"):
-        template = _templates.get("sqlite")
-        if template is None:
-            factory: pytest.TempPathFactory = request.getfixturevalue("tmp_path_factory")
-            template = str(factory.mktemp("template") / "site.db")
-            _load_site_sample(f"sqlite:///{template}")
-            _templates["sqlite"] = template
-        with closing(sqlite3.connect(template)) as conn:
-            conn.execute("VACUUM INTO ?", (url.removeprefix("sqlite:///"),))
-        return url
-    admin: str = request.getfixturevalue("postgres_admin_url")
-    name = url.partition("?")[0].rsplit("/", 1)[1]
-    with psycopg.connect(postgres._libpq(admin), autocommit=True) as conn:
-        if "postgres" not in _templates:
-            conn.execute(f'DROP DATABASE IF EXISTS "{TEMPLATE_DATABASE}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{TEMPLATE_DATABASE}"')
-            base, _, query = admin.partition("?")
-            _load_site_sample(f"{base.rsplit('/', 1)[0]}/{TEMPLATE_DATABASE}?{query}")
-            _templates["postgres"] = TEMPLATE_DATABASE
-        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE_DATABASE}"')
-    return url
+    return templates.copy_of(request, url, "site_sample", _load_site_sample)
 
 
 def _load_site_sample(url: str) -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from chessrate.ledger import Ledger
 from chessrate.server import create_app
+from tests.support import templates
 
 with warnings.catch_warnings():
     # Starlette's TestClient suggests httpx2 over httpx (a UserWarning): httpx is
@@ -96,10 +97,12 @@ MakeApi = Callable[[str], Api]
 
 
 @pytest.fixture
-def make_api(ledger_url: str) -> Iterator[MakeApi]:
+def make_api(request: pytest.FixtureRequest, ledger_url: str) -> Iterator[MakeApi]:
     """``make_api("site")``: a fresh ledger of that system (once on SQLite, once on
-    PostgreSQL) behind the app."""
+    PostgreSQL) behind the app. The schema is copied from a template (the migrations
+    run once per session: :func:`tests.support.templates.migrated`)."""
     opened: list[tuple[Ledger, TestClient]] = []
+    templates.migrated(request, ledger_url)
 
     def make(system: str) -> Api:
         ledger = Ledger.create(ledger_url, system, NOW)

@@ -5,7 +5,8 @@ A group is made for certain by holding the database first (SQLite: another write
 transaction; PostgreSQL: the players' rows locked by another transaction): the writer
 takes the first game and waits for the database, the next games queue behind it, and
 when the database is let go they are one group. Every test runs on SQLite and on
-PostgreSQL; the last one kills a real server with SIGKILL while it commits groups.
+PostgreSQL; two kill a real server (or one of its two workers) with SIGKILL while it
+commits groups.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -182,97 +184,184 @@ def test_a_bad_game_in_a_group_is_refused_alone(api: Api) -> None:
     assert result.exit_code == 0, result.output
 
 
-# -- a worker killed while it commits groups --------------------------------------------
+# -- a server or one of its workers killed while it commits groups ----------------------
+
+KILLED_AT = datetime(2026, 5, 1, tzinfo=UTC)
 
 
-def test_a_killed_worker_loses_only_unanswered_games(ledger_url: str) -> None:
-    now = datetime(2026, 5, 1, tzinfo=UTC)
-    ledger = Ledger.create(ledger_url, "site", now)
-    for player_id in PLAYERS:
-        ledger.create_player(Player(player_id), now)
-    token = ledger.create_token("writer", "kill test", now)
-    ledger.dispose()
+class Load:
+    """Clients posting a stream of games (among the 12 players) to a served site
+    ledger while the test kills the server or one of its workers. Each client sends its
+    share in order, one request at a time, each on a new connection (so that a worker
+    that dies holds only the requests in its hands); a request that fails (the worker
+    died with the game in hand, or nothing listens any more) leaves its game
+    *unanswered*, and the client goes on with its next game."""
 
-    rng = random.Random(9)
-    stream = []
-    for number in range(900):
-        white, black = rng.sample(PLAYERS, 2)
-        played = (now + timedelta(seconds=number)).isoformat()
-        stream.append(game(f"k{number:04d}", white, black, rng.choice(["1-0", "0-1"]),
-                           played_at=played))  # fmt: skip
-    clients = 12
-    acknowledged: dict[str, dict[str, Any]] = {}
-    unanswered: list[dict[str, Any]] = []
-    lock = threading.Lock()
-    enough = threading.Event()
+    def __init__(self, ledger_url: str, games: int = 900, clients: int = 12) -> None:
+        ledger = Ledger.create(ledger_url, "site", KILLED_AT)
+        for player_id in PLAYERS:
+            ledger.create_player(Player(player_id), KILLED_AT)
+        token = ledger.create_token("writer", "kill test", KILLED_AT)
+        self.headers = {"Authorization": f"Bearer {token}"}
+        ledger.dispose()
+        self.url = ledger_url
+        rng = random.Random(9)
+        self.stream = []
+        for number in range(games):
+            white, black = rng.sample(PLAYERS, 2)
+            played = (KILLED_AT + timedelta(seconds=number)).isoformat()
+            self.stream.append(game(f"k{number:04d}", white, black, rng.choice(["1-0", "0-1"]),
+                                    played_at=played))  # fmt: skip
+        self.clients = clients
+        self.acknowledged: dict[str, dict[str, Any]] = {}
+        self.unanswered: list[dict[str, Any]] = []
+        self.refused: list[str] = []  # any answer but 201: the test fails
+        self.lock = threading.Lock()
+        self.threads: list[threading.Thread] = []
 
-    def client(mine: list[dict[str, Any]], base: str) -> None:
-        headers = {"Authorization": f"Bearer {token}"}
-        with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
-            for index, body in enumerate(mine):
+    def start(self, base: str) -> None:
+        self.threads = [
+            threading.Thread(target=self._client, args=(self.stream[n :: self.clients], base))
+            for n in range(self.clients)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def _client(self, mine: list[dict[str, Any]], base: str) -> None:
+        no_reuse = httpx.Limits(max_keepalive_connections=0)
+        with httpx.Client(base_url=base, headers=self.headers, timeout=60, limits=no_reuse) as http:
+            for body in mine:
                 try:
                     response = http.post("/api/v1/games", json=body)
-                except httpx.HTTPError:  # the worker died with this game in hand
-                    with lock:
-                        unanswered.extend(mine[index:])
-                    return
-                assert response.status_code == 201, response.text
-                with lock:
-                    acknowledged[body["id"]] = response.json()
-                    if len(acknowledged) >= 200:
-                        enough.set()
-        with lock:
-            enough.set()
+                except httpx.HTTPError:
+                    with self.lock:
+                        self.unanswered.append(body)
+                    continue
+                with self.lock:
+                    if response.status_code == 201:
+                        self.acknowledged[body["id"]] = response.json()
+                    else:
+                        self.refused.append(f"{body['id']}: {response.status_code} {response.text}")
 
+    def wait_for(self, acknowledged: int, seconds: float = 60) -> None:
+        """Until that many games are acknowledged (the clients are still sending)."""
+        deadline = time.monotonic() + seconds
+        while len(self.acknowledged) < acknowledged:
+            assert any(thread.is_alive() for thread in self.threads), "the stream ran out"
+            assert time.monotonic() < deadline, f"{len(self.acknowledged)} games acknowledged"
+            time.sleep(0.01)
+
+    def join(self) -> None:
+        """Wait for the clients; every game was acknowledged (201) or left unanswered,
+        and some were left unanswered (the kill caught games in a worker's hands)."""
+        for thread in self.threads:
+            thread.join()
+        assert not self.refused, self.refused[:5]
+        assert len(self.acknowledged) + len(self.unanswered) == len(self.stream)
+        assert self.unanswered, "the kill came when no game was in a killed worker's hands"
+
+    def check_ledger(self) -> set[str]:
+        """``chessrate verify`` passes and every acknowledged game is stored as it was
+        answered; return the ids of the games stored."""
+        result = CliRunner().invoke(main, ["verify", "--db", self.url])
+        assert result.exit_code == 0, result.output
+        ledger = Ledger(self.url)
+        try:
+            for game_id, answer in self.acknowledged.items():
+                stored = ledger.get_game(game_id)
+                assert (stored.seq, stored.outcome, stored.record.result.value) == (
+                    answer["seq"], answer["outcome"], answer["result"],
+                ), game_id  # fmt: skip
+            with ledger.engine.connect() as conn:
+                return set(conn.execute(text("SELECT id FROM games")).scalars())
+        finally:
+            ledger.dispose()
+
+    def resend(self, base: str, stored_ids: set[str]) -> None:
+        """Send every unanswered game again (as many clients at once): a game that was
+        lost is rated now (201), one committed by a worker killed before it answered is
+        answered as stored (200); the ledger still verifies."""
+        statuses: dict[str, int] = {}
+
+        def resend(mine: list[dict[str, Any]]) -> None:
+            with httpx.Client(base_url=base, headers=self.headers, timeout=60) as http:
+                for body in mine:
+                    statuses[body["id"]] = http.post("/api/v1/games", json=body).status_code
+
+        threads = [
+            threading.Thread(target=resend, args=(self.unanswered[n :: self.clients],))
+            for n in range(self.clients)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        expected = {
+            body["id"]: 200 if body["id"] in stored_ids else 201 for body in self.unanswered
+        }
+        assert statuses == expected
+        result = CliRunner().invoke(main, ["verify", "--db", self.url])
+        assert result.exit_code == 0, result.output
+
+
+def test_a_killed_server_loses_only_unanswered_games(ledger_url: str) -> None:
+    """The server and its workers killed at once (SIGKILL to its process group) after 200
+    of 400 games were acknowledged; then started again for the games sent anew."""
+    load = Load(ledger_url, games=400)
     workers = 2 if ledger_url.startswith("postgresql") else 1
     with server_process(ledger_url, workers=workers) as (base, process):
-        threads = [
-            threading.Thread(target=client, args=(stream[n::clients], base)) for n in range(clients)
-        ]
-        for thread in threads:
-            thread.start()
-        enough.wait()
+        load.start(base)
+        load.wait_for(200)
         os.killpg(process.pid, signal.SIGKILL)  # the server and its workers, mid-group
         process.wait()
-        for thread in threads:
-            thread.join()
-    assert unanswered, "the server was killed after every game was answered"
+        load.join()
+    stored_ids = load.check_ledger()
+    with server_process(ledger_url) as (base, _):  # started again (one worker is enough)
+        load.resend(base, stored_ids)
 
-    result = CliRunner().invoke(main, ["verify", "--db", ledger_url])
-    assert result.exit_code == 0, result.output
-    ledger = Ledger(ledger_url)
-    try:
-        for game_id, answer in acknowledged.items():  # every acknowledged game is stored
-            stored = ledger.get_game(game_id)
-            assert (stored.seq, stored.outcome, stored.record.result.value) == (
-                answer["seq"], answer["outcome"], answer["result"],
-            ), game_id  # fmt: skip
-        with ledger.engine.connect() as conn:
-            stored_ids = set(conn.execute(text("SELECT id FROM games")).scalars())
-    finally:
-        ledger.dispose()
-    # An unanswered game was lost, or committed without its answer: sent again, it is
-    # rated now (201) or answered as stored (200), and the ledger still verifies.
-    statuses: dict[str, int] = {}
 
-    def resend(mine: list[dict[str, Any]], base: str) -> None:
-        headers = {"Authorization": f"Bearer {token}"}
-        with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
-            for body in mine:
-                statuses[body["id"]] = http.post("/api/v1/games", json=body).status_code
+def workers_of(server: int) -> list[int]:
+    """The live uvicorn workers of the server process ``server`` (its children started by
+    multiprocessing's ``spawn_main``; a dead one not yet reaped is a zombie, not live)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            continue
+        if fields[1] == str(server) and fields[0] != "Z" and b"spawn_main" in cmdline:
+            found.append(int(stat.parent.name))
+    return sorted(found)
 
-    with server_process(ledger_url, workers=workers) as (base, _):
-        threads = [
-            threading.Thread(target=resend, args=(unanswered[n::clients], base))
-            for n in range(clients)
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    assert statuses == {body["id"]: 200 if body["id"] in stored_ids else 201 for body in unanswered}
-    result = CliRunner().invoke(main, ["verify", "--db", ledger_url])
-    assert result.exit_code == 0, result.output
+
+def test_one_killed_worker_leaves_the_other_serving(ledger_url: str) -> None:
+    """Issue 17: one of two workers killed (SIGKILL) under load, after 150 of 500 games
+    were acknowledged. The other goes on answering alone, 150 games more (uvicorn's
+    supervisor is paused meanwhile (SIGSTOP): it would start a new worker within half a
+    second); then the supervisor, let go, replaces the dead worker, and the same server
+    answers the games sent anew."""
+    load = Load(ledger_url, games=500)
+    with server_process(ledger_url, workers=2) as (base, server):
+        killed, survivor = workers_of(server.pid)
+        load.start(base)
+        load.wait_for(150)
+        os.kill(server.pid, signal.SIGSTOP)
+        try:
+            os.kill(killed, signal.SIGKILL)
+            load.wait_for(len(load.acknowledged) + 150)  # the survivor alone answers
+            assert workers_of(server.pid) == [survivor]
+        finally:
+            os.kill(server.pid, signal.SIGCONT)
+        deadline = time.monotonic() + 60
+        while len(replaced := workers_of(server.pid)) < 2:
+            assert time.monotonic() < deadline, "uvicorn did not replace the killed worker"
+            time.sleep(0.05)
+        assert survivor in replaced and killed not in replaced
+        load.join()
+        stored_ids = load.check_ledger()
+        load.resend(base, stored_ids)
+        assert server.poll() is None  # the server itself never stopped
 
 
 def test_several_writers_and_a_restart(api: Api) -> None:

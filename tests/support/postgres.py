@@ -2,8 +2,10 @@
 
 ``./test`` installs the package when it is missing. The cluster lives in a
 temporary directory, listens only on a Unix socket there, runs with fsync off
-(it is thrown away), and is stopped at the end of the session. When
-``CHESSRATE_TEST_POSTGRES_URL`` is set, that server is used instead.
+(it is thrown away), and is stopped at the end of the session. Under pytest-xdist each
+worker process starts its own cluster (its own directory, socket and port number). When
+``CHESSRATE_TEST_POSTGRES_URL`` is set, that server is used instead (by every worker: the
+databases' names are unique).
 """
 
 from __future__ import annotations
@@ -21,6 +23,15 @@ from pathlib import Path
 import psycopg
 
 PORT = 55432
+"""The port number of the first cluster (xdist worker ``gw0`` or no xdist); worker
+``gwN`` uses ``PORT + N``. Only the socket file's name: the cluster listens on no TCP
+address."""
+
+
+def worker_index() -> int:
+    """This pytest-xdist worker's number (``gw3`` → 3), 0 without xdist."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name.removeprefix("gw") or 0)
 
 
 def _bin(name: str) -> str:
@@ -48,6 +59,7 @@ def cluster() -> Iterator[str]:
         yield given
         return
     owner = "postgres" if os.geteuid() == 0 else None
+    port = PORT + worker_index()
     base = Path(tempfile.mkdtemp(prefix="chessrate-pg-"))
     data = base / "data"
     if owner:
@@ -58,7 +70,7 @@ def cluster() -> Iterator[str]:
         check=True, capture_output=True,
     )  # fmt: skip
     options = (
-        f"-c listen_addresses='' -c unix_socket_directories={base} -p {PORT} "
+        f"-c listen_addresses='' -c unix_socket_directories={base} -p {port} "
         "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
         "-c max_connections=200 -c shared_buffers=128MB"
     )
@@ -68,7 +80,7 @@ def cluster() -> Iterator[str]:
         check=True, capture_output=True,
     )  # fmt: skip
     try:
-        yield f"postgresql+psycopg://postgres@/postgres?host={base}&port={PORT}"
+        yield f"postgresql+psycopg://postgres@/postgres?host={base}&port={port}"
     finally:
         subprocess.run(
             _as_owner([_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], owner),

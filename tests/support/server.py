@@ -5,22 +5,27 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import IO
 
 import httpx
 
+RUNNING = re.compile(rb"Uvicorn running on (http://127\.0\.0\.1:\d+)")
+"""uvicorn's line once it listens, with the port it was given (0: the one it got)."""
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+
+def written(log: IO[bytes]) -> bytes:
+    """What the server wrote to ``log`` so far. Read at an offset (``pread``): the server
+    writes through the same open file, so moving its offset would make it write over
+    what it wrote."""
+    return os.pread(log.fileno(), os.fstat(log.fileno()).st_size, 0)
 
 
 @contextmanager
@@ -36,9 +41,10 @@ def server_process(
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """:func:`running_server`, yielding also the server's process (the leader of its own
     process group, with its workers): a test may kill it."""
-    port = free_port()
+    # Port 0: the server binds a port the system gives it, which no other process (a
+    # parallel test, another xdist worker) can hold, and says which in its log.
     command = [sys.executable, "-m", "chessrate", "serve", "--db", database_url,
-               "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]  # fmt: skip
+               "--host", "127.0.0.1", "--port", "0", "--workers", str(workers)]  # fmt: skip
     env = {**os.environ, "CHESSRATE_DATABASE_URL": database_url}
     # The server's output goes to a file: a pipe nobody reads would fill up with the
     # access log and block the server.
@@ -46,19 +52,23 @@ def server_process(
     process = subprocess.Popen(
         command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
-    base = f"http://127.0.0.1:{port}"
+    base = ""
     try:
         deadline = time.monotonic() + timeout
         while True:
-            if process.poll() is not None:
-                log.seek(0)
-                output = log.read().decode(errors="replace")
-                raise RuntimeError(f"chessrate serve exited {process.returncode}:\n{output}")
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
+            exited = process.poll() is not None
+            output = written(log)
+            if exited:
+                shown = output.decode(errors="replace")
+                raise RuntimeError(f"chessrate serve exited {process.returncode}:\n{shown}")
+            found = RUNNING.search(output)
+            if found:
+                base = found.group(1).decode()
+                try:
+                    if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
             if time.monotonic() > deadline:
                 raise RuntimeError("chessrate serve did not answer /healthz in time")
             time.sleep(0.2)

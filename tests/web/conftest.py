@@ -4,6 +4,7 @@ service running in this process on a ledger loaded with the sample data."""
 from __future__ import annotations
 
 import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +19,6 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from chessrate.ledger import Ledger
 from chessrate.samples import load_sample
 from chessrate.server import create_app
-from tests.support.server import free_port
 
 CHROMIUM = os.environ.get("CHESSRATE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -66,11 +66,15 @@ def serve_sample(system: str, folder: Path) -> Iterator[Site]:
 def serve(ledger: Ledger) -> Iterator[Site]:
     """The service on ``ledger``, run by uvicorn in a thread of this process, until the
     generator is closed."""
-    port = free_port()
+    # The socket is bound here and handed to uvicorn: no other process (another xdist
+    # worker) can take the port between choosing it and listening on it.
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
     server = uvicorn.Server(
         uvicorn.Config(create_app(ledger), host="127.0.0.1", port=port, log_level="warning")
     )
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -85,6 +89,7 @@ def serve(ledger: Ledger) -> Iterator[Site]:
         site.api.close()
         server.should_exit = True
         thread.join(timeout=10)
+        sock.close()
 
 
 @pytest.fixture(scope="session")

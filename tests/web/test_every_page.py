@@ -1,7 +1,8 @@
 """Issue 14's acceptance, page by page, for every system at 1366 and 390 px: each
 page of the site answers, fits the window (no sideways scrolling), shows people by
 name where it shows them (the id as the link's tooltip), and is saved as a
-screenshot (``test-output/screenshots/<system>-<page>-<width>.png``)."""
+screenshot (``test-output/screenshots/<system>-<page>-<width>.png``). The API's
+documentation (``/docs``) is one page for every system: it is checked once per width."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ SYSTEMS = ["site", "arena", "corr", "fide"]
 def pages_of(site: Site, system: str) -> dict[str, str]:
     """The pages to try: name → path (players and games picked from the API)."""
     found = {"home": "/", "search": "/search?q=a", "missing": "/players/nobody-at-all",
-             "docs": "/docs", "how": "/how"}  # fmt: skip
+             "how": "/how"}  # fmt: skip
     if system == "fide":
         period = site.get("/fide/periods")["periods"][0]["id"]
         listed = site.get(f"/fide/periods/{period}/list")["entries"]
@@ -65,8 +66,25 @@ def test_every_page_fits_and_shows_people_by_name(
         answer = screen.goto(site.base + path)
         assert answer is not None, path
         assert answer.status == (404 if name == "missing" else 200), path
-        if name == "docs":
-            screen.wait_for_selector(".swagger-ui .info", timeout=15000)
         screenshot(screen, f"{system}-{name}-{width}")
         assert_fits(screen)
         people_shown_by_name(site, screen)
+
+
+def test_the_api_docs_are_one_page_for_every_system_and_fit(
+    request: pytest.FixtureRequest, screen: Page
+) -> None:
+    """``/docs`` is the Swagger UI over ``/openapi.json``. The API's routes do not depend
+    on the ledger's system, so neither does the document (as asserted first): the page,
+    the slowest of the site to render, is checked on the site sample only."""
+    site: Site = request.getfixturevalue("site_sample")
+    document = site.api.get("/openapi.json").json()
+    for system in SYSTEMS:
+        other: Site = request.getfixturevalue(f"{system}_sample")
+        assert other.api.get("/openapi.json").json() == document, system
+        assert other.api.get("/docs").text == site.api.get("/docs").text, system
+    answer = screen.goto(site.base + "/docs")
+    assert answer is not None and answer.status == 200
+    screen.wait_for_selector(".swagger-ui .info", timeout=15000)
+    screenshot(screen, f"site-docs-{width_of(screen)}")
+    assert_fits(screen)
