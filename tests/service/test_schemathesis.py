@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,8 +118,11 @@ def _config(system: str, values: dict[str, list[Any]]) -> SchemathesisConfig:
 
 
 def _document() -> dict[str, Any]:
-    """The app's OpenAPI document (building the app opens no database)."""
-    return create_app(Ledger("sqlite://"), sweep_every=0, pair_every=0, detect_every=0).openapi()
+    """The app's OpenAPI document (building the app opens no database: the file is
+    never created)."""
+    unopened = Ledger(f"sqlite:///{Path(tempfile.gettempdir()) / 'chessrate-never.db'}")
+    app = create_app(unopened, sweep_every=0, pair_every=0, detect_every=0)
+    return app.openapi()
 
 
 DOCUMENT = _document()
