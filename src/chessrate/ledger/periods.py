@@ -34,8 +34,10 @@ from .schema import fide_files, fide_periods, fide_results, players, ratings
 from .store import Ledger
 
 CLOSE_LOCK = 0x5EE6_0018
-"""The PostgreSQL advisory lock key that makes periods close one at a time (the pairing
-pass has 0x5EE6_0016; main's writers' lock, from issue17-limits, has 0x5EE6_0017)."""
+"""The PostgreSQL advisory lock key that makes periods close one at a time. Each lock
+has its own key: the pairing pass ``0x5EE6_0016`` (:data:`.seeks.PAIR_LOCK`), the
+writers' lock ``0x5EE6_0017`` (:data:`.connection.WRITERS`, which every write
+transaction holds shared: a closing that shared its key deadlocked)."""
 LARGEST_ID = 2**63 - 1
 """The largest period id the database can hold (a 64-bit integer): a number past it
 (from an address) names no period, and is never sent to the database."""
