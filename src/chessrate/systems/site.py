@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from ..errors import InvalidRecord
-from ..numbers import HALF, ONE, display, round_half_away
+from ..numbers import HALF, ONE, display, exact_text, round_half_away
 from ..records import GameRecord, Outcome, Player, Result, Termination, Venue
 from ..timecontrol import ClockKind, TimeControl
 from .base import (
@@ -23,6 +24,7 @@ from .base import (
     ListEntry,
     PlayerLookup,
     PoolKey,
+    Rules,
     StateLookup,
     decided,
     explained,
@@ -92,7 +94,7 @@ class SiteState:
 
 
 @dataclass(frozen=True, slots=True)
-class SiteRules:
+class SiteRules(Rules):
     """The ruleset's parameters; the defaults are the spec's."""
 
     start: Decimal = Decimal("1500.00")  # S3
@@ -496,6 +498,16 @@ class SiteSystem:
         return Established(
             min_games=self.rules.provisional_games, games_rule="S6", active_days=active_days
         )
+
+
+class SiteCodec:
+    """A ``SiteState`` as a ledger stores it."""
+
+    def dump(self, state: SiteState) -> dict[str, Any]:
+        return {"rating": exact_text(state.rating), "games": state.games}
+
+    def load(self, data: dict[str, Any]) -> SiteState:
+        return SiteState(Decimal(data["rating"]), int(data["games"]))
 
 
 def display_site(state: SiteState, rules: SiteRules | None = None) -> str:
