@@ -7,7 +7,7 @@ numba kernels (each system's compiled half, :mod:`chessrate.fast.compiled`, name
 its registry entry)::
 
     from chessrate.fast import encode, replay
-    result = replay("site", encode(records), players)
+    result = replay(system, encode(records), players)  # a system id or object
     result.rating_lists()      # == Engine.rating_lists()
     result.outcome_counts()    # rated / unrated / void, as `chessrate rate` prints
 

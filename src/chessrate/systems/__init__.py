@@ -26,48 +26,59 @@ from .registry import (
 )
 from .site import SiteCodec, SiteRules, SiteSystem
 
-for _info in (
-    SystemInfo(
-        "arena",
-        SystemKind.GAMES,
-        ArenaSystem.pools,
-        "an online club's official rapid, blitz and bullet ratings on FIDE's tables",
-        ArenaSystem,
-        ArenaRules(),
-        ArenaCodec(),
-        "chessrate.fast.arena:COMPILED",
-    ),
-    SystemInfo(
-        "corr",
-        SystemKind.GAMES,
-        CorrSystem.pools,
-        "a correspondence site's provisional and established ratings",
-        CorrSystem,
-        CorrRules(),
-        CorrCodec(),
-        "chessrate.fast.corr:COMPILED",
-    ),
-    SystemInfo(
-        "site",
-        SystemKind.GAMES,
-        SiteSystem.pools,
-        "a chess site's per-type Elo and weighted site Elo, with live games",
-        SiteSystem,
-        SiteRules(),
-        SiteCodec(),
-        "chessrate.fast.site:COMPILED",
-        live_games=True,
-        pool_labels={SiteSystem.pools[0]: "site Elo"},
-    ),
-    SystemInfo(
-        "fide",
-        SystemKind.PERIODS,
-        FideSystem.pools,
-        "FIDE rating periods rated from tournament report (TRF) files",
-        FideSystem,
-        FideRules(),
-    ),
-):
+
+def _ids(letter: str, count: int) -> tuple[str, ...]:
+    """A spec's rule ids: ``A1`` … ``A11``."""
+    return tuple(f"{letter}{n}" for n in range(1, count + 1))
+
+
+ARENA = SystemInfo(
+    id="arena",
+    kind=SystemKind.GAMES,
+    pools=ArenaSystem.pools,
+    description="an online club's official rapid, blitz and bullet ratings on FIDE's tables",
+    build=ArenaSystem,
+    rules=ArenaRules(),
+    codec=ArenaCodec(),
+    compiled="chessrate.fast.arena:COMPILED",
+    rule_ids=_ids("A", 11),
+    folded_rules=("arena A6",),
+)
+CORR = SystemInfo(
+    id="corr",
+    kind=SystemKind.GAMES,
+    pools=CorrSystem.pools,
+    description="a correspondence site's provisional and established ratings",
+    build=CorrSystem,
+    rules=CorrRules(),
+    codec=CorrCodec(),
+    compiled="chessrate.fast.corr:COMPILED",
+    rule_ids=_ids("C", 7),
+)
+SITE = SystemInfo(
+    id="site",
+    kind=SystemKind.GAMES,
+    pools=SiteSystem.pools,
+    description="a chess site's per-type Elo and weighted site Elo, with live games",
+    build=SiteSystem,
+    rules=SiteRules(),
+    codec=SiteCodec(),
+    compiled="chessrate.fast.site:COMPILED",
+    rule_ids=_ids("S", 10),
+    live_games=True,
+    annulments=True,
+    pool_labels={SiteSystem.pools[0]: "site Elo"},
+)
+FIDE = SystemInfo(
+    id="fide",
+    kind=SystemKind.PERIODS,
+    pools=FideSystem.pools,
+    description="FIDE rating periods rated from tournament report (TRF) files",
+    build=FideSystem,
+    rules=FideRules(),
+    rule_ids=_ids("F", 8),
+)
+for _info in (ARENA, CORR, SITE, FIDE):
     register(_info)
 
 LEDGER_SYSTEMS = tuple(REGISTRY)

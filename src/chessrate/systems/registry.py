@@ -58,6 +58,15 @@ class SystemInfo:
     replay; :func:`chessrate.fast.compiled_half` loads it)."""
     live_games: bool = False
     """Whether its ledger plays live games (site S7-S9)."""
+    folded_rules: tuple[str, ...] = ()
+    """Rules whose state after a change is built from the state before it, not from the
+    change alone (arena A6: the qualifying games so far), so that a stored state is
+    rebuilt from each such change in order."""
+    annulments: bool = False
+    """Whether its regulation annuls a rated game for fair play (site S10)."""
+    rule_ids: tuple[str, ...] = ()
+    """The ids of its rules as people read them (``S1`` … ``S10``: each has an anchor on
+    the pages' /how)."""
     pool_labels: Mapping[str, str] | None = None
     """What people call a pool where it is not the pool's name (site: "site Elo")."""
 
