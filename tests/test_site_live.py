@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chessrate.records import Result, Termination
+from chessrate.systems.site import SiteRules
 from chessrate.systems.site_live import (
     DeadlineKind,
     LiveGame,
-    LiveRules,
     Ply,
     Side,
     clock_left,
@@ -26,7 +26,7 @@ from chessrate.systems.site_live import (
 from chessrate.timecontrol import parse_time_control
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
-RULES = LiveRules()
+RULES = SiteRules()
 
 
 def game(control: str, bot: Side | None = None, rated: bool = True, *gaps: int) -> LiveGame:

@@ -108,3 +108,11 @@ def from_hundredths(value: int) -> Decimal:
 def format_rating(rating: Decimal | None) -> str | None:
     """A rating as written in files: a string with exactly two decimals."""
     return None if rating is None else f"{round_half_away(rating, 2):.2f}"
+
+
+def exact_text(value: Decimal | None) -> str | None:
+    """A number of at most two decimals as stored JSON keeps it: always with its
+    hundredths (``1500.00``, whether it was computed as ``1500`` or read back from integer
+    hundredths), so that equal numbers have equal texts; nothing is rounded (more than two
+    decimals is a ``ValueError``)."""
+    return None if value is None else str(from_hundredths(to_hundredths(value)))

@@ -163,10 +163,6 @@ def _updates(to_update: Sequence[Player]) -> list[tuple[str, dict[str, Any]]]:
     return [(p.id, {k: v for k, v in p.to_mapping().items() if k != "id"}) for p in to_update]
 
 
-BULK_SYSTEMS = ("arena", "corr", "site")
-"""The systems whose ledgers take a whole file through the compiled replay."""
-
-
 def import_file(
     ledger: Ledger,
     path: Path,
@@ -183,7 +179,7 @@ def import_file(
     replay, continuing from the ledger's current ratings, rows written in bulk); else
     game by game (:func:`import_records`). Either way one transaction, and the same
     rows (tests/ledger/test_bulk.py)."""
-    if ledger.system_id not in BULK_SYSTEMS:
+    if ledger.info.compiled is None:  # only a compiled half takes a whole file
         return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
     from .rating import read_compiled_batch
 
@@ -192,7 +188,7 @@ def import_file(
         return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
     to_create, to_update, implicit, final = _plan_players(ledger, players, set(batch.player_ids))
     for where, _game_id, _reason in annulments:
-        if ledger.system_id != "site":
+        if not ledger.info.annulments:
             raise InvalidRecord(
                 where, "id",
                 f"the {ledger.system_id} regulation has no fair-play annulment (site S10)",

@@ -31,6 +31,7 @@ from ..errors import Conflict, InvalidRecord, NotFound
 from ..folding import search_key
 from ..records import Player, Venue, microseconds
 from ..systems.base import CHANGE_COLUMNS, PoolKey, RatingSystem
+from ..systems.registry import system_of
 from . import codec, rows
 from .schema import events, games, players, ratings
 from .views import AnnulmentView
@@ -56,9 +57,6 @@ FILLER: dict[str, Any] = {
 BULK_CACHE_KIB = 1_048_576
 """SQLite's page cache during a bulk import, in KiB (1 GiB at most; given back when
 the connection closes)."""
-
-FOLDED = ("arena A6",)
-"""Rules whose state is built from the changes before (a qualification's entries)."""
 
 RATING_COLUMNS = ("rating_cents", "display", "state_name", "games", "listed", "state")
 
@@ -379,7 +377,8 @@ class Tracker:
         self.last_values = {name: np.zeros(size, np.int64) for name in STATE_COLUMNS}
         self.last_seq = np.full(size, -1, np.int64)
         self.folded: dict[tuple[int, int], Any] = {}
-        self.fold_rules = {system.rules_cited.index(r) for r in FOLDED if r in system.rules_cited}
+        folded = system_of(system).folded_rules
+        self.fold_rules = {system.rules_cited.index(r) for r in folded}
 
     def remember(self, chunk: Any, change_seq: I64, null: int) -> None:
         """Take in a chunk's changes (``change_seq``: each change's event)."""

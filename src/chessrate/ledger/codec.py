@@ -1,5 +1,6 @@
 """States, players and changes to and from JSON for the ledger. Decimals travel as
-strings with their exact digits; nothing here rounds."""
+strings with their exact digits; nothing here rounds. A state's form is its system's
+codec (its registry entry's)."""
 
 from __future__ import annotations
 
@@ -8,23 +9,17 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from ..numbers import from_hundredths, to_hundredths
+from ..numbers import exact_text
 from ..records import Player
-from ..systems.arena import ArenaState, ArenaStatus
-from ..systems.base import Change
-from ..systems.corr import CorrState, CorrStatus
-from ..systems.site import SiteState
+from ..systems.base import Change, StateCodec
+from ..systems.registry import system_info
 
 
 def _dec(value: object) -> Decimal | None:
     return None if value is None else Decimal(str(value))
 
 
-def _text(value: Decimal | None) -> str | None:
-    """A rating number as a state's JSON keeps it: always with its hundredths
-    (``1500.00``, whether it was computed as ``1500`` or read back from the ledger's
-    integer hundredths), so that equal states have equal texts."""
-    return None if value is None else str(from_hundredths(to_hundredths(value)))
+_text = exact_text
 
 
 def dumps(data: object) -> str:
@@ -32,47 +27,21 @@ def dumps(data: object) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def state_to_json(state: object) -> str:
-    """A system state as JSON text."""
-    if isinstance(state, ArenaState):
-        return dumps({
-            "status": state.status.value,
-            "rating": _text(state.rating),
-            "games": state.games,
-            "qualifying": [[_text(r), str(s)] for r, s in state.qualifying],
-        })  # fmt: skip
-    if isinstance(state, CorrState):
-        return dumps({
-            "status": state.status.value,
-            "rating": _text(state.rating),
-            "games": state.games,
-            "performances": _text(state.performances),
-        })  # fmt: skip
-    if isinstance(state, SiteState):
-        return dumps({"rating": _text(state.rating), "games": state.games})
-    raise TypeError(f"no codec for {type(state).__name__}")
+def _codec(system_id: str) -> StateCodec[Any]:
+    codec = system_info(system_id).codec
+    if codec is None:
+        raise ValueError(f"system {system_id!r} keeps no per-game states")
+    return codec
+
+
+def state_to_json(system_id: str, state: object) -> str:
+    """A system state as JSON text (the system's codec's)."""
+    return dumps(_codec(system_id).dump(state))
 
 
 def state_from_json(system_id: str, text: str) -> Any:
     """The state a system's ``rate`` expects, from :func:`state_to_json`'s text."""
-    data = json.loads(text)
-    if system_id == "arena":
-        return ArenaState(
-            ArenaStatus(data["status"]),
-            _dec(data["rating"]),
-            int(data["games"]),
-            tuple((Decimal(r), Decimal(s)) for r, s in data["qualifying"]),
-        )
-    if system_id == "corr":
-        return CorrState(
-            CorrStatus(data["status"]),
-            _dec(data["rating"]),
-            int(data["games"]),
-            Decimal(data["performances"]),
-        )
-    if system_id == "site":
-        return SiteState(Decimal(data["rating"]), int(data["games"]))
-    raise ValueError(f"system {system_id!r} keeps no per-game states")
+    return _codec(system_id).load(json.loads(text))
 
 
 def player_from_json(text: str) -> Player:

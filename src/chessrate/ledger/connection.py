@@ -31,7 +31,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..errors import InvalidInput, LedgerUnavailable
-from ..systems import REGISTRY, SystemInfo, get_system, system_info
+from ..systems import REGISTRY, SystemInfo, system_info
 from ..systems.base import RatingSystem
 from .schema import settings
 
@@ -256,7 +256,7 @@ class LedgerConnection:
         if self._system is None:
             if not self.info.rates_games:
                 raise InvalidInput(f"a {self.system_id} ledger rates periods, not single games")
-            self._system = get_system(self.system_id)
+            self._system = self.info.rating_system()
         return self._system
 
     @contextmanager

@@ -26,19 +26,20 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..records import GameRecord, Player, Result, Termination, Venue, text_problem
-from ..systems.site import SiteSystem
+from ..systems.site import SiteRules, SiteSystem
 from ..systems.site_live import (
     SERVICE_ENDINGS,
     Deadline,
     Ending,
     LiveGame,
-    LiveRules,
     LiveStatus,
     Ply,
     Side,
+    abort_ending,
     deadline,
     deadline_ending,
     due,
+    finish_ending,
     plies_text,
 )
 from ..timecontrol import parse_time_control
@@ -92,9 +93,13 @@ class OtbRegistration:
 class LiveGames:
     """The live games of a ``site`` ledger."""
 
-    def __init__(self, ledger: Ledger, rules: LiveRules | None = None) -> None:
+    def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.rules = rules or LiveRules()
+
+    @property
+    def rules(self) -> SiteRules:
+        """The ledger's rules: every deadline and ending reads its numbers there."""
+        return self._require_site().rules
 
     def _require_site(self) -> SiteSystem:
         system = self.ledger.system
@@ -227,33 +232,18 @@ class LiveGames:
         """End a game as the players' site reports it (result, termination) and rate it.
         Before both moved it can only be void (S8); a bot never loses on time or by
         abandonment (S7); ``expired`` and ``bot_no_move`` are the service's to declare."""
-        where = f"live game {game_id}"
-        if termination in SERVICE_ENDINGS:
-            raise InvalidRecord(
-                where, "termination",
-                f"{termination.value!r} is declared by the service itself when its deadline "
-                "passes (S7, S9)",
-            )  # fmt: skip
+        if termination in SERVICE_ENDINGS:  # refused before the game is read
+            finish_ending(LiveGame(game_id, "", "", now, None), result, termination, self.rules)
         return self._act(
             game_id, now, by,
-            lambda game: Ending(result, termination, _finish_reason(game, result, termination)),
+            lambda game: finish_ending(game, result, termination, self.rules),
         )  # fmt: skip
 
     def abort(self, game_id: str, by: str, now: datetime) -> LiveView:
         """S8: either player may abort until both sides have made their first move."""
-
-        def ending(game: LiveGame) -> Ending:
-            if game.both_moved:
-                raise Conflict(
-                    f"live game {game_id}: both sides have moved: the game can no longer be "
-                    "aborted (S8); resign instead"
-                )
-            return Ending(
-                Result.NO_RESULT, Termination.NORMAL,
-                f"aborted by {by} before both sides moved (site S8)",
-            )  # fmt: skip
-
-        return self._act(game_id, now, by, ending, by_required=True)
+        return self._act(
+            game_id, now, by, lambda game: abort_ending(game, by, self.rules), by_required=True
+        )
 
     def _act(
         self,
@@ -606,15 +596,6 @@ def _ended_text(row: Any) -> str:
     if status is LiveStatus.OPEN:
         return "the game is being played"
     return f"the game has ended ({row.ending})"
-
-
-def _finish_reason(game: LiveGame, result: Result, termination: Termination) -> str:
-    if not game.both_moved:
-        return (
-            f"ended by {termination.value} after {game.ply_count} plies, before both sides "
-            "moved: void (site S8)"
-        )
-    return f"{termination.value}: {result.value} after {game.ply_count} plies"
 
 
 def _chosen(status: LiveStatus | None, player: str | None) -> list[ColumnElement[bool]]:

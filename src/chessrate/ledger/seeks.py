@@ -33,7 +33,7 @@ from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..numbers import from_hundredths
 from ..records import Player
 from ..systems.site import SITE, SiteSystem
-from ..systems.site_live import LiveGame, LiveRules, LiveStatus, Side
+from ..systems.site_live import LiveGame, LiveStatus, Side
 from ..systems.site_pairing import (
     PairingRules,
     Seek,
@@ -107,12 +107,10 @@ class PairReport:
 class Seeks:
     """The seeks of a ``site`` ledger."""
 
-    def __init__(
-        self, ledger: Ledger, rules: PairingRules | None = None, live: LiveRules | None = None
-    ) -> None:
+    def __init__(self, ledger: Ledger, rules: PairingRules | None = None) -> None:
         self.ledger = ledger
         self.rules = rules or PairingRules()
-        self.live = LiveGames(ledger, live)
+        self.live = LiveGames(ledger)
 
     def _require_site(self) -> SiteSystem:
         system = self.ledger.system

@@ -51,9 +51,9 @@ class LedgerVerify(LedgerBulk):
         return self._verify_reference()
 
     def compiled_verifiable(self) -> bool:
-        """Whether the compiled replay can replay this ledger: a per-game system, games,
-        every player's event before the first game, no annulment."""
-        if self.system_id not in ("arena", "corr", "site"):
+        """Whether the compiled replay can replay this ledger: a system with a compiled
+        half, games, every player's event before the first game, no annulment."""
+        if self.info.compiled is None:
             return False
         with self.reading() as conn:
             first_game = conn.execute(select(func.min(rows_games.c.seq))).scalar()

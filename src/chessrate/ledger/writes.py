@@ -426,7 +426,7 @@ class LedgerWrites(LedgerQueries):
             "state_name": entry.state if entry else _state_name(state),
             "games": entry.games if entry else 0,
             "listed": entry is not None,
-            "state": codec.state_to_json(state),
+            "state": codec.state_to_json(self.system_id, state),
         }
 
     def preview(self, record: GameRecord) -> dict[str, GameRating[Any]]:

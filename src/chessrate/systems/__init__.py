@@ -1,109 +1,91 @@
 """The rating regulations, one module each. Pure functions, no I/O.
 
-:data:`REGISTRY` says what each system is, for everything above the systems (the
-ledger, the service, the pages, the samples, the command line): they ask a system's
-:class:`SystemInfo` (its ``kind``, its ``pools``) instead of comparing its id.
-:func:`get_system` builds a system that rates games one by one; ``fide`` rates rating
-periods of tournaments (:class:`~chessrate.systems.fide.FideSystem`).
+Each system is one entry of :mod:`.registry` (:data:`REGISTRY`): its reference system,
+its ``Rules``, its stored-state codec and its compiled half. Everything above the
+systems (the ledger, the compiled replay, the service, the pages, the samples and the
+command line) asks a system's entry instead of comparing its id. :func:`get_system`
+builds a system that rates games one by one; ``fide`` rates rating periods of
+tournaments (:class:`~chessrate.systems.fide.FideSystem`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import StrEnum
-from types import MappingProxyType
-from typing import Any
-
-from .arena import ArenaRules, ArenaSystem
-from .base import Change, Established, GameRating, ListEntry, RatingSystem
-from .corr import CorrRules, CorrSystem
-from .fide import FideSystem
-from .site import SiteRules, SiteSystem
-
-
-class SystemKind(StrEnum):
-    """How a system rates."""
-
-    GAMES = "games"
-    """Game by game, as each is played or submitted (a :class:`RatingSystem`)."""
-    PERIODS = "periods"
-    """A rating period's tournaments at once, from a starting list to a new list."""
+from .arena import ArenaCodec, ArenaRules, ArenaSystem
+from .base import Change, Established, GameRating, ListEntry, RatingSystem, Rules, StateCodec
+from .corr import CorrCodec, CorrRules, CorrSystem
+from .fide import FideRules, FideSystem
+from .registry import (
+    REGISTRY,
+    SystemInfo,
+    SystemKind,
+    get_system,
+    register,
+    registered,
+    system_info,
+    system_of,
+)
+from .site import SiteCodec, SiteRules, SiteSystem
 
 
-@dataclass(frozen=True, slots=True)
-class SystemInfo:
-    """What the layers above the systems need to know about one system."""
-
-    id: str
-    kind: SystemKind
-    pools: tuple[str, ...]
-    """Its rating lists, in the system's order (fide's one pool is ``"fide"``)."""
-    description: str
-    """One line, for people (``--help``, pages)."""
-    live_games: bool = False
-    """Whether its ledger plays live games (site S7-S9)."""
-
-    @property
-    def rates_games(self) -> bool:
-        return self.kind is SystemKind.GAMES
-
-    @property
-    def rates_periods(self) -> bool:
-        return self.kind is SystemKind.PERIODS
+def _ids(letter: str, count: int) -> tuple[str, ...]:
+    """A spec's rule ids: ``A1`` … ``A11``."""
+    return tuple(f"{letter}{n}" for n in range(1, count + 1))
 
 
-REGISTRY: Mapping[str, SystemInfo] = MappingProxyType(
-    {
-        info.id: info
-        for info in (
-            SystemInfo(
-                "arena", SystemKind.GAMES, ArenaSystem.pools,
-                "an online club's official rapid, blitz and bullet ratings on FIDE's tables",
-            ),
-            SystemInfo(
-                "corr", SystemKind.GAMES, CorrSystem.pools,
-                "a correspondence site's provisional and established ratings",
-            ),
-            SystemInfo(
-                "site", SystemKind.GAMES, SiteSystem.pools,
-                "a chess site's per-type Elo and weighted site Elo, with live games",
-                live_games=True,
-            ),
-            SystemInfo(
-                "fide", SystemKind.PERIODS, FideSystem.pools,
-                "FIDE rating periods rated from tournament report (TRF) files",
-            ),
-        )
-    }
-)  # fmt: skip
-"""Every system, by id, in the order they are listed."""
+ARENA = SystemInfo(
+    id="arena",
+    kind=SystemKind.GAMES,
+    pools=ArenaSystem.pools,
+    description="an online club's official rapid, blitz and bullet ratings on FIDE's tables",
+    build=ArenaSystem,
+    rules=ArenaRules(),
+    codec=ArenaCodec(),
+    compiled="chessrate.fast.arena:COMPILED",
+    rule_ids=_ids("A", 11),
+    folded_rules=("arena A6",),
+)
+CORR = SystemInfo(
+    id="corr",
+    kind=SystemKind.GAMES,
+    pools=CorrSystem.pools,
+    description="a correspondence site's provisional and established ratings",
+    build=CorrSystem,
+    rules=CorrRules(),
+    codec=CorrCodec(),
+    compiled="chessrate.fast.corr:COMPILED",
+    rule_ids=_ids("C", 7),
+)
+SITE = SystemInfo(
+    id="site",
+    kind=SystemKind.GAMES,
+    pools=SiteSystem.pools,
+    description="a chess site's per-type Elo and weighted site Elo, with live games",
+    build=SiteSystem,
+    rules=SiteRules(),
+    codec=SiteCodec(),
+    compiled="chessrate.fast.site:COMPILED",
+    rule_ids=_ids("S", 10),
+    live_games=True,
+    annulments=True,
+    pool_labels={SiteSystem.pools[0]: "site Elo"},
+)
+FIDE = SystemInfo(
+    id="fide",
+    kind=SystemKind.PERIODS,
+    pools=FideSystem.pools,
+    description="FIDE rating periods rated from tournament report (TRF) files",
+    build=FideSystem,
+    rules=FideRules(),
+    rule_ids=_ids("F", 8),
+)
+for _info in (ARENA, CORR, SITE, FIDE):
+    register(_info)
 
 LEDGER_SYSTEMS = tuple(REGISTRY)
-"""Every system a ledger can rate by."""
+"""The systems this package ships, in the order they are listed."""
 
 SYSTEM_IDS = tuple(info.id for info in REGISTRY.values() if info.rates_games)
-"""The systems that rate games one by one (:func:`get_system`, ``chessrate rate``)."""
-
-
-def system_info(system_id: str) -> SystemInfo:
-    """The registry's entry for ``system_id``; ``ValueError`` naming the known ids."""
-    try:
-        return REGISTRY[system_id]
-    except KeyError:
-        known = ", ".join(REGISTRY)
-        raise ValueError(f"unknown rating system {system_id!r} (known: {known})") from None
-
-
-def get_system(system_id: str) -> RatingSystem[Any]:
-    """The system with this id, with its default parameters."""
-    if system_id == "arena":
-        return ArenaSystem(ArenaRules())
-    if system_id == "corr":
-        return CorrSystem(CorrRules())
-    if system_id == "site":
-        return SiteSystem(SiteRules())
-    raise ValueError(f"unknown rating system {system_id!r} (known: {', '.join(SYSTEM_IDS)})")
+"""The shipped systems that rate games one by one (:func:`get_system`, ``chessrate rate``)."""
 
 
 __all__ = [
@@ -116,13 +98,20 @@ __all__ = [
     "CorrRules",
     "CorrSystem",
     "Established",
+    "FideRules",
+    "FideSystem",
     "GameRating",
     "ListEntry",
     "RatingSystem",
+    "Rules",
     "SiteRules",
     "SiteSystem",
+    "StateCodec",
     "SystemInfo",
     "SystemKind",
     "get_system",
+    "register",
+    "registered",
     "system_info",
+    "system_of",
 ]

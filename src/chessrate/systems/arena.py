@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from ..errors import InvalidRecord
-from ..numbers import HALF, display, round_half_away
+from ..numbers import HALF, display, exact_text, round_half_away
 from ..records import GameRecord, Outcome, Player, Termination
 from ..tables import dp_for_fraction, expected_scores, table_b_d
 from ..timecontrol import TimeControl
@@ -23,6 +24,7 @@ from .base import (
     ListEntry,
     PlayerLookup,
     PoolKey,
+    Rules,
     StateLookup,
     decided,
     explained,
@@ -89,7 +91,7 @@ class ArenaState:
 
 
 @dataclass(frozen=True, slots=True)
-class ArenaRules:
+class ArenaRules(Rules):
     """The ruleset's parameters; the defaults are the spec's."""
 
     training_rating: int = 1500  # A5 Decision
@@ -443,6 +445,27 @@ class ArenaSystem:
             states=(ArenaStatus.RATED.value,), state_rule="A5", membership=True,
             membership_rule="A3",
         )  # fmt: skip
+
+
+class ArenaCodec:
+    """An ``ArenaState`` as a ledger stores it (its qualifying games as [Ra, score])."""
+
+    def dump(self, state: ArenaState) -> dict[str, Any]:
+        return {
+            "status": state.status.value,
+            "rating": exact_text(state.rating),
+            "games": state.games,
+            "qualifying": [[exact_text(r), str(s)] for r, s in state.qualifying],
+        }
+
+    def load(self, data: dict[str, Any]) -> ArenaState:
+        rating = data["rating"]
+        return ArenaState(
+            ArenaStatus(data["status"]),
+            None if rating is None else Decimal(str(rating)),
+            int(data["games"]),
+            tuple((Decimal(r), Decimal(s)) for r, s in data["qualifying"]),
+        )
 
 
 def display_arena(state: ArenaState, rules: ArenaRules | None = None) -> str:

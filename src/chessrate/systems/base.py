@@ -242,11 +242,36 @@ PlayerLookup = Callable[[str], Player]
 StateLookup = Callable[[str, str], S]
 
 
+class Rules:
+    """A system's rule numbers: each system's ``Rules`` (``ArenaRules``, ``SiteRules``, ...)
+    is a frozen dataclass of this kind whose defaults are the spec's. The reference
+    functions and the compiled kernels both read a rule's number from here and nowhere
+    else, so a ``Rules`` with other values changes both engines."""
+
+    __slots__ = ()
+
+
+class StateCodec(Protocol[S]):
+    """A system's states to and from the JSON a ledger stores (its ``ratings.state``):
+    Decimals travel as strings with their exact digits; nothing rounds."""
+
+    def dump(self, state: S) -> dict[str, Any]:
+        """The state as JSON-ready data."""
+
+    def load(self, data: dict[str, Any]) -> S:
+        """The state :meth:`dump` gave."""
+
+
 class RatingSystem(Protocol[S]):
     """The interface the engine (and later the ledger) drives."""
 
     id: str
     pools: tuple[str, ...]
+
+    @property
+    def rules(self) -> Rules:
+        """The numbers this system rates by."""
+
     rules_cited: tuple[str, ...]
     """Every rule a change can cite (``Change.rule``), in a fixed order."""
     states: tuple[str, ...]

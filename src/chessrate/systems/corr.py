@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from ..errors import InvalidRecord
-from ..numbers import HALF, ONE, display, round_half_away
+from ..numbers import HALF, ONE, display, exact_text, round_half_away
 from ..records import GameRecord, Outcome, Player, Termination
 from .base import (
     Change,
@@ -20,6 +21,7 @@ from .base import (
     ListEntry,
     PlayerLookup,
     PoolKey,
+    Rules,
     StateLookup,
     decided,
     explained,
@@ -59,7 +61,7 @@ class CorrState:
 
 
 @dataclass(frozen=True, slots=True)
-class CorrRules:
+class CorrRules(Rules):
     """The ruleset's parameters; the defaults are the spec's."""
 
     established_after: int = 25  # C1
@@ -319,6 +321,27 @@ class CorrSystem:
         """Leaderboards: established ratings (C1: 25 counted games); ``active_days``
         does not apply."""
         return Established(states=(CorrStatus.ESTABLISHED.value,), state_rule="C1")
+
+
+class CorrCodec:
+    """A ``CorrState`` as a ledger stores it (the exact sum of the performances too)."""
+
+    def dump(self, state: CorrState) -> dict[str, Any]:
+        return {
+            "status": state.status.value,
+            "rating": exact_text(state.rating),
+            "games": state.games,
+            "performances": exact_text(state.performances),
+        }
+
+    def load(self, data: dict[str, Any]) -> CorrState:
+        rating = data["rating"]
+        return CorrState(
+            CorrStatus(data["status"]),
+            None if rating is None else Decimal(str(rating)),
+            int(data["games"]),
+            Decimal(data["performances"]),
+        )
 
 
 def display_corr(state: CorrState) -> str:

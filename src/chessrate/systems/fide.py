@@ -27,12 +27,13 @@ from decimal import Decimal
 
 from ..numbers import HALF, round_half_away
 from ..tables import dp_for_fraction, expected_score
+from .base import Rules
 
 POOL = "fide"
 
 
 @dataclass(frozen=True, slots=True)
-class FideRules:
+class FideRules(Rules):
     """The ruleset's parameters and behaviour switches; the defaults are the seed's
     (spec fide.md). ``RULESETS["fide-2024"]`` holds today's (docs/fide-2024.md)."""
 

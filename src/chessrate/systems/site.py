@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from ..errors import InvalidRecord
-from ..numbers import HALF, ONE, display, round_half_away
+from ..numbers import HALF, ONE, display, exact_text, round_half_away
 from ..records import GameRecord, Outcome, Player, Result, Termination, Venue
 from ..timecontrol import ClockKind, TimeControl
 from .base import (
@@ -23,6 +24,7 @@ from .base import (
     ListEntry,
     PlayerLookup,
     PoolKey,
+    Rules,
     StateLookup,
     decided,
     explained,
@@ -92,7 +94,7 @@ class SiteState:
 
 
 @dataclass(frozen=True, slots=True)
-class SiteRules:
+class SiteRules(Rules):
     """The ruleset's parameters; the defaults are the spec's."""
 
     start: Decimal = Decimal("1500.00")  # S3
@@ -107,6 +109,13 @@ class SiteRules:
     rapid_below: int = 25 * 60
     bot_void_before_plies: int = 18  # S7 Decision: moves 1-9
     aborted_below_plies: int = 2  # S8: before both sides moved
+    # the deadlines of live games, in seconds (site_live)
+    first_move_fast: int = 30  # S8: bullet and blitz
+    first_move_slow: int = 60  # S8: rapid and classical
+    first_move_unclocked: int = 24 * 3600  # S8: unclocked and correspondence
+    bot_move_live: int = 60  # S8/S7: a bot's move in a clocked game
+    bot_move_unclocked: int = 10 * 60  # S8/S7: a bot's move without a live clock
+    expiry: int = 7 * 24 * 3600  # S9
     weights: dict[GameType, Decimal] = field(default_factory=lambda: dict(WEIGHTS))
 
 
@@ -238,7 +247,10 @@ class SiteSystem:
         if code == R_ABORTED:
             return f"aborted: {game.plies} plies, before both sides moved: void (S8)"
         if code == R_BOT_NO_MOVE:
-            return f"the bot's move did not arrive before move 10 ({game.plies} plies): void (S7)"
+            return (
+                f"the bot's move did not arrive before move {self.bot_loss_move} "
+                f"({game.plies} plies): void (S7)"
+            )
         if code == R_NO_RESULT:
             return "no result (*): counts for nothing"
         kind = tuple(GameType)[code - R_RATED]
@@ -304,8 +316,8 @@ class SiteSystem:
         return game.result
 
     def _bot_no_move(self, game: GameRecord, bot: Player | None) -> Result | int:
-        """S7 Decision: the bot's move did not arrive: void in moves 1-9 (fewer than 18
-        plies), from move 10 on the human's loss."""
+        """S7 Decision: the bot's move did not arrive: void before ``bot_void_before_plies``
+        plies (moves 1-9 by default), from the move after on the human's loss."""
         if bot is None:
             raise game.refuse("termination", "'bot_no_move' needs a bot in the game (S7)")
         if game.plies is None:
@@ -316,7 +328,8 @@ class SiteSystem:
         if game.result not in (human_loses, Result.NO_RESULT):
             raise game.refuse(
                 "result",
-                f"from move 10 a missing bot move is the human's loss ({human_loses.value}) (S7)",
+                f"from move {self.bot_loss_move} a missing bot move is the human's loss "
+                f"({human_loses.value}) (S7)",
             )
         return human_loses
 
@@ -342,6 +355,12 @@ class SiteSystem:
                     f"after {game.plies} plies {'White' if white_to_move else 'Black'} was to "
                     "move and loses an expired game (S9)",
                 )
+
+    @property
+    def bot_loss_move(self) -> int:
+        """S7 Decision: the first move at which a bot's missing move is the human's loss
+        (10, after ``bot_void_before_plies`` = 18 plies)."""
+        return move_of_ply(self.rules.bot_void_before_plies + 1)
 
     def k_factor(self, state: SiteState) -> int:
         """S4: 32 while the rating has fewer than 30 rated games, then 20."""
@@ -496,6 +515,21 @@ class SiteSystem:
         return Established(
             min_games=self.rules.provisional_games, games_rule="S6", active_days=active_days
         )
+
+
+class SiteCodec:
+    """A ``SiteState`` as a ledger stores it."""
+
+    def dump(self, state: SiteState) -> dict[str, Any]:
+        return {"rating": exact_text(state.rating), "games": state.games}
+
+    def load(self, data: dict[str, Any]) -> SiteState:
+        return SiteState(Decimal(data["rating"]), int(data["games"]))
+
+
+def move_of_ply(ply: int) -> int:
+    """The move a ply belongs to (plies 1 and 2 are move 1)."""
+    return (ply + 1) // 2
 
 
 def display_site(state: SiteState, rules: SiteRules | None = None) -> str:

@@ -1,6 +1,8 @@
 """``site`` games while they are played: the deadlines of S7-S9 and how a game ends.
 
-Pure like the rating systems: no clock, no database. The live service keeps a
+Pure like the rating systems: no clock, no database. Every number is a field of
+:class:`~chessrate.systems.site.SiteRules` (the ledger's), and the words are written
+from them. The live service keeps a
 :class:`LiveGame` (who plays, the time control, every ply's timestamp), asks
 :func:`deadline` when the game must next hear from the player to move, and, when that
 moment has passed, :func:`deadline_ending` says how the game ends. A finished game
@@ -29,8 +31,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from ..errors import Conflict, InvalidRecord
 from ..records import Result, Termination, Venue
 from ..timecontrol import ClockKind, TimeControl
+from .site import GameType, SiteRules, SiteSystem
 
 
 class Side(StrEnum):
@@ -62,20 +66,6 @@ class DeadlineKind(StrEnum):
     BOT_MOVE = "bot_move"  # S7
     CLOCK = "clock"  # S8: running out of time after both moved
     EXPIRY = "expiry"  # S9
-
-
-@dataclass(frozen=True, slots=True)
-class LiveRules:
-    """The deadlines (seconds); the defaults are the spec's (site S7-S9)."""
-
-    first_move_fast: int = 30  # S8: bullet and blitz
-    first_move_slow: int = 60  # S8: rapid and classical
-    first_move_unclocked: int = 24 * 3600  # S8: unclocked and correspondence
-    bot_move_live: int = 60  # S8/S7: a bot's move in a clocked game
-    bot_move_unclocked: int = 10 * 60  # S8/S7: a bot's move without a live clock
-    expiry: int = 7 * 24 * 3600  # S9
-    fast_below: int = 8 * 60  # S2: bullet and blitz are estimated below 8 minutes
-    bot_void_before_plies: int = 18  # S7 Decision: moves 1-9
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,10 +120,10 @@ class LiveGame:
     def to_move(self) -> Side:
         return Side.WHITE if len(self.plies) % 2 == 0 else Side.BLACK
 
-    @property
-    def both_moved(self) -> bool:
-        """S8: from here on the game is no longer aborted but won and lost."""
-        return len(self.plies) >= 2
+    def both_moved(self, rules: SiteRules) -> bool:
+        """S8: from here on the game is no longer aborted but won and lost (the plies
+        ``aborted_below_plies`` asks for were made)."""
+        return len(self.plies) >= rules.aborted_below_plies
 
     @property
     def last_at(self) -> datetime:
@@ -172,17 +162,21 @@ def _live_clock(control: TimeControl | None) -> bool:
     return control is not None and control.kind is ClockKind.CLOCKED
 
 
-def first_move_seconds(game: LiveGame, side: Side, rules: LiveRules) -> int:
+FAST = frozenset({GameType.BULLET, GameType.BLITZ})
+"""S8: the game types with the short first-move deadline."""
+
+
+def first_move_seconds(game: LiveGame, side: Side, rules: SiteRules) -> int:
     """S8: the first-move deadline of ``side``: 30 s bullet/blitz, 60 s rapid/classical,
-    24 h unclocked/correspondence; a bot's move 60 s live, 10 min unclocked."""
+    24 h unclocked/correspondence; a bot's move 60 s live, 10 min unclocked (the
+    defaults; the game type is S2's, by the rules' own boundaries)."""
     control = game.time_control
     if game.bot is side:
         return rules.bot_move_live if _live_clock(control) else rules.bot_move_unclocked
     if control is None or control.kind is not ClockKind.CLOCKED:
         return rules.first_move_unclocked
-    estimate = control.estimated_seconds
-    assert estimate is not None
-    return rules.first_move_fast if estimate < rules.fast_below else rules.first_move_slow
+    fast = SiteSystem(rules).control_type(control) in FAST
+    return rules.first_move_fast if fast else rules.first_move_slow
 
 
 def clock_left(game: LiveGame, side: Side) -> timedelta:
@@ -202,14 +196,14 @@ def clock_left(game: LiveGame, side: Side) -> timedelta:
     return left
 
 
-def deadline(game: LiveGame, rules: LiveRules | None = None) -> Deadline | None:
+def deadline(game: LiveGame, rules: SiteRules | None = None) -> Deadline | None:
     """When the game must next hear from the side to move, or None when it can wait
     for ever (a casual unclocked game once both moved)."""
-    rules = rules or LiveRules()
+    rules = rules or SiteRules()
     side = game.to_move
     since = game.last_at
     control = game.time_control
-    if not game.both_moved:
+    if not game.both_moved(rules):
         seconds = first_move_seconds(game, side, rules)
         whose = "the bot's" if game.bot is side else f"{side.value.capitalize()}'s"
         return Deadline(
@@ -218,10 +212,11 @@ def deadline(game: LiveGame, rules: LiveRules | None = None) -> Deadline | None:
         )  # fmt: skip
     if game.bot is side:
         seconds = rules.bot_move_live if _live_clock(control) else rules.bot_move_unclocked
+        move = SiteSystem(rules).bot_loss_move
         return Deadline(
             since + timedelta(seconds=seconds), DeadlineKind.BOT_MOVE, side, "site S7",
-            f"the bot's move within {_seconds(seconds)}, else void before move 10 and "
-            "the human's loss from move 10",
+            f"the bot's move within {_seconds(seconds)}, else void before move {move} and "
+            f"the human's loss from move {move}",
         )  # fmt: skip
     if control is not None and control.kind is ClockKind.CLOCKED:
         left = clock_left(game, side)
@@ -244,9 +239,9 @@ def deadline(game: LiveGame, rules: LiveRules | None = None) -> Deadline | None:
     )  # fmt: skip
 
 
-def deadline_ending(game: LiveGame, passed: Deadline, rules: LiveRules | None = None) -> Ending:
+def deadline_ending(game: LiveGame, passed: Deadline, rules: SiteRules | None = None) -> Ending:
     """How the game ends when ``passed`` has passed without a move from its side."""
-    rules = rules or LiveRules()
+    rules = rules or SiteRules()
     side = passed.side
     name = "the bot" if game.bot is side else side.value.capitalize()
     if passed.kind is DeadlineKind.FIRST_MOVE:
@@ -256,16 +251,17 @@ def deadline_ending(game: LiveGame, passed: Deadline, rules: LiveRules | None = 
             f"aborted: {name} did not make a first move in time (site S8)",
         )  # fmt: skip
     if passed.kind is DeadlineKind.BOT_MOVE:
+        move = SiteSystem(rules).bot_loss_move
         if game.ply_count < rules.bot_void_before_plies:
             return Ending(
                 Result.NO_RESULT, Termination.BOT_NO_MOVE,
-                f"the bot's move did not arrive before move 10 ({game.ply_count} plies): "
+                f"the bot's move did not arrive before move {move} ({game.ply_count} plies): "
                 "void (site S7)",
             )  # fmt: skip
         human = side.other
         return Ending(
             human.loses(), Termination.BOT_NO_MOVE,
-            f"the bot's move did not arrive from move 10 on ({game.ply_count} plies): "
+            f"the bot's move did not arrive from move {move} on ({game.ply_count} plies): "
             f"{human.value.capitalize()} loses (site S7)",
         )  # fmt: skip
     if passed.kind is DeadlineKind.CLOCK:
@@ -276,7 +272,7 @@ def deadline_ending(game: LiveGame, passed: Deadline, rules: LiveRules | None = 
     )  # fmt: skip
 
 
-def due(game: LiveGame, now: datetime, rules: LiveRules | None = None) -> Deadline | None:
+def due(game: LiveGame, now: datetime, rules: SiteRules | None = None) -> Deadline | None:
     """The deadline that has passed at ``now``, if any."""
     upcoming = deadline(game, rules)
     if upcoming is not None and upcoming.at <= now:
@@ -286,6 +282,42 @@ def due(game: LiveGame, now: datetime, rules: LiveRules | None = None) -> Deadli
 
 SERVICE_ENDINGS = frozenset({Termination.EXPIRED, Termination.BOT_NO_MOVE})
 """Endings only the service declares, when their deadline passes (S7, S9)."""
+
+
+def abort_ending(game: LiveGame, by: str, rules: SiteRules | None = None) -> Ending:
+    """S8: either player may abort until both sides have made their first move; after,
+    the game can only be won, lost or drawn (a :class:`Conflict`)."""
+    rules = rules or SiteRules()
+    if game.both_moved(rules):
+        raise Conflict(
+            f"live game {game.id}: both sides have moved: the game can no longer be "
+            "aborted (S8); resign instead"
+        )
+    return Ending(
+        Result.NO_RESULT, Termination.NORMAL, f"aborted by {by} before both sides moved (site S8)"
+    )
+
+
+def finish_ending(
+    game: LiveGame, result: Result, termination: Termination, rules: SiteRules | None = None
+) -> Ending:
+    """How a game ends as the players' site reports it: before both moved it can only be
+    void (S8); ``expired`` and ``bot_no_move`` are the service's to declare (S7, S9)."""
+    rules = rules or SiteRules()
+    if termination in SERVICE_ENDINGS:
+        raise InvalidRecord(
+            f"live game {game.id}", "termination",
+            f"{termination.value!r} is declared by the service itself when its deadline "
+            "passes (S7, S9)",
+        )  # fmt: skip
+    if not game.both_moved(rules):
+        reason = (
+            f"ended by {termination.value} after {game.ply_count} plies, before both sides "
+            "moved: void (site S8)"
+        )
+    else:
+        reason = f"{termination.value}: {result.value} after {game.ply_count} plies"
+    return Ending(result, termination, reason)
 
 
 def plies_text(plies: Sequence[Ply]) -> list[list[object]]:

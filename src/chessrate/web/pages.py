@@ -24,8 +24,6 @@ from ..errors import NotFound
 from ..ledger import Ledger
 from ..numbers import display
 from ..systems.arena import allowed_controls
-from ..systems.fide import FideSystem
-from ..systems.site_live import LiveRules
 from ..timecontrol import ESTIMATE_MOVES, as_players_write
 from .charts import rating_chart
 from .formats import change_class, moment_text, seconds_text, signed_change, time_control_text
@@ -39,7 +37,6 @@ templates.env.filters["tc"] = time_control_text
 templates.env.filters["waited"] = seconds_text
 router = APIRouter(include_in_schema=False)
 
-POOL_NAMES = {"site": "site Elo"}
 LEADERS_ON_HOME = 10
 SEARCH_RESULTS = 50
 SEARCH_LONGEST = 200
@@ -67,7 +64,7 @@ def _page(
         system=ledger.system_id,
         info=ledger.info,
         pools=services.pools_of(ledger),
-        pool_name=lambda pool: POOL_NAMES.get(pool, pool),
+        pool_name=ledger.info.pool_label,
         signed=_signed,
         person=lambda player_id: person_link(player_id, names.get(player_id)),
         rule=rule_link,
@@ -227,28 +224,23 @@ def _find(
 
 
 def _rules(ledger: Ledger) -> Any:
-    """The ledger's system's ``Rules`` (its numbers, for the words of the pages)."""
-    if ledger.info.rates_games:
-        return getattr(ledger.system, "rules")  # noqa: B009 (not in the Protocol)
-    return FideSystem().rules
+    """The ledger's system's ``Rules`` (its numbers, for the words of the pages): a
+    period system's default rules (each period names its own)."""
+    return ledger.system.rules if ledger.info.rates_games else ledger.info.rules
 
 
 @router.get("/how", response_class=HTMLResponse)
 def how(request: Request, ledger: LedgerDep, active_days: ActiveDays) -> HTMLResponse:
     """How the ledger's ratings work, in plain words from its system's Rules: each rule
     id the pages show has an anchor here (``/how#S6``)."""
-    letter, count = HOW_RULES[ledger.system_id]
-    ids = [f"{letter}{n}" for n in range(1, count + 1)]
+    ids = ledger.info.rule_ids
     return _page(
         request, ledger, "how.html", rules=_rules(ledger), active_days=active_days,
-        ledger_date=ledger.ledger_date(), rule_ids=ids, first_rule=ids[5 if count > 6 else 0],
-        estimate_moves=ESTIMATE_MOVES, expiry_days=LiveRules().expiry // 86_400,
+        ledger_date=ledger.ledger_date(), rule_ids=ids,
+        first_rule=ids[5 if len(ids) > 6 else 0] if ids else "",
+        estimate_moves=ESTIMATE_MOVES,
         controls=allowed_controls(),
     )  # fmt: skip
-
-
-HOW_RULES = {"site": ("S", 10), "arena": ("A", 11), "corr": ("C", 7), "fide": ("F", 8)}
-"""Each system's rule ids on /how (the spec's rules: site.md S1-S10, …)."""
 
 
 RANGES: dict[str, tuple[str, int | None]] = {
@@ -283,7 +275,7 @@ def player(
     who = public.name or player_id
     for rating in public.ratings:
         series = services.chart_series(ledger, player_id, rating.pool, days)
-        name = POOL_NAMES.get(rating.pool, rating.pool)
+        name = ledger.info.pool_label(rating.pool)
         sections.append(
             {
                 "rating": rating,

@@ -197,7 +197,8 @@ def _restate(bind: Any, system_id: str) -> None:
     changed = [
         {"player_id": row.player_id, "pool": row.pool, "state": text}
         for row in found
-        if (text := codec.state_to_json(codec.state_from_json(system_id, row.state))) != row.state
+        if (text := codec.state_to_json(system_id, codec.state_from_json(system_id, row.state)))
+        != row.state
     ]
     if changed:
         bind.execute(
