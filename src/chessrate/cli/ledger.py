@@ -281,7 +281,7 @@ def import_(
     games: Path, players_path: Path | None, annul_path: Path | None, fmt: str | None,
     db: str | None,
 ) -> None:  # fmt: skip
-    """Import GAMES (JSON Lines or CSV) into the ledger, all or nothing.
+    """Import GAMES (JSON Lines, CSV or PGN) into the ledger, all or nothing.
 
     The players, every game in file order (the ledger rates in commit order; an
     export is in commit order) and the annulments, in one transaction. Players named in games but
