@@ -61,6 +61,7 @@ import sys, time
 t0 = time.perf_counter()
 from pathlib import Path
 from chessrate import cli, rating
+from chessrate.cli import rate as rate_command
 from chessrate.io.games import read_players
 times = {"import chessrate": time.perf_counter() - t0}
 def timed(name, function):
@@ -78,7 +79,8 @@ rating.RatedFile.list_text = timed("--out: the list's text (its columns included
                                    rating.RatedFile.list_text)
 rating._CompiledFile.list_columns = timed("--out: the list's columns",
                                           rating._CompiledFile.list_columns)
-cli._print_rated = timed("printing (top 20 of each pool, summary)", cli._print_rated)
+rate_command._print_rated = timed("printing (top 20 of each pool, summary)",
+                                   rate_command._print_rated)
 start = time.perf_counter()
 try:
     cli.main(sys.argv[1:])

@@ -16,8 +16,10 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import update
 
-from chessrate import cli
+from chessrate.cli import common as cli_common
+from chessrate.cli import ledger as cli_ledger
 from chessrate.cli import main
+from chessrate.cli import moderation as cli_moderation
 from chessrate.ledger import Ledger, RatingView, database_url
 from chessrate.ledger.schema import ratings
 from chessrate.ledger.tokens import ROLES
@@ -99,8 +101,8 @@ def test_every_ledger_command_has_help(command: list[str]) -> None:
 
 
 def test_the_cli_lists_match_the_ledger() -> None:
-    assert tuple(REGISTRY) == cli.LEDGER_SYSTEMS
-    assert cli.ROLES == ROLES
+    assert tuple(REGISTRY) == cli_ledger.LEDGER_SYSTEMS
+    assert cli_moderation.ROLES == ROLES
 
 
 # -- init ---------------------------------------------------------------------------------
@@ -109,7 +111,7 @@ def test_the_cli_lists_match_the_ledger() -> None:
 def test_init_creates_reports_and_keeps_one_system(ledger_url: str) -> None:
     code, out, err = invoke("init", "--system", "arena", "--db", ledger_url)
     assert (code, err) == (0, "")
-    shown = cli._shown(database_url(ledger_url))
+    shown = cli_common.shown_url(database_url(ledger_url))
     assert out == f"created a ledger at {shown} (system arena)\n"
     code, out, _ = invoke("init", "--system", "arena", "--db", ledger_url)
     assert code == 0

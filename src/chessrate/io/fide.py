@@ -1,6 +1,6 @@
 """The ``fide`` period's files: the starting rating list, TRF files as events, the
 new list and the rating officer's report. No rating math here (that is
-``systems/fide.py``)."""
+``systems/fide/``)."""
 
 from __future__ import annotations
 

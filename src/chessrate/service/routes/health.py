@@ -17,6 +17,6 @@ router = APIRouter(tags=["health"])
     responses={503: {"description": "the database does not answer or holds no ledger"}},
 )
 def healthz(ledger: LedgerDep) -> schemas.HealthPublic:
-    """``{"status": "ok", "system": "site"}`` when the database answers;
+    """``{"status": "ok", "system": <the ledger's system id>}`` when the database answers;
     ``{"status": "unavailable", "detail": "…"}`` (503) when it does not."""
     return services.health(ledger)
