@@ -320,7 +320,7 @@ def test_the_2024_adjustment_rewrites_a_list(tmp_path: Path) -> None:
 
 
 def test_a_trf_name_that_keys_a_player_is_an_id_without_a_slash(tmp_path: Path) -> None:
-    """Issue 17: a player without a FIDE id is named by his name, which is then his id:
+    """A player without a FIDE id is named by his name, which is then his id:
     a ``/`` (or a NUL anywhere in the file) is refused naming FILE:LINE; a player with
     a FIDE id may have any name. A file the ledger stored before the rule is read with
     ``stored=True``."""

@@ -1,5 +1,5 @@
-"""Hypothesis properties of the arena system (DESIGN.md "Tests": zero-sum where the
-rules are symmetric, monotonic in the result, replay determinism)."""
+"""Hypothesis properties of the arena system: zero-sum where the rules are symmetric,
+monotonic in the result, replay determinism."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Conformance tests for the ``arena`` system: one or more tests per rule of
-shared/spec/arena.md (A1-A11), plus the seed's worked example.
+the spec's arena system (A1-A11), plus the seed's worked example.
 
 Every expected number is computed by hand from the spec and written as a literal.
 """

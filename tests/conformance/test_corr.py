@@ -1,5 +1,5 @@
 """Conformance tests for the ``corr`` system: one or more tests per rule of
-shared/spec/corr.md (C1-C7), plus the spec's worked examples.
+the spec's corr system (C1-C7), plus the spec's worked examples.
 
 Every expected number is computed by hand from the spec and written as a literal;
 the arithmetic is in each test's docstring or comments.

@@ -1,9 +1,9 @@
 """Conformance tests for the ``fide`` system: one or more tests per rule of
-shared/spec/fide.md (F1-F8), the seed's worked round robin and the 8.34 example,
+the spec's fide system (F1-F8), the seed's worked round robin and the 8.34 example,
 real FIDE calculations, the new list and the rating officer's report.
 
-Every expected number is computed by hand from the spec (Table A / Table B of
-shared/spec/README.md) and written as a literal; the arithmetic is in each test's
+Every expected number is computed by hand from the spec (the spec's Table A and
+Table B) and written as a literal; the arithmetic is in each test's
 docstring or comments.
 """
 

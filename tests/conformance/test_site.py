@@ -1,5 +1,5 @@
 """Conformance tests for the ``site`` system: one or more tests per rule of
-shared/spec/site.md (S1-S10), plus the spec's worked examples.
+the spec's site system (S1-S10), plus the spec's worked examples.
 
 S8's first-move deadlines and S9's 7-day expiry as live behaviour belong to the
 service; here a finished record's ``plies`` and ``termination`` are judged.
