@@ -1,4 +1,4 @@
-"""The service's limits (README "Limits"): the largest request body (413), a write's
+"""The service's limits (docs/operations.md "Limits"): the largest request body (413), a write's
 token checked before its body is read (401), failed authentications per address
 (429 with ``Retry-After``), every list paged (``limit`` above its most: 422)."""
 
