@@ -26,7 +26,7 @@ def invoke(*args: str | Path) -> tuple[int, str, str]:
 
 
 def test_fide_rate_reproduces_the_seed_round_robin_with_bonus_15(tmp_path: Path) -> None:
-    """fide F2-F8 end to end: spec fide.md "The seed's worked example"."""
+    """fide F2-F8 end to end: the spec's fide system "The seed's worked example"."""
     report = tmp_path / "report.txt"
     code, out, err = invoke(
         "fide", "rate", SEED_TRF, "--list", SEED_LIST, "--bonus", "15", "--report", report

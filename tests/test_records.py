@@ -1,4 +1,4 @@
-"""Game records and player attributes (spec README "The game record")."""
+"""Game records and player attributes (the spec, "The game record")."""
 
 from __future__ import annotations
 

@@ -248,7 +248,7 @@ def how(request: Request, ledger: LedgerDep, active_days: ActiveDays) -> HTMLRes
 
 
 HOW_RULES = {"site": ("S", 10), "arena": ("A", 11), "corr": ("C", 7), "fide": ("F", 8)}
-"""Each system's rule ids on /how (the spec's rules: site.md S1-S10, …)."""
+"""Each system's rule ids on /how (the spec's rules: site S1-S10, …)."""
 
 
 RANGES: dict[str, tuple[str, int | None]] = {
