@@ -1,4 +1,4 @@
-"""Calibrate the fair-play detector on real human games (issue 16, item 3).
+"""Calibrate the fair-play detector on real human games .
 
 Reads lichess user exports (PGN with full movetext and WhiteElo/BlackElo), draws a
 fixed-seed sample of rated standard games long enough to judge both sides (at least

@@ -1,4 +1,4 @@
-"""Benchmark: a site's history into a fresh ledger, as a user does it (issue 13).
+"""Benchmark: a site's history into a fresh ledger, as a user does it.
 
 On one generated ``site`` stream (bench/generate_stream.py, default 1 M games, 20 k
 players, CSV), each command timed from process start to exit:
@@ -10,7 +10,7 @@ players, CSV), each command timed from process start to exit:
 * the same import into a fresh PostgreSQL database (rows written with ``COPY``; the
   cluster is the test suite's: fsync off), and its ``verify``.
 
-Prints a table; ``--write-results`` replaces the section "Issue 13: a history into
+Prints a table; ``--write-results`` replaces the section "A history into
 the ledger" of bench/RESULTS.md.
 
     .venv/bin/python bench/ledger_import.py [--games 1000000] [--players 20000]
@@ -35,7 +35,7 @@ from tests.support import postgres  # noqa: E402
 
 PYTHON = sys.executable
 CHESSRATE = str(Path(PYTHON).with_name("chessrate"))
-SECTION = "## Issue 13: a history into the ledger (bench/ledger_import.py)"
+SECTION = "## A history into the ledger (bench/ledger_import.py)"
 
 
 def timed(command: list[str]) -> float:

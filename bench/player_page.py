@@ -1,4 +1,4 @@
-"""Benchmark: a 20,000-game player's page (issue 14: under 300 KB and ~200 ms).
+"""Benchmark: a 20,000-game player's page (the target: under 300 KB and ~200 ms).
 
 Builds a site ledger where ``busy`` played 20,000 blitz games (tests/support/
 busy_player.py: bulk import), then renders the player's page and reads the API's

@@ -1048,7 +1048,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-SECTION = "## Issue 8: one stream, every path (bench/run.py)"
+SECTION = "## One stream, every path (bench/run.py)"
 ABOUT = """\
 Written by `bench/run.py --write-results`, which replaces this section. One generated
 stream (bench/generate_stream.py) feeds every row. Rows on a slice say so and give the

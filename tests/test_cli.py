@@ -263,7 +263,7 @@ def test_rate_site_lists_the_site_elo_and_every_type(tmp_path: Path) -> None:
     assert "3 games from" in err
     assert "2 rated, 0 unrated, 1 void" in err
     rows = {(r["player"], r["pool"]): r for r in json.loads(out_path.read_text())}
-    # s1: blitz 1516.00 / 1484.00 and site Elo 1512.00 / 1488.00 (site.md example);
+    # s1: blitz 1516.00 / 1484.00 and site Elo 1512.00 / 1488.00 (the spec's site example);
     # s2: ann (site 1512.00, 1 game) loses to the 1800 bot at weight 0.5, K 32:
     # expected = 1 - 1/(1 + 10^(288/400)) = 0.160049 -> 32 x 0.5 x -0.160049 = -2.56
     assert rows[("ann", "blitz")]["rating"] == "1516.00"

@@ -26,7 +26,7 @@ def invoke(*args: str | Path) -> tuple[int, str, str]:
 
 
 def test_fide_rate_reproduces_the_seed_round_robin_with_bonus_15(tmp_path: Path) -> None:
-    """fide F2-F8 end to end: spec fide.md "The seed's worked example"."""
+    """fide F2-F8 end to end: the spec's fide system "The seed's worked example"."""
     report = tmp_path / "report.txt"
     code, out, err = invoke(
         "fide", "rate", SEED_TRF, "--list", SEED_LIST, "--bonus", "15", "--report", report
@@ -320,7 +320,7 @@ def test_the_2024_adjustment_rewrites_a_list(tmp_path: Path) -> None:
 
 
 def test_a_trf_name_that_keys_a_player_is_an_id_without_a_slash(tmp_path: Path) -> None:
-    """Issue 17: a player without a FIDE id is named by his name, which is then his id:
+    """A player without a FIDE id is named by his name, which is then his id:
     a ``/`` (or a NUL anywhere in the file) is refused naming FILE:LINE; a player with
     a FIDE id may have any name. A file the ledger stored before the rule is read with
     ``stored=True``."""

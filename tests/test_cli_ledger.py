@@ -507,7 +507,7 @@ def test_serve_creates_loads_the_sample_and_runs_uvicorn(
     assert counts(ledger_url) == {"players": 43, "games": 485}
 
 
-# -- hostile files (issue 17): exit 2 and FILE:LINE, never a traceback ----------------------
+# -- hostile files: exit 2 and FILE:LINE, never a traceback ----------------------
 
 _GAME = '"played_at":"2026-01-02T10:00:00Z","white":"ana","black":"ben","result":"1-0"'
 _CSV = "id,played_at,white,black,result\n"

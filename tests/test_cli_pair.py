@@ -1,4 +1,4 @@
-"""``chessrate pair``: one pairing pass from the command line (issue 16), on SQLite and
+"""``chessrate pair``: one pairing pass from the command line, on SQLite and
 PostgreSQL, with the window's numbers from the environment like the server's."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The layering of DESIGN.md ("Library first"), checked on the source with ``ast``.
+"""The layering (lower layers never import upper ones), checked on the source with ``ast``.
 
 Every module under ``src/chessrate`` belongs to one layer; a module imports only from
 its own layer or lower ones, whether the import is at the top, inside a function or

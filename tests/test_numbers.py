@@ -1,4 +1,4 @@
-"""Exact two-decimal arithmetic (spec README "Exact arithmetic", "Rounding")."""
+"""Exact two-decimal arithmetic (the spec, "Exact arithmetic", "Rounding")."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ D = Decimal
     ],
 )
 def test_round_half_away_from_zero(value: Decimal | int, places: int, expected: Decimal) -> None:
-    """README Rounding: half away from zero, 2215.5 -> 2216, -2.345 -> -2.35."""
+    """The spec's rounding: half away from zero, 2215.5 -> 2216, -2.345 -> -2.35."""
     rounded = round_half_away(value, places)
     assert rounded == expected
     assert rounded.as_tuple().exponent == -places
@@ -51,7 +51,7 @@ def test_round_half_away_default_is_two_decimals() -> None:
 
 
 def test_one_minus_085_is_exactly_015() -> None:
-    """README Exact arithmetic: 1 - 0.85 must be exactly 0.15."""
+    """The spec's exact arithmetic: 1 - 0.85 must be exactly 0.15."""
     assert D(1) - D("0.85") == D("0.15")
     assert round_half_away(D(1) - D("0.85")) == D("0.15")
     assert str(round_half_away(D(1) - D("0.85"))) == "0.15"
@@ -68,7 +68,7 @@ def test_float_is_converted_exactly_then_rounded() -> None:
     [("2215.50", 2216), ("2215.49", 2215), ("1800.20", 1800), ("1799.60", 1800), ("999.50", 1000)],
 )
 def test_display_rounds_to_an_integer(rating: str, shown: int) -> None:
-    """README: a displayed rating is the stored rating rounded (half up) to an integer."""
+    """The spec: a displayed rating is the stored rating rounded (half up) to an integer."""
     assert display(D(rating)) == shown
 
 
@@ -96,7 +96,7 @@ def test_parse_rating_rejects_more_than_two_decimals_and_non_numbers(text: str) 
 
 
 def test_format_rating_writes_exactly_two_decimals() -> None:
-    """README rating list: rating is a string with exactly two decimals, or null."""
+    """The spec's rating list: rating is a string with exactly two decimals, or null."""
     assert format_rating(D("1800.2")) == "1800.20"
     assert format_rating(D("1800")) == "1800.00"
     assert format_rating(None) is None

@@ -1,5 +1,5 @@
-"""Hypothesis properties of the arena system (DESIGN.md "Tests": zero-sum where the
-rules are symmetric, monotonic in the result, replay determinism)."""
+"""Hypothesis properties of the arena system: zero-sum where the rules are symmetric,
+monotonic in the result, replay determinism."""
 
 from __future__ import annotations
 
@@ -201,7 +201,7 @@ def replay(players: list[Player], games: list[GameRecord]) -> Engine[ArenaState]
 def test_replaying_the_same_games_twice_gives_identical_results(
     data: tuple[list[Player], list[GameRecord]],
 ) -> None:
-    """README "Order": a batch is applied in played_at order, ties in input order; two
+    """The spec, "Order": a batch is applied in played_at order, ties in input order; two
     fresh engines replaying the same list agree exactly."""
     players, games = data
     first, second = replay(players, games), replay(players, games)
@@ -222,7 +222,7 @@ def test_replaying_the_same_games_twice_gives_identical_results(
 def test_replay_equals_applying_live_in_played_at_order(
     data: tuple[list[Player], list[GameRecord]],
 ) -> None:
-    """README "Order": a batch replay equals applying the games one by one in played_at
+    """The spec, "Order": a batch replay equals applying the games one by one in played_at
     order (ties in input order)."""
     players, games = data
     batch = replay(players, games)

@@ -320,7 +320,7 @@ def corr_lists(engine: Engine[CorrState]) -> list[dict[str, object]]:
 def test_corr_replaying_the_same_games_gives_identical_lists(
     players: list[Player], games: list[GameRecord]
 ) -> None:
-    """corr (README "Order"): the same players and games replayed in two engines give
+    """corr (the spec, "Order"): the same players and games replayed in two engines give
     identical rating lists and identical explanations; sending the same games again
     to an engine changes nothing (same ids, same content)."""
     first = Engine(CorrSystem(), players)

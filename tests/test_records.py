@@ -1,4 +1,4 @@
-"""Game records and player attributes (spec README "The game record")."""
+"""Game records and player attributes (the spec, "The game record")."""
 
 from __future__ import annotations
 
@@ -293,7 +293,7 @@ def test_a_ply_count_beyond_any_game_of_chess_is_refused() -> None:
 )
 @pytest.mark.parametrize("field", ["id", "white", "black"])
 def test_an_id_is_refused_with_its_field_and_reason(field: str, value: str, reason: str) -> None:
-    """Issue 17: ids come from one documented character set (records' docstring)."""
+    """Ids come from one documented character set (records' docstring)."""
     error = refused(minimal(**{field: value}))
     assert error.field == field
     assert reason in error.reason

@@ -1,6 +1,6 @@
 """Correctness under concurrency: 4 server workers on PostgreSQL, 16 clients at once.
 
-Issue 5's acceptance: 2,000 games among 40 players posted by 16 concurrent
+2,000 games among 40 players posted by 16 concurrent
 clients to `chessrate serve --workers 4`; afterwards `chessrate verify` passes
 (every stored rating equals the replay in commit order, to the hundredth) and
 each game is stored once, even the ones sent twice at the same time.

@@ -1,4 +1,4 @@
-"""The pairing rules (issue 16, ``systems/site_pairing.py``): the window widening with
+"""The pairing rules (``systems/site_pairing.py``): the window widening with
 waiting, closest first, mutual ranges, no self-pairing, colours, the closest bot."""
 
 from __future__ import annotations

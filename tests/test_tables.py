@@ -1,4 +1,4 @@
-"""FIDE Tables A and B (spec README "FIDE tables A and B"), checked entry by entry
+"""FIDE Tables A and B (the spec, "FIDE tables A and B"), checked entry by entry
 against the fixtures transcribed from seed 002 (tests/data/README.md)."""
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def test_table_a_is_symmetric(hundredths: int) -> None:
     ],
 )
 def test_table_a_p_is_rounded_half_up(points: Decimal, games: Decimal, dp: int) -> None:
-    """README: p for a Table A look-up is rounded half up to two decimals (2/9 -> 0.22)."""
+    """The spec: p for a Table A look-up is rounded half up to two decimals (2/9 -> 0.22)."""
     assert dp_for_fraction(points / games) == dp
 
 
@@ -111,7 +111,7 @@ def test_table_b_every_whole_difference(d: int) -> None:
     ],
 )
 def test_table_b_fractional_d_is_rounded_half_up(d: str, pd_h: str) -> None:
-    """README Decision: a fractional D is first rounded half up to an integer."""
+    """The spec's decision: a fractional D is first rounded half up to an integer."""
     high, low = expected_scores(D(d))
     assert high == D(pd_h)
     assert low == 1 - D(pd_h)

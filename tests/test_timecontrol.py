@@ -1,4 +1,4 @@
-"""Time controls (spec README "The game record": time_control)."""
+"""Time controls (the spec, "The game record": time_control)."""
 
 from __future__ import annotations
 

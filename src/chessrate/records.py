@@ -1,4 +1,4 @@
-"""Game records and player attributes (spec README "The game record").
+"""Game records and player attributes (the spec, "The game record").
 
 One shape for every input: JSON Lines, CSV with the same column names, and
 later the HTTP API. Values may arrive typed (JSON) or as text (CSV); both are
@@ -76,7 +76,7 @@ class Venue(StrEnum):
 
 
 class Outcome(StrEnum):
-    """What a system decided for a game (spec README "Each game gets one of four
+    """What a system decided for a game (the spec, "Each game gets one of four
     outcomes"; the fourth, refused, is an :class:`InvalidRecord`)."""
 
     RATED = "rated"
@@ -454,7 +454,7 @@ _IMPORTED = re.compile(r"(rating|games)_([a-z]+)")
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player's attributes (spec README, players table)."""
+    """A player's attributes (the spec's players table)."""
 
     id: str
     name: str | None = None

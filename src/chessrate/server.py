@@ -305,7 +305,7 @@ def _sweeper(live: LiveGames, clock: Clock) -> Callable[[], None]:
 
 
 def _pairer(seeks: Seeks, clock: Clock) -> Callable[[], None]:
-    """Pair the open seeks (issue 16). Several workers' passes pair each seek once."""
+    """Pair the open seeks. Several workers' passes pair each seek once."""
 
     def pair() -> None:
         for first, second, game in seeks.pair(clock()).pairs:

@@ -1,5 +1,5 @@
 """Conformance tests for the ``arena`` system: one or more tests per rule of
-shared/spec/arena.md (A1-A11), plus the seed's worked example.
+the spec's arena system (A1-A11), plus the seed's worked example.
 
 Every expected number is computed by hand from the spec and written as a literal.
 """
@@ -710,7 +710,7 @@ def test_a7_lower_rated_player_as_white_gets_pd_l() -> None:
 def test_a7_fractional_d_is_rounded_half_up(
     white: str, pd_high: str, white_after: str, black_after: str
 ) -> None:
-    """arena A7 with the README Decision: a fractional D is first rounded half up to an
+    """arena A7 with the spec's decision: a fractional D is first rounded half up to an
     integer (3.49 -> 3 -> 0.50; 3.50 -> 4 -> 0.51). Black is 1800.00; White wins."""
     engine = arena(member("w", blitz=(white, 40)), member("b", blitz=("1800.00", 40)))
     result = play(engine, "w", "b", "1-0")

@@ -1,5 +1,5 @@
 """Conformance tests for the ``corr`` system: one or more tests per rule of
-shared/spec/corr.md (C1-C7), plus the spec's worked examples.
+the spec's corr system (C1-C7), plus the spec's worked examples.
 
 Every expected number is computed by hand from the spec and written as a literal;
 the arithmetic is in each test's docstring or comments.
@@ -86,7 +86,7 @@ def test_c1_new_player_is_unrated_until_his_first_rated_game_ends() -> None:
 
 
 def test_c1_provisional_below_25_games_established_from_25() -> None:
-    """corr C1 (imported ratings, spec README players table): 24 games → provisional,
+    """corr C1 (imported ratings, the spec's players table): 24 games → provisional,
     25 games → established, 40 → established."""
     engine = corr(
         provisional("p24", "1600.00", 24),
@@ -277,7 +277,7 @@ def test_c3_unrated_player_against_a_far_higher_rated_opponent_is_counted() -> N
 
 
 def test_c3_both_provisional_use_pre_game_ratings() -> None:
-    """corr C3 (and README simultaneous update): two players at 1300.00 (1 game each);
+    """corr C3 (and the spec's simultaneous update): two players at 1300.00 (1 game each);
     w beats b: w's performance 1300 + 400 = 1700 → (1300 + 1700) / 2 = 1500.00; b's
     1300 − 400 = 900, from w's pre-game 1300 → (1300 + 900) / 2 = 1100.00."""
     engine = corr()
@@ -654,11 +654,11 @@ def test_c7_unrated_before_the_first_game() -> None:
     assert engine.rating_list("corr") == []
 
 
-# -- outcomes (spec README "Each game gets one of four outcomes") -----------------------
+# -- outcomes (the spec, "Each game gets one of four outcomes") -----------------------
 
 
 def test_casual_game_is_unrated_and_moves_nothing() -> None:
-    """README outcomes: a casual game is unrated: nothing moves, no state is created."""
+    """The spec's outcomes: a casual game is unrated: nothing moves, no state is created."""
     engine = corr(established("e", "1600.00"))
     result = play(engine, "e", "n", "0-1", rated=False)
 
@@ -668,7 +668,7 @@ def test_casual_game_is_unrated_and_moves_nothing() -> None:
 
 
 def test_forfeit_is_void_and_counts_for_nothing() -> None:
-    """README outcomes: a forfeited game is void: no rating, no count."""
+    """The spec's outcomes: a forfeited game is void: no rating, no count."""
     engine = corr(provisional("p", "1450.00", 4))
     result = play(engine, "p", "n", "1-0", termination="forfeit")
 
@@ -679,7 +679,7 @@ def test_forfeit_is_void_and_counts_for_nothing() -> None:
 
 
 def test_game_without_result_is_void() -> None:
-    """README outcomes: result ``*`` (no result) is void."""
+    """The spec's outcomes: result ``*`` (no result) is void."""
     engine = corr()
     result = play(engine, "a", "b", "*")
 

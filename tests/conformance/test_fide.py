@@ -1,9 +1,9 @@
 """Conformance tests for the ``fide`` system: one or more tests per rule of
-shared/spec/fide.md (F1-F8), the seed's worked round robin and the 8.34 example,
+the spec's fide system (F1-F8), the seed's worked round robin and the 8.34 example,
 real FIDE calculations, the new list and the rating officer's report.
 
-Every expected number is computed by hand from the spec (Table A / Table B of
-shared/spec/README.md) and written as a literal; the arithmetic is in each test's
+Every expected number is computed by hand from the spec (the spec's Table A and
+Table B) and written as a literal; the arithmetic is in each test's
 docstring or comments.
 """
 
@@ -168,7 +168,7 @@ SEED_LIST_PLAYERS = start_list(
     listed("J", 2300, 75, False),
 )
 
-# player: (new rating, expected score, K, change); spec fide.md, the seed's example.
+# player: (new rating, expected score, K, change); the spec's fide system, the seed's example.
 SEED_RATED = {
     "A": (2613, D("7.36"), 20, D("12.80")),
     "B": (2510, D("6.48"), 20, D("10.40")),
@@ -257,7 +257,7 @@ def assert_seed_numbers(result: PeriodResult, key: dict[str, str]) -> None:
 def test_f8_seed_worked_round_robin_built_from_the_crosstable() -> None:
     """fide F8 (8.58) with F2/F4, the seed's worked example (B = 15): new ratings A 2613,
     B 2510, D 2412, F 2194, G 2264, J 2204, C 2423, E 2393, H 2144, I 2006; expected
-    scores, changes, Rc 2348 and H's and I's iterations as in spec fide.md."""
+    scores, changes, Rc 2348 and H's and I's iterations as in the spec's fide system."""
     assert_seed_numbers(seed_result(), {player: player for player in SEED_RATINGS})
 
 
@@ -623,7 +623,7 @@ def test_f3_k_is_a_ruleset_parameter() -> None:
 
 
 def test_f3_players_missing_from_the_list_take_the_event_rating() -> None:
-    """fide F3 (spec fide.md, the starting list): a player missing from the list takes
+    """fide F3 (the spec's fide system, the starting list): a player missing from the list takes
     the event's rating, counts 30 games and has reached 2400 iff that rating is 2400 or
     more: 2400 -> K 20, 2399 -> K 30. Draws vs the listed Q 2200: D 200 / 199 -> 0.76,
     -0.26 x 20 = -5.20 -> 2394.8 -> 2395; x 30 = -7.80 -> 2391.2 -> 2391."""
@@ -663,7 +663,7 @@ def test_f3_seed_trf_without_a_list_takes_the_file_ratings() -> None:
 
 
 def test_f3_start_list_csv_is_read() -> None:
-    """fide F3 (spec fide.md, the starting list): id, name, rating, games, reached_2400."""
+    """fide F3 (the spec's starting list): id, name, rating, games, reached_2400."""
     players = read_start_list(SEED_LIST)
     assert list(players) == ["9000001", "9000002", "9000004", "9000006", "9000007", "9000010"]
     a, g = players["9000001"], players["9000007"]
@@ -1136,7 +1136,7 @@ def test_f7_listed_but_blank_in_the_event_is_rated_but_unrated_for_opponents() -
 
 
 def test_new_list_entries() -> None:
-    """fide (spec fide.md, the new list; README rating list): id = FIDE id, else the
+    """fide (the spec's fide system, the new list; its rating list): id = FIDE id, else the
     name in the TRF file; rating "2613.00", display "2613", state rated / unrated."""
     entries = {entry.player: entry.as_mapping() for entry in new_list(seed_trf_result())}
     assert entries["9000001"] == {

@@ -1,12 +1,12 @@
 """Conformance tests for the ``site`` system: one or more tests per rule of
-shared/spec/site.md (S1-S10), plus the spec's worked examples.
+the spec's site system (S1-S10), plus the spec's worked examples.
 
 S8's first-move deadlines and S9's 7-day expiry as live behaviour belong to the
 service; here a finished record's ``plies`` and ``termination`` are judged.
 
 Every expected number is computed by hand from the spec and written as a literal.
 Expected scores are 1 / (1 + 10^((R_opp − R_own)/400)) rounded to two decimals, half
-up (spec README "Rounding": rounding to two decimals happens where a computation
+up (the spec, "Rounding": rounding to two decimals happens where a computation
 produces more digits, "a logistic expected score" among them); the change is
 K × w × (score − expected), rounded to two decimals.
 """
@@ -99,7 +99,7 @@ def test_s2_examples_of_the_spec(control: str, pool: str) -> None:
 
 
 def test_s2_bare_number_pair_is_pgn_seconds() -> None:
-    """site S2 / README time_control: a bare ``5+3`` is 5 s + 3 s (125 s): bullet, not
+    """site S2 / the spec's time_control: a bare ``5+3`` is 5 s + 3 s (125 s): bullet, not
     the 5-minute blitz of the spec's example."""
     result = play(site(), "w", "b", "1-0", tc="5+3")
     assert {c.pool for c in result.changes} == {"bullet", "site"}
@@ -470,7 +470,7 @@ def test_s6_plain_from_10_games_on() -> None:
 
 
 def test_s6_players_without_games_in_a_pool_are_not_listed() -> None:
-    """site S6 / README rating list: a pool's list holds the players with a rating or
+    """site S6 / the spec's rating list: a pool's list holds the players with a rating or
     at least one counted game in it."""
     engine = site()
     play(engine, "w", "b", "1-0")

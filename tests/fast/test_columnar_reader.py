@@ -397,7 +397,7 @@ def test_a_plain_id_is_one_the_reference_takes_as_it_is(cell: str) -> None:
 
 
 def test_every_ascii_character_of_a_plain_id_is_one_the_reference_takes() -> None:
-    """Issue 17: ``/`` is refused in ids, so the screen sends it to the reference."""
+    """``/`` is refused in ids, so the screen sends it to the reference."""
     cells = [f"a{chr(code)}b" for code in range(128)]
     _, _, plain = screened(cells)
     for cell, ok in zip(cells, plain.tolist(), strict=True):

@@ -149,7 +149,7 @@ def test_game_functions() -> None:
         "Date",
         "0000.01.01 25:00: year 0 is out of range",
     )
-    with pytest.raises(RefusedTag) as raised:  # the records' range (issue 17)
+    with pytest.raises(RefusedTag) as raised:  # the records' range: from 1800
         played_at({"Date": "0001.01.01", "Time": "10:00"})
     assert (raised.value.tag, raised.value.reason) == (
         "Date", "'0001.01.01' is out of range: a day from 1800.01.01 up to 2200.01.01"
@@ -195,7 +195,7 @@ def test_game_functions() -> None:
     ],
 )
 def test_a_url_becomes_an_id_without_a_slash(url: str, expected: str) -> None:
-    """Issue 17: ids hold no ``/``; a game URL maps to ``HOST:SEGMENT:…``."""
+    """Ids hold no ``/``; a game URL maps to ``HOST:SEGMENT:…``."""
     assert id_from_url(url, "Link") == expected
     assert id_from_link(f" {url} ") == expected
     assert id_from_game_id(url) == expected

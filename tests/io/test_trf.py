@@ -692,7 +692,7 @@ def test_writer_refuses_what_does_not_fit(change: dict[str, object], message: st
     assert str(caught.value) == message
 
 
-# --- the seed's worked example (spec fide.md) -------------------------------------------------
+# --- the seed's worked example (the spec's fide system) ------------------------------------
 
 SEED_CROSSTABLE = """
    A B C D E F G H I J

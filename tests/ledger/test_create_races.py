@@ -1,4 +1,4 @@
-"""Issue 17, item 3: creates that race on PostgreSQL. Eight writers (each its own
+"""Creates that race on PostgreSQL. Eight writers (each its own
 Ledger: its own engine and connections, as eight workers have) register one new id at
 once: one is created, the others get the conflict (409), never a server error; eight
 open one live game at once: one opens it, the others are answered the stored game."""

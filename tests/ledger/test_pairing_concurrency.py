@@ -1,5 +1,5 @@
-"""Pairing passes run at once on PostgreSQL (issue 16: "a seek is paired once, however
-many workers run the pass"): four threads, each with its own Ledger (its own engine
+"""Pairing passes run at once on PostgreSQL (a seek is paired once, however
+many workers run the pass): four threads, each with its own Ledger (its own engine
 and connections, as four workers have) on the same database, over 40 seeks."""
 
 from __future__ import annotations

@@ -325,7 +325,7 @@ def test_leaderboard_matches_the_batch_engine_on_the_site_sample(ledger_url: str
 
 
 def test_an_imported_rating_is_on_the_leaderboard_before_any_game(ledger_url: str) -> None:
-    """Spec README "Pools and the rating list": a player with a rating is listed, also
+    """The spec, "Pools and the rating list": a player with a rating is listed, also
     one imported and not moved by a game yet, as the batch engine lists it. (Regression:
     the ledger used to store a rating only with the player's first game.)"""
     ledger = ledger_with(ledger_url, "arena")

@@ -1,4 +1,4 @@
-"""Migration 0010 (issue 17): a SQLite ledger's moments written with an offset become
+"""Migration 0010: a SQLite ledger's moments written with an offset become
 UTC text in the one form SQLAlchemy writes; PostgreSQL's are left as they are.
 
 How the old code stored them, found out here: through SQLAlchemy's SQLite ``DateTime``

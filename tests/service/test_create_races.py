@@ -1,4 +1,4 @@
-"""Issue 17: every create that names its own key, raced over HTTP. Eight workers (each
+"""Every create that names its own key, raced over HTTP. Eight workers (each
 an app with its own Ledger: its own engine, pool and connections, as eight uvicorn
 workers have) send the same create at once, released by a barrier: one answers 201
 (an annulment, a confirmation, a closing: 200), the others the stored thing (200, the

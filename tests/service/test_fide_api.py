@@ -186,7 +186,7 @@ def test_other_ledgers_have_no_fide_periods(make_api: MakeApi) -> None:
     assert site.get("/fide/periods/1/reports/x").status_code == 404
 
 
-# -- the new list's change, K and games; the CSV; crosstables; a player's periods (issue 14)
+# -- the new list's change, K and games; the CSV; crosstables; a player's periods
 
 with (DATA / "fide" / "seed_round_robin_expected.csv").open(encoding="utf-8") as _file:
     SEED = {row["name"]: row for row in csv.DictReader(_file)}
@@ -421,7 +421,7 @@ def _upload(fide: Api, pid: int, name: str) -> dict[str, Any]:
 
 
 def test_periods_chain_in_the_ledger_as_on_the_command_line(make_api: MakeApi) -> None:
-    """issue 15: three periods of real TRF files, each opened without a starting list,
+    """Three periods of real TRF files, each opened without a starting list,
     start from the last closed period's new list; the last list equals rating the
     files one after another, each period from the one before's next list."""
     fide = make_api("fide")

@@ -1,4 +1,4 @@
-"""Issue 17: what the schemathesis run (test_schemathesis.py) found, each pinned by a
+"""What the schemathesis run (test_schemathesis.py) found, each pinned by a
 plain request, on SQLite and PostgreSQL: a JSON body FastAPI cannot read is a 422 (it
 was an undocumented 400); a period number past what the database stores names no
 period, a 404 (it was a 500, on the pages too); every API operation documents the

@@ -1,4 +1,4 @@
-"""Group commit (issue 13): games that reach a worker together are rated and committed
+"""Group commit: games that reach a worker together are rated and committed
 together, and each request is answered with its own result, after the commit.
 
 A group is made for certain by holding the database first (SQLite: another write
@@ -336,7 +336,7 @@ def workers_of(server: int) -> list[int]:
 
 
 def test_one_killed_worker_leaves_the_other_serving(ledger_url: str) -> None:
-    """Issue 17: one of two workers killed (SIGKILL) under load, after 150 of 500 games
+    """One of two workers killed (SIGKILL) under load, after 150 of 500 games
     were acknowledged. The other goes on answering alone, 150 games more (uvicorn's
     supervisor is paused meanwhile (SIGSTOP): it would start a new worker within half a
     second); then the supervisor, let go, replaces the dead worker, and the same server

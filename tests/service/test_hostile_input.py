@@ -1,4 +1,4 @@
-"""Issue 17, items 1, 4 and 7: one validation layer for every way in. Each request an
+"""One validation layer for every way in. Each request an
 outside tester sent to make a 500 (or to poison the ledger) is a 4xx naming the field,
 on SQLite and PostgreSQL, and the ledger still verifies afterwards."""
 
@@ -126,7 +126,7 @@ def test_a_batch_splits_lines_on_newline_only(site_pair: Api) -> None:
     assert site_pair.get("/games/g%E2%80%A8x").json()["id"] == "g\u2028x"
 
 
-# -- ids without "/" (issue 17): the single-id routes reach every new id ---------------------
+# -- ids without "/": the single-id routes reach every new id ---------------------
 
 
 @pytest.mark.parametrize(
@@ -177,7 +177,7 @@ def test_the_location_of_a_new_game_and_player_answers(site_pair: Api) -> None:
         assert found.json()["id"] == body["id"]
 
 
-# -- a NUL in the address or a stored text (issue 17): 422, never PostgreSQL's 500 ----------
+# -- a NUL in the address or a stored text: 422, never PostgreSQL's 500 ----------
 
 
 @pytest.mark.parametrize(

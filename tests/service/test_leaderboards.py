@@ -1,4 +1,4 @@
-"""Honest leaderboards (issue 14, item 3), on SQLite and PostgreSQL: by default a
+"""Honest leaderboards, on SQLite and PostgreSQL: by default a
 pool lists its established players (site: S6's games and a rated game in the pool in
 the last ``active_days`` before the ledger's date; arena: rated, A5, with a membership
 valid on the ledger's date, A3; corr: established, C1); ``all=true`` lists everyone;

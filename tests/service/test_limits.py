@@ -1,4 +1,4 @@
-"""The service's limits (README "Limits"): the largest request body (413), a write's
+"""The service's limits (docs/operations.md "Limits"): the largest request body (413), a write's
 token checked before its body is read (401), failed authentications per address
 (429 with ``Retry-After``), every list paged (``limit`` above its most: 422)."""
 
@@ -209,7 +209,7 @@ def test_every_write_without_a_valid_token_is_a_401_before_its_body_is_read(
     writes = operations(api.app)
     secured = {key for key, operation in writes.items() if operation.get("security")}
     assert set(writes) - secured == {("POST", "/preview")}
-    assert len(secured) >= 22  # every write of the API as it is (issue 17)
+    assert len(secured) >= 22  # every write of the API as it is
     for method, template in sorted(secured):
         path = re.sub(r"\{[^}]+\}", "x", template)
         for headers in ({}, {"Authorization": "Bearer not-a-token"}, {"Authorization": "Basic x"}):

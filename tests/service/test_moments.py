@@ -1,4 +1,4 @@
-"""Issue 17, item 2: every moment is stored in UTC on both databases. SQLite's
+"""Every moment is stored in UTC on both databases. SQLite's
 ``DateTime`` drops an offset it is given (10:00+02:00 was stored, and read back, as
 10:00 UTC; PostgreSQL answered 08:00 UTC): each write path below gets moments with an
 offset (an otb result's ``played_at``; a clock in UTC+02:00, as a library caller's

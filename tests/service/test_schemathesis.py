@@ -1,4 +1,4 @@
-"""Issue 17: the API fuzzed from its own OpenAPI document with schemathesis.
+"""The API fuzzed from its own OpenAPI document with schemathesis.
 
 Every operation of the document (the API under ``/api/v1`` and ``/healthz``) is called
 with generated requests, valid and invalid (``generation.mode: all``), over ASGI in
@@ -11,7 +11,8 @@ writes carry a writer's bearer token, the moderators' routes a moderator's.
 Two checks, on every answer: no server error (5xx), and no status code the operation
 does not document. The run is reproducible (hypothesis ``derandomize``, schemathesis's
 seed) and bounded (``MAX_EXAMPLES`` per operation in the fuzzing phase, besides the
-examples and coverage phases); docs/internals.md ("Testing") says what it costs.
+examples and coverage phases); docs/development.md ("The API fuzzed") says what it
+costs.
 """
 
 from __future__ import annotations

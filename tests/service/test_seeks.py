@@ -1,5 +1,5 @@
 """Seeks and the pairing pass through the API with an injected clock, on SQLite and
-PostgreSQL (issue 16): closest first, the window widening while seeks wait, one open
+PostgreSQL: closest first, the window widening while seeks wait, one open
 seek per control, expiry, busy players, cancelling, validation, colours, bots."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_the_closer_opponent_is_preferred(pool: Api) -> None:
     game = done["pairs"][0]
     assert (game["status"], game["time_control"], game["rated"]) == ("open", BLITZ, True)
     assert game["id"] == f"seek-{a['id']}-{b['id']}"
-    assert game["deadline"]["kind"] == "first_move"  # issue 7's lifecycle: S8 runs
+    assert game["deadline"]["kind"] == "first_move"  # the live games' lifecycle: S8 runs
     for mine, other in ((a, "ben"), (b, "ann")):
         now = get_seek(pool, mine["id"])
         assert (now["status"], now["live_game"], now["opponent"]) == ("paired", game["id"], other)

@@ -1,4 +1,4 @@
-"""Issue 14, item 2: a page route's error is a page of the site (404, 422 with what
+"""A page route's error is a page of the site (404, 422 with what
 was wrong), also on a phone; the API keeps its JSON errors."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def test_the_api_keeps_json_errors(site_sample: Site, path: str) -> None:
 
 
 def test_the_api_docs_work_offline(site_sample: Site, page: Page) -> None:
-    """Issue 14, item 7 (part): /docs renders with every request off this server
+    """/docs renders with every request off this server
     blocked (the Swagger UI is vendored, no CDN)."""
     blocked: list[str] = []
 

@@ -1,4 +1,4 @@
-"""Issue 14's acceptance, page by page, for every system at 1366 and 390 px: each
+"""Every page, for every system at 1366 and 390 px: each
 page of the site answers, fits the window (no sideways scrolling), shows people by
 name where it shows them (the id as the link's tooltip), and is saved as a
 screenshot (``test-output/screenshots/<system>-<page>-<width>.png``). The API's

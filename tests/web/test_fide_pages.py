@@ -1,4 +1,4 @@
-"""The fide pages in a real Chromium at 1366 and 390 px (issue 14, items 1, 4 and 6):
+"""The fide pages in a real Chromium at 1366 and 390 px:
 a period's new list with change, K and games, each tournament's crosstable, the list
 as a CSV download, reports showing opponents by name, a player's rating by period;
 numbers checked against the API and against the seed's worked example
@@ -31,7 +31,7 @@ with (DATA / "fide" / "seed_round_robin_expected.csv").open(encoding="utf-8") as
 """The seed 003 worked example (fide F8): rating, W, expected, change, K, new rating."""
 
 LONG = "W" * 120
-"""A 120-character unbroken name (issue 14: such a name made pages 2,900 px wide)."""
+"""A 120-character unbroken name (unbroken, it could make a page 2,900 px wide)."""
 
 
 def cells(page: Page, selector: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Honest leaderboards in Chromium (issue 14, item 3), for site, arena and corr at
+"""Honest leaderboards in Chromium, for site, arena and corr at
 1366 and 390 px: the default list leaves out a provisional / qualifying / lapsed
 player that the "Everyone" toggle shows; page numbers with first/previous/next/last;
 "find a player's rank" lands on the right page with the row highlighted; /how

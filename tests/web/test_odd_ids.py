@@ -1,5 +1,5 @@
-"""Issue 14, item 7: every stored id is reachable. Ids stored before ids were checked
-on input (issue 17 refuses ``/`` and control characters in new ones) still have
+"""Every stored id is reachable. Ids stored before ids were checked
+on input (new ids refuse ``/`` and control characters) still have
 pages: the links the pages make reach the player and the game, through a real
 server (uvicorn decodes the path once, as browsers and proxies expect)."""
 

@@ -22,7 +22,7 @@ def test_home_shows_every_pools_leaderboard_as_the_api_does(site_sample: Site, p
     assert pools == ["site", "bullet", "blitz", "rapid", "classical", "unclocked",
                      "correspondence", "otb", "bots"]  # fmt: skip
     for pool in pools:
-        # the home page shows each pool's established players (issue 14: honest
+        # the home page shows each pool's established players (honest
         # leaderboards), as the API's default list, and links to everyone
         board = site_sample.get(f"/leaderboards/{pool}?limit=10")
         assert board["established_only"] is True
@@ -135,7 +135,7 @@ def test_bot_page_shows_its_fixed_rating(site_sample: Site, page: Page) -> None:
 
 def test_provisional_site_ratings_show_the_question_mark(site_sample: Site, page: Page) -> None:
     # the provisional players are on the list of everyone (the default list leaves
-    # them out: issue 14, honest leaderboards)
+    # them out: honest leaderboards)
     board = site_sample.get("/leaderboards/classical?limit=100&all=true")
     marked = [e for e in board["entries"] if e["games"] < 10]
     assert marked
@@ -209,7 +209,7 @@ def test_phone_layout(site_sample: Site, phone: Page) -> None:
 def test_people_are_shown_by_name_with_their_id_as_the_tooltip(
     site_sample: Site, page: Page
 ) -> None:
-    """Issue 14, item 1 (part): leaderboards, game pages, history rows and annulments
+    """Leaderboards, game pages, history rows and annulments
     show the player's name, link to the player and keep the id as the tooltip; the
     API's leaderboard and history entries carry the names."""
     board = site_sample.get("/leaderboards/site?limit=10")

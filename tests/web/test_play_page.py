@@ -1,4 +1,4 @@
-"""The /play page in a real headless Chromium at 1366 and 390 px (issue 16): the open
+"""The /play page in a real headless Chromium at 1366 and 390 px: the open
 seeks with their players by name, site Elo, control as players write it, wait and
 window; with ``?player=`` the player's own seeks and live game. The seeks are made
 through the ledger with the real clock, none of them pairable (the served app runs

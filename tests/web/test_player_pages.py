@@ -1,4 +1,4 @@
-"""Player pages (issue 14, items 4 and 5) in Chromium at 1366 and 390 px, for site,
+"""Player pages in Chromium at 1366 and 390 px, for site,
 arena and corr: names where ids were, the state in words, the record per pool, a
 dated chart reachable by keyboard (its readout equal to the API's history), the range
 links, the games list (coloured changes, time controls as players write them), a

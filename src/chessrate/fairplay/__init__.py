@@ -1,4 +1,4 @@
-"""Fair play: the detector of suspicious moves (issue 16, item 3).
+"""Fair play: the detector of suspicious moves.
 
 :mod:`.detector` analyses a game's moves and says whether a player's play is
 improbable for their rating; :mod:`.job` runs it over the ledger's finished live games

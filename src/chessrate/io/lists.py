@@ -52,7 +52,7 @@ class ListColumns:
 
 
 def rating_list_text(entries: Iterable[ListEntry], path: Path) -> str:
-    """A rating list as ``path``'s format wants it (spec README "Pools and the
+    """A rating list as ``path``'s format wants it (the spec, "Pools and the
     rating list"): a JSON array of objects, or CSV with the same columns."""
     return list_columns_text([ListColumns.of(entries)], path)
 

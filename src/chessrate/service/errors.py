@@ -1,4 +1,4 @@
-"""Errors → HTTP, in one place (DESIGN.md "the CLI and API each map them in one place").
+"""Errors → HTTP, in one place (the command line maps them in one place too).
 
 =========================== ====== ==================================================
 exception                   status body

@@ -1,4 +1,4 @@
-"""Seeks and the pairing pass (issue 16): a player (the writer acting for them) seeks a
+"""Seeks and the pairing pass: a player (the writer acting for them) seeks a
 game; the pass pairs compatible seeks by site Elo and opens their live games. Times
 are the service's clock."""
 

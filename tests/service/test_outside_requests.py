@@ -1,4 +1,4 @@
-"""Issue 17's acceptance, request by request: every request the outside tester listed
+"""Request by request, every request an outside tester sent to break the service
 answers a 4xx naming what was wrong (or the right 2xx), on SQLite and PostgreSQL, and
 the ledger verifies afterwards. (The cases of one kind with many values are in
 ``test_hostile_input.py``; limits, races and long writes have tests of their own.)"""
