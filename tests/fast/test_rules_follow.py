@@ -21,11 +21,21 @@ from typing import Any
 import pytest
 
 from chessrate.engine import Engine
-from chessrate.errors import InvalidRecord
-from chessrate.records import GameRecord, ImportedRating, Player
+from chessrate.errors import Conflict, InvalidRecord
+from chessrate.records import GameRecord, ImportedRating, Player, Result, Termination
 from chessrate.systems import ArenaRules, ArenaSystem, CorrRules, CorrSystem, SiteRules, SiteSystem
 from chessrate.systems.base import RatingSystem
 from chessrate.systems.site import WEIGHTS, GameType
+from chessrate.systems.site_live import (
+    LiveGame,
+    Ply,
+    Side,
+    abort_ending,
+    deadline,
+    deadline_ending,
+    finish_ending,
+)
+from chessrate.timecontrol import parse_time_control
 from tests.fast.test_replay_properties import CONTROLS, POOLS, check_same
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -138,11 +148,29 @@ SYSTEM_OF = {
 }
 
 
+LIVE_CHANGES: list[dict[str, Any]] = [
+    {"first_move_fast": 20},
+    {"first_move_slow": 90},
+    {"first_move_unclocked": 12 * 3600},
+    {"bot_move_live": 45},
+    {"bot_move_unclocked": 5 * 60},
+    {"expiry": 3 * 24 * 3600},
+    {"blitz_below": 7 * 60},  # the first-move deadline follows S2's blitz boundary
+    {"bot_void_before_plies": 10},
+    {"aborted_below_plies": 3},
+]
+"""SiteRules fields the live games read (site_live): each changes what a live game's
+deadlines or endings say; the ones that only the live games read are covered here."""
+
+
 def test_every_rules_field_is_changed_here() -> None:
-    """The list above covers every field of every per-game system's Rules."""
+    """The lists above cover every field of every per-game system's Rules (the rating
+    rules in CHANGES, the live games' deadlines in LIVE_CHANGES)."""
     for system_id, (_, rules_type) in SYSTEM_OF.items():
         fields = set(rules_type.__dataclass_fields__)
         changed = {name for sid, change in CHANGES if sid == system_id for name in change}
+        if system_id == "site":
+            changed |= {name for change in LIVE_CHANGES for name in change}
         assert changed == fields, system_id
 
 
@@ -173,3 +201,101 @@ def test_round_shift_is_round_div_by_a_power_of_two() -> None:
     for shift in range(6):
         for numerator in range(-300, 301):
             assert round_shift(numerator, shift) == round_div(numerator, 1 << shift)
+
+
+# -- the live games (site S7-S9): their deadlines and words come from SiteRules ---------
+
+T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def live_game(
+    control: str, bot: Side | None = None, rated: bool = True, plies: int = 0
+) -> LiveGame:
+    moves = tuple(Ply(n, T0 + timedelta(seconds=5 * n)) for n in range(1, plies + 1))
+    return LiveGame("g", "w", "b", T0, parse_time_control(control), True, bot=bot, plies=moves)
+
+
+LIVE_GAMES = [
+    *(live_game(control) for control in ("1m+1s", "7m", "7m+5s", "15m", "-", "3d")),
+    *(live_game("3m+2s", Side.BLACK, plies=n) for n in (0, 1, 2, 3, 8, 9, 10, 17, 18, 19)),
+    *(live_game("-", Side.WHITE, plies=n) for n in (0, 2, 9, 20)),
+    live_game("-", plies=2),
+    live_game("-", plies=3),
+    live_game("10m", plies=2),
+]
+"""Live games at every kind of deadline: first moves by type, a bot's moves before and
+after S7's threshold, unclocked games that expire, clocked games under way."""
+
+
+def live_words(rules: SiteRules) -> list[tuple[object, ...]]:
+    """What each live game's next deadline, its ending when it passes, an abort and a
+    reported resignation say under ``rules``."""
+    said: list[tuple[object, ...]] = []
+    for game in LIVE_GAMES:
+        upcoming = deadline(game, rules)
+        ending = None if upcoming is None else deadline_ending(game, upcoming, rules)
+        try:
+            abort: object = abort_ending(game, "w", rules)
+        except Conflict as error:
+            abort = str(error)
+        finish = finish_ending(game, Result.WHITE_WINS, Termination.RESIGN, rules)
+        said.append((upcoming, ending, abort, finish))
+    return said
+
+
+@pytest.mark.parametrize("change", LIVE_CHANGES, ids=[next(iter(c)) for c in LIVE_CHANGES])
+def test_a_changed_rule_changes_the_live_games(change: dict[str, Any]) -> None:
+    assert live_words(replace(SiteRules(), **change)) != live_words(SiteRules())
+
+
+def test_the_live_deadlines_are_the_rules_numbers() -> None:
+    rules = SiteRules(first_move_fast=20, first_move_slow=90, expiry=3 * 24 * 3600)
+    bullet, rapid = deadline(live_game("1m+1s"), rules), deadline(live_game("15m"), rules)
+    assert bullet is not None and bullet.at == T0 + timedelta(seconds=20)
+    assert "within 20 s" in bullet.note
+    assert rapid is not None and rapid.at == T0 + timedelta(seconds=90)
+    unclocked = live_game("-", plies=3)
+    expiry = deadline(unclocked, rules)
+    assert expiry is not None and expiry.at == unclocked.last_at + timedelta(days=3)
+    assert "within 3 days" in expiry.note
+    assert "did not move for 3 days" in deadline_ending(unclocked, expiry, rules).reason
+
+
+def test_the_bot_move_words_follow_bot_void_before_plies() -> None:
+    """S7 Decision: with 10 plies void (moves 1-5), the words say move 6, in the live
+    deadline, its ending and the rated game's reason alike."""
+    rules = SiteRules(bot_void_before_plies=10)
+    early, late = live_game("3m+2s", Side.BLACK, plies=9), live_game("3m+2s", Side.BLACK, plies=11)
+    upcoming = deadline(early, rules)
+    assert upcoming is not None
+    assert "void before move 6 and the human's loss from move 6" in upcoming.note
+    assert (
+        "did not arrive before move 6 (9 plies)" in deadline_ending(early, upcoming, rules).reason
+    )
+    passed = deadline(late, rules)
+    assert passed is not None
+    assert "did not arrive from move 6 on (11 plies)" in deadline_ending(late, passed, rules).reason
+    record = GameRecord.from_mapping(
+        {"id": "b", "played_at": START.isoformat(), "white": "h", "black": "bot0",
+         "result": "*", "time_control": "180+2", "termination": "bot_no_move", "plies": 9},
+        "game b",
+    )  # fmt: skip
+    players = {"h": Player("h"), "bot0": Player("bot0", bot=True, bot_rating=Decimal(1400))}
+    system = SiteSystem(rules)
+    rated = system.rate(record, players.__getitem__, lambda p, pool: system.initial_state(
+        players[p], pool))  # fmt: skip
+    assert rated.reason == "the bot's move did not arrive before move 6 (9 plies): void (S7)"
+
+
+def test_abort_follows_aborted_below_plies() -> None:
+    """S8: the game can be aborted until ``aborted_below_plies`` plies were made."""
+    two = live_game("10m", plies=2)
+    with pytest.raises(Conflict, match="can no longer be aborted"):
+        abort_ending(two, "w", SiteRules())
+    assert abort_ending(two, "w", SiteRules(aborted_below_plies=3)).result is Result.NO_RESULT
+    assert (
+        "void (site S8)"
+        in finish_ending(
+            two, Result.WHITE_WINS, Termination.RESIGN, SiteRules(aborted_below_plies=3)
+        ).reason
+    )
