@@ -20,7 +20,7 @@ S = TypeVar("S")
 
 
 def in_rating_order(games: Iterable[GameRecord]) -> list[GameRecord]:
-    """Spec README "Order": by ``played_at``, ties in input order (a stable sort)."""
+    """The order rule: by ``played_at``, ties in input order (a stable sort)."""
     return sorted(games, key=lambda game: game.played_at)
 
 
@@ -85,7 +85,7 @@ class Engine(Generic[S]):
         """Rate one game. Raises :class:`InvalidRecord` (and changes nothing) to refuse it.
 
         A game whose id was seen before is answered with the earlier decision when its
-        content is the same (spec README "id"), and refused when it differs."""
+        content is the same (a game's ``id``), and refused when it differs."""
         first = self._by_id.get(game.id)
         if first is not None:
             if first.game == game:  # the same game sent again: the same answer, no change

@@ -2,7 +2,7 @@
 
 Every rating and rating change is a :class:`decimal.Decimal` with (at most) two
 decimals. Every rounding in every system goes through :func:`round_half_away`
-(spec README, "Rounding": half away from zero, 2215.5 -> 2216, -2.345 -> -2.35).
+(the rounding rule: half away from zero, 2215.5 -> 2216, -2.345 -> -2.35).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ _TWO_DECIMALS = re.compile(r"[0-9]{1,9}\.[0-9]{2}")
 def round_half_away(value: Decimal | int | float, places: int = 2) -> Decimal:
     """Round ``value`` to ``places`` decimals, half away from zero.
 
-    Floats are accepted only for the ``site`` expected score (spec README,
-    "Exact arithmetic"): they are converted exactly, then rounded here.
+    Floats are accepted only for the ``site`` expected score (exact arithmetic allows
+    no other float): they are converted exactly, then rounded here.
     """
     if isinstance(value, (float, int)):
         value = Decimal(value)

@@ -56,7 +56,7 @@ _PD_H_BY_D: Final[tuple[int, ...]] = tuple(
 def dp_for_fraction(p: Decimal) -> int:
     """Table A: the rating difference dp for a fractional score p.
 
-    p is rounded half up to two decimals first (spec README: 2/9 -> 0.22).
+    p is rounded half up to two decimals first (2/9 -> 0.22).
     """
     hundredths = int(round_half_away(p * 100, 0))
     if not 0 <= hundredths <= 100:
@@ -65,7 +65,7 @@ def dp_for_fraction(p: Decimal) -> int:
 
 
 def table_b_d(d: Decimal) -> int:
-    """The whole rating difference Table B is read with (spec README Decision:
+    """The whole rating difference Table B is read with (Decision:
     a fractional D is rounded half up to an integer first: 3.49 -> 3, 3.50 -> 4)."""
     return int(round_half_away(abs(d), 0))
 

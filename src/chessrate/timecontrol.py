@@ -1,4 +1,4 @@
-"""Time controls: parsing and the estimated duration (spec README "The game record").
+"""Time controls: parsing and the estimated duration (the game record's ``time_control``).
 
 Accepted forms:
 

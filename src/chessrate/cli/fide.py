@@ -56,7 +56,7 @@ def fide() -> None:
 @click.option(
     "--rules", "ruleset", type=click.Choice(sorted(RULESETS)), default="seed",
     show_default=True,
-    help="seed: the regulations of seed 003 (spec fide.md); fide-2024: the FIDE Rating "
+    help="seed: the regulations of seed 003 (rules F1-F8); fide-2024: the FIDE Rating "
     "Regulations in force since 1 March 2024 (docs/fide-2024.md).",
 )  # fmt: skip
 @click.option(

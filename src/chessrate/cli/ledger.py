@@ -225,7 +225,7 @@ def sweep(db: str | None, at: datetime | None, limit: int | None) -> None:
 )  # fmt: skip
 @reports_errors
 def pair(db: str | None, at: datetime | None) -> None:
-    """Run one pairing pass (issue 16), for cron or by hand.
+    """Run one pairing pass, for cron or by hand.
 
     Pairs the compatible open seeks by site Elo, closest first, each seek's acceptable
     difference widening while it waits, and opens their live games; marks the expired

@@ -1,8 +1,8 @@
 """A batch of games as flat numpy arrays (the compiled replay's input).
 
-:class:`GameBatch` holds one array per field of the game record (spec README "The
-game record"), in input order, with the player ids and game ids interned: the
-arrays hold small integers, the id tables hold the strings once. A batch is built
+:class:`GameBatch` holds one array per field of the game record
+(:class:`~chessrate.records.GameRecord`), in input order, with the player ids and game
+ids interned: the arrays hold small integers, the id tables hold the strings once. A batch is built
 from reference records by :func:`encode`, or straight from a file by
 :mod:`chessrate.fast.columnar`. :meth:`GameBatch.record` rebuilds any row as the
 reference :class:`~chessrate.records.GameRecord`, so a refused game is explained

@@ -4,7 +4,7 @@
 with a :class:`RowChunk` after each kernel chunk, in rating order, until every kept
 game (rated or not; refused and repeated records are not kept) was in one. A chunk
 holds each game's outcome and reason code, and each change the kernels made as the
-integers of :data:`chessrate.ledger.CHANGE_COLUMNS` (what ``change_row`` makes of
+integers of :data:`chessrate.systems.base.CHANGE_COLUMNS` (what ``change_row`` makes of
 the reference ``Change``), one array per column. S10 annulments given to the replay
 are not emitted.
 """
@@ -118,7 +118,7 @@ class RowWriter:
     code as decided before the kernel (unrated and void games; site's rated games by
     their type); ``kernel_reasons`` says the kernel writes the rated games' reasons
     (arena, corr). ``width`` is the most changes a game makes, ``codes`` the system's
-    codes for the kernel (:func:`chessrate.fast.params.arena_codes`, ...)."""
+    codes for the kernel (its compiled half's ``codes``)."""
 
     def __init__(
         self,

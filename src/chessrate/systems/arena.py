@@ -1,7 +1,7 @@
 """``arena``: an online club's official rapid/blitz/bullet ratings on FIDE's tables.
 
-Seeds 000 (Spanish) and 002 (English); the rules are restated and settled in
-``shared/spec/arena.md`` (A1-A11), cited on each function below.
+Seeds 000 (Spanish) and 002 (English); the rules are
+numbered A1-A11 with every ambiguity settled, cited on each function below.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ class ArenaRules(Rules):
 
 
 class ArenaSystem:
-    """The ``arena`` rating system (spec arena.md)."""
+    """The ``arena`` rating system (rules A1-A11)."""
 
     id = "arena"
     pools: tuple[str, ...] = POOLS

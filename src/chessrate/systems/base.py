@@ -2,7 +2,8 @@
 
 A system is pure: given the game, the players' attributes and their states
 before the game, it returns the outcome, the new states and an explanation of
-every change. No I/O, no clock, no database (DESIGN.md "a pure core").
+every change. No I/O, no clock, no database: the pure core the ledger, the
+service and the command line are a shell around.
 """
 
 from __future__ import annotations
@@ -109,7 +110,8 @@ class GameRating(Generic[S]):
 
 @dataclass(frozen=True, slots=True)
 class ListEntry:
-    """One row of a rating list (spec README "Pools and the rating list")."""
+    """One row of a rating list (the rating list's columns: player, pool, rating, display,
+    state, games)."""
 
     player: str
     pool: str

@@ -1,7 +1,7 @@
 """``corr``: a correspondence site's provisional/established rating (seed 001).
 
-After US Chess correspondence practice; the rules are restated and settled in
-``shared/spec/corr.md`` (C1-C7), cited on each function below.
+After US Chess correspondence practice; the rules are
+numbered C1-C7 with every ambiguity settled, cited on each function below.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class CorrRules(Rules):
 
 
 class CorrSystem:
-    """The ``corr`` rating system (spec corr.md)."""
+    """The ``corr`` rating system (rules C1-C7)."""
 
     id = "corr"
     pools: tuple[str, ...] = (POOL,)

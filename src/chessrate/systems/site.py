@@ -1,6 +1,6 @@
 """``site``: a chess site's per-type Elo plus the weighted site Elo (seed 004).
 
-The rules are restated and settled in ``shared/spec/site.md`` (S1-S10), cited
+The rules, numbered S1-S10 with every ambiguity of the seed settled, are cited
 on each function below. S8's first-move deadlines and S9's expiry need a clock
 and belong to the live service; here a finished game's record says how it
 ended (``plies``, ``termination``) and the rules decide what that means.
@@ -82,7 +82,7 @@ RULES = ("site S3", "site S5", "site S10")
 
 EXPECTED_PLACES = 2
 """The logistic expected score is computed in float and rounded to two decimals
-(spec README "Rounding": a logistic expected score is rounded to two decimals)."""
+(the rounding rule: a logistic expected score is rounded to two decimals)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +132,7 @@ def expected_score(own: Decimal, opponent: Decimal) -> Decimal:
 
 
 class SiteSystem:
-    """The ``site`` rating system (spec site.md)."""
+    """The ``site`` rating system (rules S1-S10)."""
 
     id = "site"
     rules_cited: tuple[str, ...] = RULES

@@ -1,4 +1,4 @@
-"""``site`` pairing: which open seeks make a game, and who takes White (issue 16).
+"""``site`` pairing: which open seeks make a game, and who takes White.
 
 Pure like the rating systems: no clock, no database. The ledger (``ledger/seeks.py``)
 gives each open seek with its player's **site Elo** (the ``site`` pool's current

@@ -366,7 +366,7 @@ def play(
     player: str | None = Query(None, max_length=200),
     page: int = Query(1, ge=1, le=schemas.MAX_OFFSET // PLAY_PAGE + 1),
 ) -> HTMLResponse:
-    """The open seeks (issue 16), oldest first, each with its player's site Elo, its
+    """The open seeks, oldest first, each with its player's site Elo, its
     wait and the difference it accepts now; with ``player``, that player's own seeks
     and live games. Read-only: seeks are made through the API."""
     if not ledger.info.live_games:

@@ -2,10 +2,10 @@
 
 Two rulesets, chosen by name (:data:`RULESETS`, :meth:`FideRules.named`):
 
-- ``seed`` (the default): the seed's edition (seed 003), restated and settled in
-  ``shared/spec/fide.md`` (F1-F8). An unrated player is rated per tournament and per
-  period; nothing is carried to the next period but the list itself and the fact that
-  he has met rated opponents (8.21 applies to his first such tournament only).
+- ``seed`` (the default): the seed's edition (seed 003), as rules F1-F8 with every
+  ambiguity settled. An unrated player is rated per tournament and per period; nothing
+  is carried to the next period but the list itself and the fact that he has met rated
+  opponents (8.21 applies to his first such tournament only).
 - ``fide-2024``: the FIDE Rating Regulations in force since 1 March 2024 with the
   amendment of 1 October 2025 (handbook B.02, https://handbook.fide.com/chapter/B022024),
   restated with citations and every Decision in ``docs/fide-2024.md``. An unrated

@@ -57,7 +57,7 @@ def parse_pending(text: str) -> tuple[PendingGame, ...]:
 
 @dataclass(frozen=True, slots=True)
 class ListedPlayer:
-    """A player of the starting list (or taken from a tournament file, spec fide.md)."""
+    """A player of the starting list (or taken from a tournament file)."""
 
     id: str
     name: str

@@ -14,7 +14,7 @@ POOL = "fide"
 @dataclass(frozen=True, slots=True)
 class FideRules(Rules):
     """The ruleset's parameters and behaviour switches; the defaults are the seed's
-    (spec fide.md). ``RULESETS["fide-2024"]`` holds today's (docs/fide-2024.md)."""
+    (F1-F8). ``RULESETS["fide-2024"]`` holds today's (docs/fide-2024.md)."""
 
     bonus_per_half_point: Decimal = Decimal("12.5")  # F4 Decision (the examples use 15)
     k: int = 30  # F3; 2024 8.3.3: 20
@@ -24,7 +24,7 @@ class FideRules(Rules):
     floor: int = 1000  # F6; 2024 7.1.4, 7.2.1: 1400
     max_difference: int = 400  # F2, 8.54; 2024 8.3.1
     name: str = "seed"
-    unlisted_games: int = 30  # spec fide.md: a player missing from the list counts 30
+    unlisted_games: int = 30  # F3: a player missing from the list counts 30
     # -- K (2024 8.3.3); None: the seed has no such rule --------------------------------
     k_new: int | None = None  # 40 until new_player_games
     new_player_games: int = 30

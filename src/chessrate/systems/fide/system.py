@@ -14,7 +14,7 @@ from .rules import POOL, FideRules
 
 
 class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings):
-    """The ``fide`` rating system (spec fide.md): rates a period's events."""
+    """The ``fide`` rating system (rules F1-F8): rates a period's events."""
 
     id = "fide"
     pools: tuple[str, ...] = (POOL,)
@@ -125,7 +125,7 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings):
 
     def from_event(self, entry: EventEntry, event: Event) -> ListedPlayer:
         """A player missing from the starting list: the event's rating (none: unrated),
-        at least 30 games, reached 2400 if that rating is 2400 or more (spec fide.md),
+        at least 30 games, reached 2400 if that rating is 2400 or more (F3),
         the birth year the event's file gives."""
         rating = entry.event_rating
         return ListedPlayer(
