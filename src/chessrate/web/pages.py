@@ -379,9 +379,9 @@ def play(
     player: str | None = Query(None, max_length=200),
     page: int = Query(1, ge=1, le=common.MAX_OFFSET // PLAY_PAGE + 1),
 ) -> HTMLResponse:
-    """The open seeks, oldest first, each with its player's site Elo, its
-    wait and the difference it accepts now; with ``player``, that player's own seeks
-    and live games. Read-only: seeks are made through the API."""
+    """The open seeks, oldest first, each with its player's site Elo, its wait and the
+    difference it accepts now; with ``player``, that player's own seeks and live games.
+    Read-only: seeks are made through the API."""
     if not ledger.info.live_games:
         raise NotFound(f"a {ledger.system_id} ledger pairs no games (site ledgers do)")
     seeks = app_seeks.list_seeks(ledger, now, rules, offset=(page - 1) * PLAY_PAGE,
