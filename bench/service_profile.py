@@ -2,9 +2,9 @@
 timed alone, in one process, on SQLite and PostgreSQL.
 
 Stages, per game (µs of this process's CPU, and of the wall clock): validating the body
-(`services.game_record`); rating and storing it (`Ledger.submit_game`, one
+(`application.games.game_record`); rating and storing it (`Ledger.submit_game`, one
 transaction; `Ledger.submit_group`, groups of 16 as under load); building the answer
-(`services.game_public`) and its JSON; and the whole request through the ASGI app
+(`application.games.game_public`) and its JSON; and the whole request through the ASGI app
 (uvicorn's HTTP parsing and the network excepted: FastAPI's routing, dependencies,
 body parsing, the group committer and the stages above), 16 requests at a time.
 `--profile` adds a cProfile summary of the ASGI run (the event loop's thread; the
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.support import postgres
 
 from chessrate import Player
-from chessrate.application import services
+from chessrate.application.games import game_public, game_record
 from chessrate.ledger import Ledger
 from chessrate.server import create_app
 
@@ -129,14 +129,14 @@ def measure(url: str, count: int, profile: bool) -> dict[str, tuple[float, float
         sample = bodies("v", count, 1)
         records: list[Any] = []
         rows["validate the body (game_record)"] = per_game(
-            lambda: records.extend(services.game_record(ledger, b) for b in sample), count
+            lambda: records.extend(game_record(ledger, b) for b in sample), count
         )
-        single = [services.game_record(ledger, b) for b in bodies("s", count, 2)]
+        single = [game_record(ledger, b) for b in bodies("s", count, 2)]
         views: list[Any] = []
         rows["rate + store, one transaction a game (submit_game)"] = per_game(
             lambda: views.extend(ledger.submit_game(r, NOW)[0] for r in single), count
         )
-        grouped = [services.game_record(ledger, b) for b in bodies("g", count, 3)]
+        grouped = [game_record(ledger, b) for b in bodies("g", count, 3)]
 
         def groups() -> None:
             for start in range(0, count, 16):
@@ -145,7 +145,7 @@ def measure(url: str, count: int, profile: bool) -> dict[str, tuple[float, float
         rows["rate + store, groups of 16 (submit_group)"] = per_game(groups, count)
         publics: list[Any] = []
         rows["build the answer (game_public)"] = per_game(
-            lambda: publics.extend(services.game_public(v) for v in views), count
+            lambda: publics.extend(game_public(v) for v in views), count
         )
         rows["its JSON (pydantic, as FastAPI does)"] = per_game(
             lambda: [p.__pydantic_serializer__.to_json(p) for p in publics], count

@@ -145,7 +145,7 @@ def text_problem(value: str) -> str | None:
     """Why ``value`` is not text a field may hold, or None. Text never holds a NUL
     character or half of a UTF-16 surrogate pair (no database stores them, and they
     are never what a person typed). The API's request models ask it of every string
-    (:class:`chessrate.application.schemas.RequestModel`), and the ledger of every free
+    (:class:`chessrate.application.common.RequestModel`), and the ledger of every free
     text it stores (reasons, notes, moves: the pages' forms and library callers too)."""
     if "\x00" in value:
         return "must not contain a NUL character"

@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from sqlalchemy import select, text
 
 from chessrate import Player
-from chessrate.application import services
+from chessrate.application.games import game_record
 from chessrate.application.group import GroupCommitter
 from chessrate.cli import main
 from chessrate.ledger import Ledger
@@ -373,7 +373,7 @@ def test_several_writers_and_a_restart(api: Api) -> None:
     for number in range(40):
         white, black = rng.sample(PLAYERS, 2)
         body = game(f"w{number}", white, black)
-        records.append(services.game_record(api.ledger, body))
+        records.append(game_record(api.ledger, body))
     futures = [committer.enqueue(record, api.clock.now) for record in records]
     assert [f.result()[0].id for f in futures] == [r.id for r in records]
     assert all(f.result()[1] for f in futures)

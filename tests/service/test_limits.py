@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
+from chessrate.application.common import LIST_PAGE_MAX, MAX_OFFSET
 from chessrate.application.limits import FailedAuth
-from chessrate.application.schemas import LIST_PAGE_MAX, MAX_OFFSET
 from chessrate.application.settings import MAX_BODY_BYTES, Settings
 from chessrate.ledger import Ledger
 from chessrate.server import create_app

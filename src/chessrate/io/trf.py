@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import StrEnum
 from pathlib import Path
 
 from ..errors import InvalidInput, InvalidRecord
@@ -73,7 +74,17 @@ _POINTS: dict[str, Decimal | None] = {
     " ": None,
 }
 _COMPLEMENT = {"1": "0", "0": "1", "=": "="}
-_COLOURS = "wb-"
+
+
+class TrfColour(StrEnum):
+    """A round's colour in a ``001`` record: white, black, or none (a bye, unpaired)."""
+
+    WHITE = "w"
+    BLACK = "b"
+    NONE = "-"
+
+
+_COLOURS = "".join(TrfColour)
 _FIRST_ROUND_COLUMN = 92
 _ROUND_WIDTH = 10
 _PLAYER_CODE = "001"
@@ -139,7 +150,8 @@ class TrfRound:
     opponent: int | None
     """The opponent's start rank; ``None`` for ``0000`` or blank (byes, unpaired)."""
     colour: str
-    """``"w"``, ``"b"`` or ``"-"`` (a blank colour is read as ``"-"``)."""
+    """A :class:`TrfColour` value: ``"w"``, ``"b"`` or ``"-"`` (a blank colour is read as
+    ``"-"``)."""
     code: str
     """One character of :data:`RESULT_CODES` (blank: ``" "``)."""
 

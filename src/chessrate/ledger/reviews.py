@@ -22,6 +22,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
@@ -35,8 +36,24 @@ from .schema import live_games, players, reports, reviews
 from .views import AnnulmentView
 from .writes import LedgerWrites
 
-STATUSES = ("open", "confirmed", "dismissed")
-SOURCES = ("player", "detector")
+
+class ReviewStatus(StrEnum):
+    """Where a game's review case is."""
+
+    OPEN = "open"
+    CONFIRMED = "confirmed"
+    DISMISSED = "dismissed"
+
+
+class ReportSource(StrEnum):
+    """Who filed a report: a player (through a writer), or the detector."""
+
+    PLAYER = "player"
+    DETECTOR = "detector"
+
+
+STATUSES = tuple(s.value for s in ReviewStatus)
+SOURCES = tuple(s.value for s in ReportSource)
 MAX_REASON = 2000
 MAX_EVIDENCE = 65_536
 """The most characters of a report's evidence as JSON."""
@@ -324,4 +341,12 @@ def _report(row: Any) -> ReportView:
     return ReportView(row.id, row.game_id, row.by, row.source, row.reason, evidence, as_utc(row.at))
 
 
-__all__ = ["SOURCES", "STATUSES", "LedgerReviews", "ReportView", "ReviewView"]
+__all__ = [
+    "SOURCES",
+    "STATUSES",
+    "LedgerReviews",
+    "ReportSource",
+    "ReportView",
+    "ReviewStatus",
+    "ReviewView",
+]

@@ -6,9 +6,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from ..records import GameRecord, Player
 from ..systems.base import Change
+
+
+class HistoryKind(StrEnum):
+    """What put a change in a player's history: a game, or a game's annulment."""
+
+    GAME = "game"
+    ANNULMENT = "annulment"
+
+
+class Colour(StrEnum):
+    """The side a player had in a game."""
+
+    WHITE = "white"
+    BLACK = "black"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +69,7 @@ class AnnulmentNote:
 @dataclass(frozen=True, slots=True)
 class HistoryItem:
     seq: int
-    kind: str  # "game" or "annulment"
+    kind: str  # a HistoryKind value: "game" or "annulment"
     played_at: datetime
     change: Change
 
@@ -75,7 +90,7 @@ class PlayedGame:
 
     seq: int
     record: GameRecord
-    colour: str  # "white" or "black"
+    colour: str  # a Colour value: "white" or "black"
     opponent: str
     opponent_name: str | None
     opponent_rating: Decimal | None
@@ -122,7 +137,7 @@ class SeriesPoint:
     after: int
     change: int | None
     game: str
-    kind: str  # "game" or "annulment"
+    kind: str  # a HistoryKind value: "game" or "annulment"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,7 @@
 """The HTTP API, versioned under ``/api/v1`` (``/healthz`` at the root): one router per
-resource (:mod:`.routes`), each route calling :mod:`chessrate.application.services`,
-and the mapping of the domain's errors to HTTP (:mod:`.errors`).
+resource (:mod:`.routes`), each route calling its resource's module of
+:mod:`chessrate.application`, and the mapping of the domain's errors to HTTP
+(:mod:`.errors`).
 
 :func:`mount_api` puts them on an app; :mod:`chessrate.server` builds the app and
 mounts the API and the pages. This package never imports :mod:`chessrate.web`.

@@ -1,7 +1,7 @@
 """The web pages: leaderboards, player pages with rating charts, explained games,
 annulments, search, live games and the FIDE periods. Server-rendered HTML (Jinja2)
 that works without JavaScript; the numbers come from the same services as the API's
-(:mod:`chessrate.application.services`). This package never imports
+(:mod:`chessrate.application`). This package never imports
 :mod:`chessrate.service`; :mod:`chessrate.server` mounts both."""
 
 from __future__ import annotations

@@ -20,11 +20,12 @@ from urllib.parse import parse_qs, quote
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ..application import fairplay
+from ..application import reviews
 from ..application.deps import LedgerDep
 from ..application.limits import FailedAuth, client_address
 from ..application.sessions import COOKIE, Session, Sessions
 from ..ledger import Ledger
+from ..ledger.reviews import ReviewStatus
 from ..ledger.tokens import TokenView
 from .errors import error_page
 from .pages import _page, templates
@@ -61,7 +62,7 @@ def _signed_in(request: Request, ledger: Ledger) -> tuple[Session, TokenView] | 
     session = _sessions(request).read(request.cookies.get(COOKIE), now)
     if session is None:
         return None
-    token = fairplay.valid_moderator(ledger, session.token_id, session.fingerprint, now)
+    token = reviews.valid_moderator(ledger, session.token_id, session.fingerprint, now)
     return None if token is None else (session, token)
 
 
@@ -148,14 +149,14 @@ def sign_out(request: Request, ledger: LedgerDep, form: Form) -> Response:
 def queue(
     request: Request,
     ledger: LedgerDep,
-    status: fairplay.Status = Query("open"),  # noqa: B008
+    status: reviews.Status = Query(ReviewStatus.OPEN),  # noqa: B008
     page: int = Query(1, ge=1, le=1_000_000),
 ) -> Response:
     """The review queue: most reported first, then the oldest report first."""
     found = _signed_in(request, ledger)
     if found is None:
         return RedirectResponse(SIGN_IN, status_code=303)
-    cases = fairplay.reviews(ledger, status, (page - 1) * QUEUE_PAGE, QUEUE_PAGE)
+    cases = reviews.reviews(ledger, status, (page - 1) * QUEUE_PAGE, QUEUE_PAGE)
     people = {p for r in cases.reviews for p in (r.game.white, r.game.black)}
     pages = max(1, -(-cases.total // QUEUE_PAGE))
     return _moderator_page(
@@ -169,8 +170,8 @@ def case(request: Request, ledger: LedgerDep, game_id: str) -> Response:
     found = _signed_in(request, ledger)
     if found is None:
         return RedirectResponse(SIGN_IN, status_code=303)
-    review = fairplay.review(ledger, game_id)
-    log = fairplay.audit_log(ledger, 0, 50, game_id)
+    review = reviews.review(ledger, game_id)
+    log = reviews.audit_log(ledger, 0, 50, game_id)
     people = {review.game.white, review.game.black, *(r.by for r in review.reports)}
     people |= {c.player for c in review.game.changes}
     return _moderator_page(
@@ -191,11 +192,11 @@ def decide(request: Request, ledger: LedgerDep, game_id: str, form: Form) -> Res
     by, why, now = token.label or f"token {token.id}", form.get("why", ""), _now(request)
     action = form.get("action")
     if action == "confirm":
-        fairplay.confirm(ledger, game_id, why, by, now)
+        reviews.confirm(ledger, game_id, why, by, now)
     elif action == "dismiss":
-        fairplay.dismiss(ledger, game_id, why, by, now)
+        reviews.dismiss(ledger, game_id, why, by, now)
     elif action == "reopen":
-        fairplay.reopen(ledger, game_id, why, by, now)
+        reviews.reopen(ledger, game_id, why, by, now)
     else:
         return error_page(templates, request, 422, "Unknown action.", [repr(action)])
     return RedirectResponse(f"/moderation/{quote(game_id, safe='')}", status_code=303)

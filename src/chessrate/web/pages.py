@@ -1,7 +1,7 @@
-"""The pages' routes. Each page asks :mod:`chessrate.application.services` (the same
-functions as the API's routes), so what a page shows is what the API answers; what
-the navigation offers follows the ledger's system (``ledger.info``: periods, live
-games)."""
+"""The pages' routes. Each page asks the application's services (:mod:`chessrate.application`,
+one module per resource: the same functions as the API's routes), so what a page shows
+is what the API answers; what the navigation offers follows the ledger's system
+(``ledger.info``: periods, live games)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
-from ..application import schemas, services
+from ..application import annulments as app_annulments
+from ..application import common
+from ..application import games as app_games
+from ..application import leaderboards as app_leaderboards
+from ..application import live as app_live
+from ..application import periods as app_periods
+from ..application import players as app_players
+from ..application import seeks as app_seeks
 from ..application.deps import ActiveDays, LedgerDep, Now, Pairing
 from ..errors import NotFound
 from ..ledger import Ledger
@@ -44,7 +51,7 @@ SEARCH_LONGEST = 200
 CSV_TYPE = "text/csv; charset=utf-8"
 BOARD_PAGE = 50
 """Rows on a leaderboard page."""
-MAX_BOARD_PAGE = schemas.MAX_OFFSET // BOARD_PAGE + 1
+MAX_BOARD_PAGE = common.MAX_OFFSET // BOARD_PAGE + 1
 RULE_ID = re.compile(r"\b([SACF]\d{1,2})\b")
 """A rule id of the spec (``S6``, ``A5``, ``C7``, ``F3``): /how has an anchor for each."""
 
@@ -63,7 +70,7 @@ def _page(
     context.update(
         system=ledger.system_id,
         info=ledger.info,
-        pools=services.pools_of(ledger),
+        pools=common.pools_of(ledger),
         pool_name=ledger.info.pool_label,
         signed=_signed,
         person=lambda player_id: person_link(player_id, names.get(player_id)),
@@ -97,11 +104,13 @@ def rules_linked(text: str) -> Markup:
 def home(request: Request, ledger: LedgerDep, active_days: ActiveDays) -> HTMLResponse:
     """Each pool's established players (top 10), and how many everyone would be."""
     boards = [
-        services.leaderboard(ledger, pool, 0, LEADERS_ON_HOME, False, active_days)
-        for pool in services.pools_of(ledger)
+        app_leaderboards.leaderboard(ledger, pool, 0, LEADERS_ON_HOME, False, active_days)
+        for pool in common.pools_of(ledger)
     ]
-    everyone = {p.pool: p.everyone for p in services.leaderboards(ledger, active_days).pools}
-    periods = services.list_periods(ledger).periods if ledger.info.rates_periods else []
+    everyone = {
+        p.pool: p.everyone for p in app_leaderboards.leaderboards(ledger, active_days).pools
+    }
+    periods = app_periods.list_periods(ledger).periods if ledger.info.rates_periods else []
     return _page(request, ledger, "home.html", boards=boards, everyone=everyone, periods=periods)
 
 
@@ -127,7 +136,7 @@ def board_url(pool: str, everyone: bool, page: int = 1, **more: str) -> str:
     return f"/leaderboards/{quote(pool, safe='')}" + (f"?{urlencode(query)}" if query else "")
 
 
-def pager(board: schemas.LeaderboardPublic, everyone: bool) -> Pager:
+def pager(board: app_leaderboards.LeaderboardPublic, everyone: bool) -> Pager:
     """The links of a board page of ``BOARD_PAGE`` rows."""
     size, total = BOARD_PAGE, board.total
     last_page = max(1, -(-total // size))
@@ -166,7 +175,7 @@ def leaderboard(
     active_days: ActiveDays,
     pool: str,
     page: int | None = Query(None, ge=1, le=MAX_BOARD_PAGE),
-    offset: int | None = Query(None, ge=0, le=schemas.MAX_OFFSET),
+    offset: int | None = Query(None, ge=0, le=common.MAX_OFFSET),
     everyone: bool = Query(False, alias="all"),
     find: str = Query("", max_length=200),
     found: str = Query("", max_length=200),
@@ -180,7 +189,7 @@ def leaderboard(
         if landing is not None:
             return RedirectResponse(landing, status_code=303)
     start = (page - 1) * BOARD_PAGE if page is not None else offset or 0
-    board = services.leaderboard(ledger, pool, start, BOARD_PAGE, everyone, active_days)
+    board = app_leaderboards.leaderboard(ledger, pool, start, BOARD_PAGE, everyone, active_days)
     return _page(
         request, ledger, "leaderboard.html", board=board, pager=pager(board, everyone),
         everyone=everyone, toggle=ledger.info.rates_games, find=find, found=found,
@@ -197,7 +206,7 @@ def _find(
     try:
         player_id = ledger.get_player(text).player.id  # an id, as typed
     except NotFound:
-        matches = services.search_players(ledger, text, 20).players
+        matches = app_players.search_players(ledger, text, 20).players
         folded = text.casefold()
         exact = [p for p in matches if folded in (p.id.casefold(), (p.name or "").casefold())]
         chosen = exact if exact else matches
@@ -208,11 +217,15 @@ def _find(
             return None, (f"Several players match “{text}”: {names}. Give the id.", None, None)
         player_id = chosen[0].id
     try:
-        rank = services.leaderboard_rank(ledger, pool, player_id, BOARD_PAGE, everyone, active_days)
+        rank = app_leaderboards.leaderboard_rank(
+            ledger, pool, player_id, BOARD_PAGE, everyone, active_days
+        )
     except NotFound as error:
         if not everyone:  # on the list of everyone?
             try:
-                services.leaderboard_rank(ledger, pool, player_id, BOARD_PAGE, True, active_days)
+                app_leaderboards.leaderboard_rank(
+                    ledger, pool, player_id, BOARD_PAGE, True, active_days
+                )
             except NotFound:
                 pass
             else:
@@ -262,19 +275,19 @@ def player(
 ) -> HTMLResponse:
     """A player: per pool the rating, its state in words, peak, W/D/L, rank and the
     chart over the chosen range; the games list, newest first, paged."""
-    public = services.get_player(ledger, player_id)
+    public = app_players.get_player(ledger, player_id)
     if ledger.info.rates_periods:  # fide: the rating by period, not game by game
-        periods = services.player_periods(ledger, player_id)
+        periods = app_periods.player_periods(ledger, player_id)
         rows = [{"rating": rating} for rating in public.ratings]  # the ratings table only
         return _page(request, ledger, "player.html", player=public, sections=rows,
                      periods=periods)  # fmt: skip
-    stats = services.player_stats(ledger, player_id)
+    stats = app_players.player_stats(ledger, player_id)
     summaries = {s.pool: s for s in stats.pools}
     words, days = RANGES[span]
     sections = []
     who = public.name or player_id
     for rating in public.ratings:
-        series = services.chart_series(ledger, player_id, rating.pool, days)
+        series = app_players.chart_series(ledger, player_id, rating.pool, days)
         name = ledger.info.pool_label(rating.pool)
         sections.append(
             {
@@ -285,7 +298,7 @@ def player(
             }
         )  # fmt: skip
     offset = (page - 1) * GAMES_PER_PAGE
-    played = services.player_games(ledger, player_id, offset, GAMES_PER_PAGE)
+    played = app_players.player_games(ledger, player_id, offset, GAMES_PER_PAGE)
     pages = max(1, -(-played.total // GAMES_PER_PAGE))
     return _page(
         request, ledger, "player.html", people={g.opponent for g in played.games},
@@ -306,14 +319,14 @@ def person_link(player_id: str, name: str | None, href: str | None = None) -> Ma
 
 @router.get("/games/{game_id:path}", response_class=HTMLResponse)
 def game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
-    public = services.get_game(ledger, game_id)
+    public = app_games.get_game(ledger, game_id)
     people = {public.white, public.black}
     return _page(request, ledger, "game.html", people=people, game=public)
 
 
 @router.get("/annulments", response_class=HTMLResponse)
 def annulments(request: Request, ledger: LedgerDep) -> HTMLResponse:
-    found = services.annulments(ledger)
+    found = app_annulments.annulments(ledger)
     people = {c.player for a in found.annulments for c in a.changes}
     return _page(request, ledger, "annulments.html", people=people, annulments=found)
 
@@ -322,7 +335,7 @@ def annulments(request: Request, ledger: LedgerDep) -> HTMLResponse:
 def search(
     request: Request, ledger: LedgerDep, q: str = Query("", max_length=SEARCH_LONGEST)
 ) -> HTMLResponse:
-    found = services.search_players(ledger, q, SEARCH_RESULTS) if q.strip() else None
+    found = app_players.search_players(ledger, q, SEARCH_RESULTS) if q.strip() else None
     people = [p.id for p in found.players] if found else []
     return _page(request, ledger, "search.html", people=people, q=q, found=found)
 
@@ -334,11 +347,11 @@ def live(request: Request, ledger: LedgerDep) -> HTMLResponse:
     ended = [
         g
         for status in ("ended", "disputed")
-        for g in services.list_live_games(ledger, status, None, 50).games
+        for g in app_live.list_live_games(ledger, status, None, 50).games
     ]
     ended.sort(key=lambda g: g.ended_at or g.opened_at, reverse=True)
-    playing = services.list_live_games(ledger, "open", None, 200)
-    awaiting = services.list_live_games(ledger, "awaiting_confirmation", None, 200)
+    playing = app_live.list_live_games(ledger, "open", None, 200)
+    awaiting = app_live.list_live_games(ledger, "awaiting_confirmation", None, 200)
     shown = [*playing.games, *awaiting.games, *ended[:50]]
     return _page(
         request, ledger, "live.html", people={p for g in shown for p in (g.white, g.black)},
@@ -348,7 +361,7 @@ def live(request: Request, ledger: LedgerDep) -> HTMLResponse:
 
 @router.get("/live/{game_id:path}", response_class=HTMLResponse)
 def live_game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
-    found = services.get_live_game(ledger, game_id)
+    found = app_live.get_live_game(ledger, game_id)
     people = {found.white, found.black}
     return _page(request, ledger, "live_game.html", people=people, g=found)
 
@@ -364,21 +377,21 @@ def play(
     now: Now,
     rules: Pairing,
     player: str | None = Query(None, max_length=200),
-    page: int = Query(1, ge=1, le=schemas.MAX_OFFSET // PLAY_PAGE + 1),
+    page: int = Query(1, ge=1, le=common.MAX_OFFSET // PLAY_PAGE + 1),
 ) -> HTMLResponse:
-    """The open seeks, oldest first, each with its player's site Elo, its
-    wait and the difference it accepts now; with ``player``, that player's own seeks
-    and live games. Read-only: seeks are made through the API."""
+    """The open seeks, oldest first, each with its player's site Elo, its wait and the
+    difference it accepts now; with ``player``, that player's own seeks and live games.
+    Read-only: seeks are made through the API."""
     if not ledger.info.live_games:
         raise NotFound(f"a {ledger.system_id} ledger pairs no games (site ledgers do)")
-    seeks = services.list_seeks(ledger, now, rules, offset=(page - 1) * PLAY_PAGE,
+    seeks = app_seeks.list_seeks(ledger, now, rules, offset=(page - 1) * PLAY_PAGE,
                                 limit=PLAY_PAGE)  # fmt: skip
     people = {s.player for s in seeks.seeks}
     mine = games = None
     if player:
-        services.get_player(ledger, player)  # 404 for a stranger
-        mine = services.list_seeks(ledger, now, rules, player, "all", 0, PLAY_PAGE)
-        games = services.list_live_games(ledger, "open", player, 20)
+        app_players.get_player(ledger, player)  # 404 for a stranger
+        mine = app_seeks.list_seeks(ledger, now, rules, player, "all", 0, PLAY_PAGE)
+        games = app_live.list_live_games(ledger, "open", player, 20)
         people |= {player} | {s.opponent for s in mine.seeks if s.opponent}
         people |= {p for g in games.games for p in (g.white, g.black)}
     last = max(1, -(-seeks.total // PLAY_PAGE))
@@ -398,7 +411,7 @@ def play(
 
 @router.get("/periods", response_class=HTMLResponse)
 def periods(request: Request, ledger: LedgerDep) -> HTMLResponse:
-    return _page(request, ledger, "periods.html", periods=services.list_periods(ledger).periods)
+    return _page(request, ledger, "periods.html", periods=app_periods.list_periods(ledger).periods)
 
 
 def _report_link(period_id: int) -> Callable[[str, str | None], Markup]:
@@ -422,8 +435,8 @@ def _points(text: str) -> str:
 
 @router.get("/periods/{period_id}", response_class=HTMLResponse)
 def period(request: Request, ledger: LedgerDep, period_id: int) -> HTMLResponse:
-    public = services.get_period(ledger, period_id)
-    new_list = services.period_list(ledger, period_id) if public.closed_at else None
+    public = app_periods.get_period(ledger, period_id)
+    new_list = app_periods.period_list(ledger, period_id) if public.closed_at else None
     return _page(
         request, ledger, "period.html", period=public, new_list=new_list,
         report_link=_report_link(period_id),
@@ -433,7 +446,7 @@ def period(request: Request, ledger: LedgerDep, period_id: int) -> HTMLResponse:
 @router.get("/periods/{period_id}/list.csv")
 def period_list_csv(ledger: LedgerDep, period_id: int) -> Response:
     """The new list as a CSV download (the API's ``/fide/periods/{id}/list.csv``)."""
-    name, text = services.period_list_csv(ledger, period_id)
+    name, text = app_periods.period_list_csv(ledger, period_id)
     return Response(
         text, media_type=CSV_TYPE, headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )
@@ -442,9 +455,10 @@ def period_list_csv(ledger: LedgerDep, period_id: int) -> Response:
 @router.get("/periods/{period_id}/tournaments/{number}", response_class=HTMLResponse)
 def crosstable(request: Request, ledger: LedgerDep, period_id: int, number: int) -> HTMLResponse:
     """The period's ``number``-th tournament (upload order) as a crosstable."""
-    public = services.period_crosstable(ledger, period_id, number)
+    public = app_periods.period_crosstable(ledger, period_id, number)
+    period = app_periods.get_period(ledger, period_id)
     return _page(
-        request, ledger, "crosstable.html", t=public, period=services.get_period(ledger, period_id),
+        request, ledger, "crosstable.html", t=public, period=period,
         by_rank={p.start_rank: p.name for p in public.players}, points=_points,
         report_link=_report_link(period_id),
     )  # fmt: skip
@@ -452,7 +466,7 @@ def crosstable(request: Request, ledger: LedgerDep, period_id: int, number: int)
 
 @router.get("/periods/{period_id}/reports/{player_id:path}", response_class=HTMLResponse)
 def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) -> HTMLResponse:
-    public = services.period_report(ledger, period_id, player_id)
+    public = app_periods.period_report(ledger, period_id, player_id)
     return _page(
         request, ledger, "report.html", period_id=period_id, report=public,
         report_link=_report_link(period_id),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import annulments, fide, games, leaderboards, live, players, preview, reviews, seeks
+from . import annulments, games, leaderboards, live, periods, players, preview, reviews, seeks
 from .responses import COMMON_RESPONSES
 
 api_router = APIRouter(responses=COMMON_RESPONSES)
@@ -14,8 +14,8 @@ api_router.include_router(games.router)
 api_router.include_router(leaderboards.router)
 api_router.include_router(preview.router)
 api_router.include_router(annulments.router)
-api_router.include_router(fide.router)
-api_router.include_router(fide.players_router)
+api_router.include_router(periods.router)
+api_router.include_router(periods.players_router)
 api_router.include_router(live.router)
 api_router.include_router(reviews.router)
 api_router.include_router(seeks.router)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from ...application import schemas, services
+from ...application import annulments
+from ...application.common import LIST_PAGE_MAX
 from ...application.deps import LedgerDep, Moderator, Now
 from .guard import TokenFirstRoute
 from .paging import ListLimit, Offset
@@ -15,26 +16,26 @@ router = APIRouter(tags=["annulments"], route_class=TokenFirstRoute)
 
 @router.post(
     "/games/{game_id}/annul",
-    response_model=schemas.AnnulmentPublic,
+    response_model=annulments.AnnulmentPublic,
     responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
 )
 def annul_game(
     caller: Moderator,
     game_id: str,
-    body: schemas.AnnulmentCreate,
+    body: annulments.AnnulmentCreate,
     ledger: LedgerDep,
     now: Now,
-) -> schemas.AnnulmentPublic:
+) -> annulments.AnnulmentPublic:
     """Reverse a rated game's changes and take it out of the games counts (site S10);
     the annulment (who, when, why) is kept. Needs a moderator token. A game that is
     already annulled: 409; a system without annulment or an unrated game: 422."""
-    return services.annul(ledger, game_id, body.reason, caller, now)
+    return annulments.annul(ledger, game_id, body.reason, caller, now)
 
 
-@router.get("/annulments", response_model=schemas.AnnulmentsPublic)
+@router.get("/annulments", response_model=annulments.AnnulmentsPublic)
 def list_annulments(
-    ledger: LedgerDep, offset: Offset = 0, limit: ListLimit = schemas.LIST_PAGE_MAX
-) -> schemas.AnnulmentsPublic:
+    ledger: LedgerDep, offset: Offset = 0, limit: ListLimit = LIST_PAGE_MAX
+) -> annulments.AnnulmentsPublic:
     """The annulments, oldest first, with their reversing changes. Paged: at most
     ``limit`` (1,000, the default) from ``offset``, with the ``total``."""
-    return services.annulments(ledger, offset, limit)
+    return annulments.annulments(ledger, offset, limit)

@@ -7,7 +7,8 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Depends, Response, status
 
-from ...application import schemas, services
+from ...application import games
+from ...application.common import request_body
 from ...application.deps import CommitterDep, LedgerDep, Now, Writer
 from ...application.settings import API_V1
 from .body import JSON_LINES_TYPES, json_lines_body, text_request_body
@@ -20,10 +21,10 @@ router = APIRouter(prefix="/games", tags=["games"], route_class=TokenFirstRoute)
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
-    response_model=schemas.GamePublic,
-    openapi_extra=schemas.request_body(schemas.GameCreate),
+    response_model=games.GamePublic,
+    openapi_extra=request_body(games.GameCreate),
     responses={
-        200: {"model": schemas.GamePublic, "description": "the same game was stored before"},
+        200: {"model": games.GamePublic, "description": "the same game was stored before"},
         **WRITE,
         **INVALID,
         **CONFLICT,
@@ -35,12 +36,12 @@ async def submit_game(
     committer: CommitterDep,
     now: Now,
     response: Response,
-) -> schemas.GamePublic:
+) -> games.GamePublic:
     """Rate and store one game (201). Resubmitting the same id with the same content
     answers the stored game (200) and changes nothing; with different content, 409.
     Games that arrive together are rated and committed together (group commit); each
     is answered after its commit."""
-    game, created = await services.submit_game_grouped(committer, body, now)
+    game, created = await games.submit_game_grouped(committer, body, now)
     response.status_code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
     response.headers["Location"] = f"{API_V1}/games/{quote(game.id, safe='')}"
     return game
@@ -49,12 +50,12 @@ async def submit_game(
 @router.post(
     "/batch",
     status_code=status.HTTP_201_CREATED,
-    response_model=schemas.BatchPublic,
+    response_model=games.BatchPublic,
     openapi_extra=text_request_body(
         JSON_LINES_TYPES, "JSON Lines: one game record per line (see GameCreate)"
     ),
     responses={
-        200: {"model": schemas.BatchPublic, "description": "every game was stored before"},
+        200: {"model": games.BatchPublic, "description": "every game was stored before"},
         415: {"description": "not a JSON Lines body"},
         **WRITE,
         **INVALID,
@@ -67,15 +68,15 @@ def submit_batch(
     ledger: LedgerDep,
     now: Now,
     response: Response,
-) -> schemas.BatchPublic:
+) -> games.BatchPublic:
     """Rate and store a batch in one transaction, in line order: every game or none.
     An invalid line is refused (422) naming ``batch:LINE``, the field and the reason."""
-    batch = services.submit_batch(ledger, content, now)
+    batch = games.submit_batch(ledger, content, now)
     response.status_code = status.HTTP_201_CREATED if batch.created else status.HTTP_200_OK
     return batch
 
 
-@router.get("/{game_id}", response_model=schemas.GamePublic, responses=NOT_FOUND)
-def get_game(game_id: str, ledger: LedgerDep) -> schemas.GamePublic:
+@router.get("/{game_id}", response_model=games.GamePublic, responses=NOT_FOUND)
+def get_game(game_id: str, ledger: LedgerDep) -> games.GamePublic:
     """A stored game with its outcome, reason, changes and their explanation."""
-    return services.get_game(ledger, game_id)
+    return games.get_game(ledger, game_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from ...application import schemas, services
+from ...application import health
 from ...application.deps import LedgerDep
 
 router = APIRouter(tags=["health"])
@@ -13,10 +13,10 @@ router = APIRouter(tags=["health"])
 
 @router.get(
     "/healthz",
-    response_model=schemas.HealthPublic,
+    response_model=health.HealthPublic,
     responses={503: {"description": "the database does not answer or holds no ledger"}},
 )
-def healthz(ledger: LedgerDep) -> schemas.HealthPublic:
+def healthz(ledger: LedgerDep) -> health.HealthPublic:
     """``{"status": "ok", "system": <the ledger's system id>}`` when the database answers;
     ``{"status": "unavailable", "detail": "…"}`` (503) when it does not."""
-    return services.health(ledger)
+    return health.health(ledger)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from ...application import schemas, services
+from ...application import leaderboards
 from ...application.deps import ActiveDays, LedgerDep
 from .guard import TokenFirstRoute
 from .paging import Offset
@@ -28,14 +28,14 @@ Everyone = Annotated[
 Limit = Annotated[int, Query(ge=1, le=500, description="1 to 500; default 50")]
 
 
-@router.get("", response_model=schemas.LeaderboardsPublic)
-def list_pools(ledger: LedgerDep, active_days: ActiveDays) -> schemas.LeaderboardsPublic:
+@router.get("", response_model=leaderboards.LeaderboardsPublic)
+def list_pools(ledger: LedgerDep, active_days: ActiveDays) -> leaderboards.LeaderboardsPublic:
     """The ledger's pools, each with its numbers of established and of listed players
     (one row per pool of the system: a handful, not paged)."""
-    return services.leaderboards(ledger, active_days)
+    return leaderboards.leaderboards(ledger, active_days)
 
 
-@router.get("/{pool}", response_model=schemas.LeaderboardPublic, responses=NOT_FOUND)
+@router.get("/{pool}", response_model=leaderboards.LeaderboardPublic, responses=NOT_FOUND)
 def leaderboard(
     pool: str,
     ledger: LedgerDep,
@@ -43,16 +43,16 @@ def leaderboard(
     offset: Offset = 0,
     limit: Limit = 50,
     everyone: Everyone = False,
-) -> schemas.LeaderboardPublic:
+) -> leaderboards.LeaderboardPublic:
     """The pool's list from ``offset``, at most ``limit`` rows (500; default 50), the
     total, and which list it is (``established_only``, with the ledger's date it counts
     from)."""
-    return services.leaderboard(ledger, pool, offset, limit, everyone, active_days)
+    return leaderboards.leaderboard(ledger, pool, offset, limit, everyone, active_days)
 
 
 @router.get(
     "/{pool}/players/{player_id}",
-    response_model=schemas.LeaderboardRankPublic,
+    response_model=leaderboards.LeaderboardRankPublic,
     responses=NOT_FOUND,
 )
 def leaderboard_rank(
@@ -62,7 +62,7 @@ def leaderboard_rank(
     active_days: ActiveDays,
     limit: Limit = 50,
     everyone: Everyone = False,
-) -> schemas.LeaderboardRankPublic:
+) -> leaderboards.LeaderboardRankPublic:
     """A player's rank on the pool's list (``all`` as for the list) and the offset of
     the page of ``limit`` rows that shows them; 404 saying why a player is not on it."""
-    return services.leaderboard_rank(ledger, pool, player_id, limit, everyone, active_days)
+    return leaderboards.leaderboard_rank(ledger, pool, player_id, limit, everyone, active_days)

@@ -7,7 +7,8 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Query, Response, status
 
-from ...application import schemas, services
+from ...application import players
+from ...application.common import LIST_PAGE_MAX, request_body
 from ...application.deps import LedgerDep, Now, Writer
 from ...application.settings import API_V1
 from .guard import TokenFirstRoute
@@ -22,86 +23,86 @@ JsonObject = Annotated[dict[str, Any], Body()]
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
-    response_model=schemas.PlayerPublic,
-    openapi_extra=schemas.request_body(schemas.PlayerCreate),
+    response_model=players.PlayerPublic,
+    openapi_extra=request_body(players.PlayerCreate),
     responses={**WRITE, **INVALID, 409: {"description": "the player id exists"}},
 )
 def create_player(
     body: JsonObject, ledger: LedgerDep, now: Now, _: Writer, response: Response
-) -> schemas.PlayerPublic:
+) -> players.PlayerPublic:
     """Register a player with their attributes (membership, bot, imported ratings)."""
-    player = services.create_player(ledger, body, now)
+    player = players.create_player(ledger, body, now)
     response.headers["Location"] = f"{API_V1}/players/{quote(player.id, safe='')}"
     return player
 
 
-@router.get("", response_model=schemas.PlayersPublic)
+@router.get("", response_model=players.PlayersPublic)
 def search_players(
     ledger: LedgerDep,
     q: Annotated[str, Query(max_length=200, description="part of an id or a name")] = "",
     offset: Offset = 0,
     limit: Annotated[int, Query(ge=1, le=200, description="1 to 200; default 20")] = 20,
-) -> schemas.PlayersPublic:
+) -> players.PlayersPublic:
     """Players whose id or name contains ``q``, compared without case or accents
     (``novak`` finds ``Novák``; ``%`` and ``_`` match themselves): those whose id or
     name starts with ``q`` first, then by id; each with its current ratings. Paged:
     at most ``limit`` (200; default 20) from ``offset``; ``truncated`` says more
     players match after these."""
-    return services.search_players(ledger, q, limit, offset)
+    return players.search_players(ledger, q, limit, offset)
 
 
-@router.get("/{player_id}", response_model=schemas.PlayerPublic, responses=NOT_FOUND)
-def get_player(player_id: str, ledger: LedgerDep) -> schemas.PlayerPublic:
+@router.get("/{player_id}", response_model=players.PlayerPublic, responses=NOT_FOUND)
+def get_player(player_id: str, ledger: LedgerDep) -> players.PlayerPublic:
     """A player's attributes and rating in every pool (exact, displayed, state, games)."""
-    return services.get_player(ledger, player_id)
+    return players.get_player(ledger, player_id)
 
 
 @router.patch(
     "/{player_id}",
-    response_model=schemas.PlayerPublic,
-    openapi_extra=schemas.request_body(schemas.PlayerUpdate),
+    response_model=players.PlayerPublic,
+    openapi_extra=request_body(players.PlayerUpdate),
     responses={**WRITE, **INVALID, **NOT_FOUND},
 )
 def update_player(
     player_id: str, body: JsonObject, ledger: LedgerDep, now: Now, _: Writer
-) -> schemas.PlayerPublic:
+) -> players.PlayerPublic:
     """Change some attributes; the others stay. ``null`` removes an attribute."""
-    return services.update_player(ledger, player_id, body, now)
+    return players.update_player(ledger, player_id, body, now)
 
 
 @router.get(
-    "/{player_id}/history/{pool}", response_model=schemas.HistoryPublic, responses=NOT_FOUND
+    "/{player_id}/history/{pool}", response_model=players.HistoryPublic, responses=NOT_FOUND
 )
 def history(
     player_id: str,
     pool: str,
     ledger: LedgerDep,
     offset: Offset = 0,
-    limit: ListLimit = schemas.LIST_PAGE_MAX,
-) -> schemas.HistoryPublic:
+    limit: ListLimit = LIST_PAGE_MAX,
+) -> players.HistoryPublic:
     """The changes of the player's rating in the pool, oldest first: games and
     annulments, each with its explanation. Paged: at most ``limit`` (1,000, the
     default) from ``offset``, with the ``total``."""
-    return services.history(ledger, player_id, pool, offset, limit)
+    return players.history(ledger, player_id, pool, offset, limit)
 
 
-@router.get("/{player_id}/games", response_model=schemas.PlayerGamesPublic, responses=NOT_FOUND)
+@router.get("/{player_id}/games", response_model=players.PlayerGamesPublic, responses=NOT_FOUND)
 def player_games(
     player_id: str,
     ledger: LedgerDep,
     offset: Offset = 0,
-    limit: Annotated[int, Query(ge=1, le=services.GAMES_PAGE_MAX, description="1 to 200")] = 50,
-) -> schemas.PlayerGamesPublic:
+    limit: Annotated[int, Query(ge=1, le=players.GAMES_PAGE_MAX, description="1 to 200")] = 50,
+) -> players.PlayerGamesPublic:
     """Every game the player played (rated, unrated, void, annulled), newest first,
     paged (at most ``limit``, 200; default 50, from ``offset``, with the ``total``):
     colour, opponent and the opponent's rating, result, time control as stored and as
     players write it, outcome, and the player's changes at the game."""
-    return services.player_games(ledger, player_id, offset, limit)
+    return players.player_games(ledger, player_id, offset, limit)
 
 
-@router.get("/{player_id}/stats", response_model=schemas.PlayerStatsPublic, responses=NOT_FOUND)
-def player_stats(player_id: str, ledger: LedgerDep) -> schemas.PlayerStatsPublic:
+@router.get("/{player_id}/stats", response_model=players.PlayerStatsPublic, responses=NOT_FOUND)
+def player_stats(player_id: str, ledger: LedgerDep) -> players.PlayerStatsPublic:
     """The player's record in every pool: the state in words, the first rating, the
     peak and its game, wins/draws/losses (annulled games left out), the rank on the
     pool's list."""
-    return services.player_stats(ledger, player_id)
+    return players.player_stats(ledger, player_id)

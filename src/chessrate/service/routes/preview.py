@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query
 
-from ...application import schemas, services
+from ...application import preview
+from ...application.common import request_body
 from ...application.deps import LedgerDep, Now
 from .guard import TokenFirstRoute
 from .responses import INVALID
@@ -16,7 +17,7 @@ router = APIRouter(prefix="/preview", tags=["preview"], route_class=TokenFirstRo
 Text = Annotated[str | None, Query()]
 
 
-@router.get("", response_model=schemas.PreviewPublic, responses=INVALID)
+@router.get("", response_model=preview.PreviewPublic, responses=INVALID)
 def preview_get(
     ledger: LedgerDep,
     now: Now,
@@ -29,7 +30,7 @@ def preview_get(
     plies: Text = None,
     played_at: Annotated[str | None, Query(description="default: now")] = None,
     confirmed: Text = None,
-) -> schemas.PreviewPublic:
+) -> preview.PreviewPublic:
     """Each result's outcome and changes (nothing is stored). The fields are those of a
     game record, without ``result``; they are validated as a game record's."""
     fields = {
@@ -43,17 +44,17 @@ def preview_get(
         "played_at": played_at,
         "confirmed": confirmed,
     }
-    return services.preview(ledger, fields, now)
+    return preview.preview(ledger, fields, now)
 
 
 @router.post(
     "",
-    response_model=schemas.PreviewPublic,
-    openapi_extra=schemas.request_body(schemas.PreviewRequest),
+    response_model=preview.PreviewPublic,
+    openapi_extra=request_body(preview.PreviewRequest),
     responses=INVALID,
 )
 def preview_post(
     body: Annotated[dict[str, Any], Body()], ledger: LedgerDep, now: Now
-) -> schemas.PreviewPublic:
+) -> preview.PreviewPublic:
     """The same as GET, with the game's fields in a JSON body. Public: stores nothing."""
-    return services.preview(ledger, body, now)
+    return preview.preview(ledger, body, now)

@@ -7,8 +7,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
 
-from ...application import fairplay
+from ...application import reviews
 from ...application.deps import LedgerDep, Moderator, Now, Writer
+from ...ledger.reviews import ReviewStatus
 from .guard import TokenFirstRoute
 from .paging import Offset
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
@@ -18,10 +19,10 @@ router = APIRouter(tags=["fair play"], route_class=TokenFirstRoute)
 
 @router.post(
     "/games/{game_id}/reports",
-    response_model=fairplay.ReportFiled,
+    response_model=reviews.ReportFiled,
     status_code=status.HTTP_201_CREATED,
     responses={
-        200: {"model": fairplay.ReportFiled, "description": "reported before: the stored one"},
+        200: {"model": reviews.ReportFiled, "description": "reported before: the stored one"},
         **WRITE,
         **INVALID,
         **NOT_FOUND,
@@ -31,87 +32,87 @@ router = APIRouter(tags=["fair play"], route_class=TokenFirstRoute)
 def report_game(
     caller: Writer,
     game_id: str,
-    body: fairplay.ReportCreate,
+    body: reviews.ReportCreate,
     ledger: LedgerDep,
     now: Now,
     response: Response,
-) -> fairplay.ReportFiled:
+) -> reviews.ReportFiled:
     """A player (``by``) reports a finished rated game; the game's review case gathers
     every report. A player reports a game once: the same report again answers 200
     with the stored one. An unknown game: 404; a game still being played or already
     annulled: 409; an unrated or void game, an unknown player: 422."""
-    filed, created = fairplay.file_report(ledger, game_id, body, caller, now)
+    filed, created = reviews.file_report(ledger, game_id, body, caller, now)
     if not created:
         response.status_code = status.HTTP_200_OK
     return filed
 
 
-@router.get("/reviews", response_model=fairplay.ReviewsPublic, responses={**WRITE})
+@router.get("/reviews", response_model=reviews.ReviewsPublic, responses={**WRITE})
 def list_reviews(
     _caller: Moderator,
     ledger: LedgerDep,
-    status: Annotated[fairplay.Status, Query(description="a case's status")] = "open",
+    status: Annotated[reviews.Status, Query(description="a case's status")] = ReviewStatus.OPEN,
     offset: Offset = 0,
-    limit: Annotated[int, Query(ge=1, le=fairplay.MAX_PAGE, description="1 to 200")] = 50,
-) -> fairplay.ReviewsPublic:
+    limit: Annotated[int, Query(ge=1, le=reviews.MAX_PAGE, description="1 to 200")] = 50,
+) -> reviews.ReviewsPublic:
     """The review queue: the cases of ``status``, most reported first, then the oldest
     report first (then by game id), each with the game, its players, its rating
     changes and every report with its evidence. Paged: at most ``limit`` (200; default
     50) from ``offset``, with the ``total``. Needs a moderator token."""
-    return fairplay.reviews(ledger, status, offset, limit)
+    return reviews.reviews(ledger, status, offset, limit)
 
 
 @router.get(
-    "/reviews/{game_id}", response_model=fairplay.ReviewPublic, responses={**WRITE, **NOT_FOUND}
+    "/reviews/{game_id}", response_model=reviews.ReviewPublic, responses={**WRITE, **NOT_FOUND}
 )
-def get_review(_caller: Moderator, game_id: str, ledger: LedgerDep) -> fairplay.ReviewPublic:
+def get_review(_caller: Moderator, game_id: str, ledger: LedgerDep) -> reviews.ReviewPublic:
     """One game's review case. Needs a moderator token."""
-    return fairplay.review(ledger, game_id)
+    return reviews.review(ledger, game_id)
 
 
 @router.post(
     "/reviews/{game_id}/confirm",
-    response_model=fairplay.ConfirmedPublic,
+    response_model=reviews.ConfirmedPublic,
     responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
 )
 def confirm_review(
-    caller: Moderator, game_id: str, body: fairplay.DecisionCreate, ledger: LedgerDep, now: Now
-) -> fairplay.ConfirmedPublic:
+    caller: Moderator, game_id: str, body: reviews.DecisionCreate, ledger: LedgerDep, now: Now
+) -> reviews.ConfirmedPublic:
     """Confirm cheating: the game is annulled as ``POST /games/{id}/annul`` does (site
     S10, the moderator's token label as ``by``, ``reason`` as the reason), in the same
     transaction as the case. A case confirmed or a game annulled already, or a
     dismissed case (reopen it first): 409."""
-    by = fairplay.moderator_name(ledger, caller)
-    return fairplay.confirm(ledger, game_id, body.reason, by, now)
+    by = reviews.moderator_name(ledger, caller)
+    return reviews.confirm(ledger, game_id, body.reason, by, now)
 
 
 @router.post(
     "/reviews/{game_id}/dismiss",
-    response_model=fairplay.ReviewPublic,
+    response_model=reviews.ReviewPublic,
     responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
 )
 def dismiss_review(
-    caller: Moderator, game_id: str, body: fairplay.NoteCreate, ledger: LedgerDep, now: Now
-) -> fairplay.ReviewPublic:
+    caller: Moderator, game_id: str, body: reviews.NoteCreate, ledger: LedgerDep, now: Now
+) -> reviews.ReviewPublic:
     """Dismiss an open case with a note; the ratings stay as they are."""
-    by = fairplay.moderator_name(ledger, caller)
-    return fairplay.dismiss(ledger, game_id, body.note, by, now)
+    by = reviews.moderator_name(ledger, caller)
+    return reviews.dismiss(ledger, game_id, body.note, by, now)
 
 
 @router.post(
     "/reviews/{game_id}/reopen",
-    response_model=fairplay.ReviewPublic,
+    response_model=reviews.ReviewPublic,
     responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
 )
 def reopen_review(
-    caller: Moderator, game_id: str, body: fairplay.NoteCreate, ledger: LedgerDep, now: Now
-) -> fairplay.ReviewPublic:
+    caller: Moderator, game_id: str, body: reviews.NoteCreate, ledger: LedgerDep, now: Now
+) -> reviews.ReviewPublic:
     """Open a dismissed case again, with a note."""
-    by = fairplay.moderator_name(ledger, caller)
-    return fairplay.reopen(ledger, game_id, body.note, by, now)
+    by = reviews.moderator_name(ledger, caller)
+    return reviews.reopen(ledger, game_id, body.note, by, now)
 
 
-@router.get("/audit", response_model=fairplay.AuditPublic, responses={**WRITE})
+@router.get("/audit", response_model=reviews.AuditPublic, responses={**WRITE})
 def audit_log(
     _caller: Moderator,
     ledger: LedgerDep,
@@ -119,10 +120,10 @@ def audit_log(
         str | None, Query(max_length=200, description="one game id, or `token N`")
     ] = None,
     offset: Offset = 0,
-    limit: Annotated[int, Query(ge=1, le=fairplay.MAX_PAGE, description="1 to 200")] = 100,
-) -> fairplay.AuditPublic:
+    limit: Annotated[int, Query(ge=1, le=reviews.MAX_PAGE, description="1 to 200")] = 100,
+) -> reviews.AuditPublic:
     """The audit log, newest first: every report, confirmation, dismissal, reopening,
     annulment, token created and revoked (who, when, what, on what, why). Paged: at
     most ``limit`` (200; default 100) from ``offset``, with the ``total``. Needs a
     moderator token."""
-    return fairplay.audit_log(ledger, offset, limit, target)
+    return reviews.audit_log(ledger, offset, limit, target)

@@ -8,7 +8,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
-from ...application import schemas, services
+from ...application import seeks
+from ...application.common import MAX_OFFSET, request_body
 from ...application.deps import LedgerDep, Now, Pairing, Writer
 from ...application.settings import API_V1
 from .guard import TokenFirstRoute
@@ -21,8 +22,8 @@ router = APIRouter(tags=["seeks"], route_class=TokenFirstRoute)
 @router.post(
     "/seeks",
     status_code=status.HTTP_201_CREATED,
-    response_model=schemas.SeekPublic,
-    openapi_extra=schemas.request_body(schemas.SeekCreate),
+    response_model=seeks.SeekPublic,
+    openapi_extra=request_body(seeks.SeekCreate),
     responses={**WRITE, **INVALID, **CONFLICT},
 )
 def create_seek(
@@ -32,17 +33,17 @@ def create_seek(
     now: Now,
     rules: Pairing,
     response: Response,
-) -> schemas.SeekPublic:
+) -> seeks.SeekPublic:
     """Seek a game (201): the pairing pass pairs it with the closest compatible seek
     by site Elo. At most one open seek per player and time control (409 names it); a
     player in a live game waits for it to end. ``bot: true`` pairs at once with the bot
     closest to the player's site Elo and opens the live game (``live_game``)."""
-    seek = services.create_seek(ledger, body, now, rules)
+    seek = seeks.create_seek(ledger, body, now, rules)
     response.headers["Location"] = f"{API_V1}/seeks/{seek.id}"
     return seek
 
 
-@router.get("/seeks", response_model=schemas.SeeksPublic, responses=INVALID)
+@router.get("/seeks", response_model=seeks.SeeksPublic, responses=INVALID)
 def list_seeks(
     ledger: LedgerDep,
     now: Now,
@@ -53,42 +54,42 @@ def list_seeks(
     ] = "open",
     offset: Offset = 0,
     limit: Annotated[int, Query(ge=1, le=500, description="1 to 500")] = 50,
-) -> schemas.SeeksPublic:
+) -> seeks.SeeksPublic:
     """Seeks: the open ones oldest first, each with its player's site Elo, its wait and
     the difference it accepts now; with ``player``, the newest first. Paged: at most
     ``limit`` (500; default 50) from ``offset``, with the ``total``."""
-    return services.list_seeks(ledger, now, rules, player, status, offset, limit)
+    return seeks.list_seeks(ledger, now, rules, player, status, offset, limit)
 
 
-@router.get("/seeks/{seek_id}", response_model=schemas.SeekPublic, responses=NOT_FOUND)
+@router.get("/seeks/{seek_id}", response_model=seeks.SeekPublic, responses=NOT_FOUND)
 def get_seek(
-    seek_id: Annotated[int, Path(ge=1, le=schemas.MAX_OFFSET)],
+    seek_id: Annotated[int, Path(ge=1, le=MAX_OFFSET)],
     ledger: LedgerDep,
     now: Now,
     rules: Pairing,
-) -> schemas.SeekPublic:
+) -> seeks.SeekPublic:
     """One seek, and the live game it was paired into."""
-    return services.get_seek(ledger, seek_id, now, rules)
+    return seeks.get_seek(ledger, seek_id, now, rules)
 
 
 @router.delete(
     "/seeks/{seek_id}",
-    response_model=schemas.SeekPublic,
+    response_model=seeks.SeekPublic,
     responses={**WRITE, **NOT_FOUND, **CONFLICT},
 )
 def cancel_seek(
     _: Writer,
-    seek_id: Annotated[int, Path(ge=1, le=schemas.MAX_OFFSET)],
+    seek_id: Annotated[int, Path(ge=1, le=MAX_OFFSET)],
     ledger: LedgerDep,
     now: Now,
     rules: Pairing,
-) -> schemas.SeekPublic:
+) -> seeks.SeekPublic:
     """Cancel an open seek; 409 when it was paired, cancelled or has expired."""
-    return services.cancel_seek(ledger, seek_id, now, rules)
+    return seeks.cancel_seek(ledger, seek_id, now, rules)
 
 
-@router.post("/pair", response_model=schemas.PairPublic, responses=WRITE)
-def pair(_: Writer, ledger: LedgerDep, now: Now, rules: Pairing) -> schemas.PairPublic:
+@router.post("/pair", response_model=seeks.PairPublic, responses=WRITE)
+def pair(_: Writer, ledger: LedgerDep, now: Now, rules: Pairing) -> seeks.PairPublic:
     """Run one pairing pass now. The service also pairs by itself every few seconds,
     and ``chessrate pair`` does it from cron."""
-    return services.pair(ledger, now, rules)
+    return seeks.pair(ledger, now, rules)

@@ -39,7 +39,7 @@ from .model import (
     format_pending,
     parse_pending,
 )
-from .rules import POOL, RULESETS, FideRules
+from .rules import POOL, RULESETS, FideRules, Ruleset
 from .system import FideSystem
 
 __all__ = [
@@ -57,6 +57,7 @@ __all__ = [
     "PeriodResult",
     "PlayerReport",
     "PooledRating",
+    "Ruleset",
     "adjust_2024",
     "adjusted_rating",
     "format_pending",

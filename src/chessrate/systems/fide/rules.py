@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 
 from ..base import Rules
 
@@ -61,9 +62,17 @@ class FideRules(Rules):
             raise ValueError(f"unknown FIDE ruleset {name!r} (known: {known})") from None
 
 
+class Ruleset(StrEnum):
+    """A FIDE ruleset by name (the keys of :data:`RULESETS`): seed, the seed's rules;
+    fide-2024, the FIDE Rating Regulations in force since 1 March 2024."""
+
+    SEED = "seed"
+    FIDE_2024 = "fide-2024"
+
+
 RULESETS: Mapping[str, FideRules] = {
-    "seed": FideRules(),
-    "fide-2024": FideRules(
+    Ruleset.SEED.value: FideRules(),
+    Ruleset.FIDE_2024.value: FideRules(
         name="fide-2024",
         k=20,
         k_top=10,

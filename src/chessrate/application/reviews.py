@@ -1,33 +1,35 @@
-"""Fair play over the ledger: reports, the review queue, moderators' decisions, the
-audit log and the token list; their request and answer shapes. The API's routes
-(:mod:`chessrate.service.routes.reviews`) and the moderation pages
-(:mod:`chessrate.web.moderation`) call these functions; the ledger does the work
+"""Fair play over the ledger: a player's report on a game, the review queue of the
+reported games, the moderators' decisions on a case (confirm: the game is annulled;
+dismiss; reopen), the audit log, and whether a moderation session's token is still
+valid. The API's routes (:mod:`chessrate.service.routes.reviews`) and the moderation
+pages (:mod:`chessrate.web.moderation`) call these functions; the ledger does the work
 (:mod:`chessrate.ledger.reviews`, :mod:`chessrate.ledger.audit`)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..ledger import Ledger
 from ..ledger.audit import AuditEntry
-from ..ledger.reviews import ReportView, ReviewView
+from ..ledger.reviews import ReportSource, ReportView, ReviewStatus, ReviewView
 from ..ledger.tokens import TokenView
-from . import schemas
+from .annulments import AnnulmentPublic, annulment_public
+from .common import ChangePublic, Choice, RequestModel, change_public
 from .deps import Caller
-from .services import annulment_public, change_public
 
-Status = Literal["open", "confirmed", "dismissed"]
+Status = Annotated[ReviewStatus, Choice]
+"""A case's status as a request names it (the queue's ``status``)."""
 QUEUE_ORDER = "most reports first, then the oldest report first, then by game id"
 MAX_PAGE = 200
 
 
-# -- shapes -----------------------------------------------------------------------------
+# -- requests -----------------------------------------------------------------------------
 
 
-class ReportCreate(schemas.RequestModel):
+class ReportCreate(RequestModel):
     """A player's report, sent by a writer acting for the player."""
 
     model_config = ConfigDict(
@@ -38,14 +40,17 @@ class ReportCreate(schemas.RequestModel):
     reason: str = Field(min_length=1, max_length=2000)
 
 
-class DecisionCreate(schemas.RequestModel):
+class DecisionCreate(RequestModel):
     model_config = ConfigDict(extra="forbid")
     reason: str = Field(min_length=1, max_length=2000, description="why (kept in the audit log)")
 
 
-class NoteCreate(schemas.RequestModel):
+class NoteCreate(RequestModel):
     model_config = ConfigDict(extra="forbid")
     note: str = Field(min_length=1, max_length=2000, description="why (kept in the audit log)")
+
+
+# -- answers -----------------------------------------------------------------------------
 
 
 class ReportPublic(BaseModel):
@@ -53,7 +58,7 @@ class ReportPublic(BaseModel):
     game: str
     by: str = Field(description="a player id, or the detector's name")
     by_name: str | None = Field(default=None, description="the reporting player's name")
-    source: Literal["player", "detector"]
+    source: ReportSource
     reason: str
     evidence: dict[str, Any] | None = Field(description="a detector's findings (JSON)")
     at: datetime
@@ -61,7 +66,7 @@ class ReportPublic(BaseModel):
 
 class ReportFiled(ReportPublic):
     created: bool = Field(description="False: this reporter had reported the game already")
-    status: Status = Field(description="the game's review case, after the report")
+    status: ReviewStatus = Field(description="the game's review case, after the report")
 
 
 class ReviewGamePublic(BaseModel):
@@ -75,12 +80,12 @@ class ReviewGamePublic(BaseModel):
     time_control: str | None
     outcome: str
     annulled: bool
-    changes: list[schemas.ChangePublic] = Field(description="the game's rating changes")
+    changes: list[ChangePublic] = Field(description="the game's rating changes")
 
 
 class ReviewPublic(BaseModel):
     game: ReviewGamePublic
-    status: Status
+    status: ReviewStatus
     opened_at: datetime
     updated_at: datetime
     report_count: int
@@ -92,7 +97,7 @@ class ReviewPublic(BaseModel):
 
 
 class ReviewsPublic(BaseModel):
-    status: Status | None
+    status: ReviewStatus | None
     order: str = Field(description="how the queue is ordered")
     total: int
     offset: int
@@ -102,7 +107,7 @@ class ReviewsPublic(BaseModel):
 
 class ConfirmedPublic(BaseModel):
     review: ReviewPublic
-    annulment: schemas.AnnulmentPublic
+    annulment: AnnulmentPublic
 
 
 class AuditEntryPublic(BaseModel):
@@ -132,7 +137,7 @@ def moderator_name(ledger: Ledger, caller: Caller) -> str:
 def report_public(view: ReportView, names: dict[str, str]) -> ReportPublic:
     return ReportPublic(
         id=view.id, game=view.game_id, by=view.by, by_name=names.get(view.by),
-        source=view.source,  # type: ignore[arg-type]  # the ledger's SOURCES
+        source=ReportSource(view.source),
         reason=view.reason, evidence=view.evidence, at=view.at,
     )  # fmt: skip
 
@@ -149,7 +154,7 @@ def file_report(
     status = ledger.review(game_id).status
     filed = ReportFiled(
         **report_public(view, names).model_dump(), created=created,
-        status=status,  # type: ignore[arg-type]
+        status=ReviewStatus(status),
     )  # fmt: skip
     return filed, created
 
@@ -167,7 +172,7 @@ def review_public(ledger: Ledger, view: ReviewView, names: dict[str, str]) -> Re
             outcome=game.outcome, annulled=game.annulled,
             changes=[change_public(c) for c in game.changes],
         ),
-        status=view.status,  # type: ignore[arg-type]  # the ledger's STATUSES
+        status=ReviewStatus(view.status),
         opened_at=view.opened_at, updated_at=view.updated_at,
         report_count=view.report_count, first_reported_at=view.first_reported_at,
         decided_by=view.decided_by, decided_at=view.decided_at, note=view.note,
@@ -184,11 +189,12 @@ def _names(ledger: Ledger, views: list[ReviewView]) -> dict[str, str]:
     return ledger.names_of(wanted)
 
 
-def reviews(ledger: Ledger, status: str | None, offset: int, limit: int) -> ReviewsPublic:
-    views, total = ledger.reviews(status, offset, limit)
+def reviews(ledger: Ledger, status: ReviewStatus | None, offset: int, limit: int) -> ReviewsPublic:
+    """A page of the cases of ``status`` (None: every case), in :data:`QUEUE_ORDER`."""
+    views, total = ledger.reviews(None if status is None else status.value, offset, limit)
     names = _names(ledger, views)
     return ReviewsPublic(
-        status=status,  # type: ignore[arg-type]
+        status=status,
         order=QUEUE_ORDER, total=total, offset=offset, limit=limit,
         reviews=[review_public(ledger, v, names) for v in views],
     )  # fmt: skip

@@ -1,0 +1,234 @@
+"""Games: rate and store one (idempotent on its id; through the worker's group
+committer), a batch of JSON Lines (one transaction), read one with its decision, its
+changes and their explanation.
+
+A game body is documented by :class:`GameCreate` but validated by
+``GameRecord.from_mapping``, so the API refuses a record with the same words as the
+command line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import InvalidRecord
+from ..ledger import GameView, Ledger
+from ..numbers import format_rating
+from ..records import GameRecord, Outcome, Result, Termination, strict_json
+from .common import ChangePublic, GameFields, changes_public, refuse_periods
+from .group import GroupCommitter
+
+# -- requests ---------------------------------------------------------------------------
+
+
+class GameCreate(GameFields):
+    """A game record (spec README "The game record")."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "g1",
+                    "played_at": "2026-03-01T18:30:00Z",
+                    "white": "alice",
+                    "black": "bob",
+                    "result": "1-0",
+                    "time_control": "5m+3s",
+                    "plies": 61,
+                }
+            ]
+        },
+    )
+
+    id: str = Field(description="unique in the ledger; resubmitting it is idempotent")
+    played_at: datetime = Field(description="when the game ended (ISO 8601)")
+    time_control: str | None = Field(
+        default=None, description="`300+3`, `5m+3s`, `15m`, `-` (no clock), `3d` (days per move)"
+    )
+    result: Result
+    termination: Termination = Termination.NORMAL
+    plies: int | None = Field(default=None, ge=0)
+    confirmed: bool | None = Field(default=None, description="otb only")
+
+
+# -- answers ----------------------------------------------------------------------------
+
+
+class AnnulmentNotePublic(BaseModel):
+    at: datetime
+    by: str | None
+    reason: str
+
+
+class GamePublic(BaseModel):
+    """A stored game: its record, the system's decision and every change."""
+
+    id: str
+    seq: int = Field(description="commit order in the ledger")
+    played_at: str
+    white: str
+    black: str
+    result: str
+    rated: bool
+    time_control: str | None
+    termination: str
+    plies: int | None
+    venue: str
+    confirmed: bool | None
+    outcome: Outcome
+    reason: str
+    annulled: bool
+    submitted_at: datetime
+    changes: list[ChangePublic]
+    explanation: list[str] = Field(description="the decision and each change, in words")
+    annulment: AnnulmentNotePublic | None = Field(
+        default=None, description="who annulled the game, when and why (site S10)"
+    )
+
+
+class BatchItemPublic(BaseModel):
+    line: int
+    id: str
+    seq: int
+    outcome: str
+    reason: str
+    created: bool
+
+
+class BatchPublic(BaseModel):
+    created: int
+    existing: int
+    games: list[BatchItemPublic]
+
+
+# -- services ---------------------------------------------------------------------------
+
+
+BATCH = "batch"
+
+
+def game_public(view: GameView) -> GamePublic:
+    record = view.record.to_mapping()
+    explanation = [view.reason]
+    for c in view.changes:
+        before = format_rating(c.before) or c.state_before
+        after = format_rating(c.after) or c.state_after
+        note = f": {c.note}" if c.note else ""
+        explanation.append(f"{c.player} {c.pool}: {before} → {after} ({c.rule}{note})")
+    if view.annulment is not None:
+        by = f" by {view.annulment.by}" if view.annulment.by else ""
+        explanation.append(
+            f"annulled{by} ({view.annulment.reason}): the game counts for nothing (site S10)"
+        )
+    return GamePublic(
+        id=view.id,
+        seq=view.seq,
+        played_at=str(record["played_at"]),
+        white=view.record.white,
+        black=view.record.black,
+        result=view.record.result.value,
+        rated=view.record.rated,
+        time_control=None if view.record.time_control is None else str(record["time_control"]),
+        termination=view.record.termination.value,
+        plies=view.record.plies,
+        venue=view.record.venue.value,
+        confirmed=view.record.confirmed,
+        outcome=Outcome(view.outcome),
+        reason=view.reason,
+        annulled=view.annulled,
+        submitted_at=view.submitted_at,
+        changes=changes_public(view.changes),
+        explanation=explanation,
+        annulment=None
+        if view.annulment is None
+        else AnnulmentNotePublic(
+            at=view.annulment.at, by=view.annulment.by, reason=view.annulment.reason
+        ),
+    )
+
+
+def _where(body: Mapping[str, Any]) -> str:
+    game_id = body.get("id")
+    return f"game {game_id.strip()}" if isinstance(game_id, str) and game_id.strip() else "game"
+
+
+def game_record(ledger: Ledger, body: Mapping[str, Any]) -> GameRecord:
+    """A submitted game's record, validated (InvalidRecord names the game and field)."""
+    refuse_periods(ledger)
+    return GameRecord.from_mapping(body, _where(body))
+
+
+def submit_game(ledger: Ledger, body: Mapping[str, Any], now: datetime) -> tuple[GamePublic, bool]:
+    """Rate and store one game; ``created`` is False when the same game was stored
+    before (the stored answer is returned, nothing changes)."""
+    view, created = ledger.submit_game(game_record(ledger, body), now)
+    return game_public(view), created
+
+
+async def submit_game_grouped(
+    committer: GroupCommitter, body: Mapping[str, Any], now: datetime
+) -> tuple[GamePublic, bool]:
+    """:func:`submit_game` through the worker's group committer: the game is rated and
+    committed with the games that arrived with it, and answered after that commit."""
+    record = game_record(committer.ledger, body)
+    view, created = await committer.submit(record, now)
+    return game_public(view), created
+
+
+def parse_batch(content: str) -> list[tuple[int, GameRecord]]:
+    """JSON Lines: one game record per line; blank lines are skipped. Errors name
+    ``batch:LINE``, the field and the reason."""
+    records: list[tuple[int, GameRecord]] = []
+    for number, line in enumerate(content.split("\n"), start=1):
+        if not line.strip():
+            continue
+        where = f"{BATCH}:{number}"
+        try:
+            data = strict_json(line)
+        except json.JSONDecodeError as error:
+            raise InvalidRecord(
+                where, "line", f"malformed JSON: {error.msg} (column {error.colno})"
+            ) from None
+        except ValueError as error:
+            raise InvalidRecord(where, "line", f"malformed JSON: {error}") from None
+        if not isinstance(data, dict):
+            raise InvalidRecord(where, "line", "must be a JSON object (one game record per line)")
+        records.append((number, GameRecord.from_mapping(data, where)))
+    if not records:
+        raise InvalidRecord(BATCH, "body", "no game records (one JSON object per line)")
+    return records
+
+
+def submit_batch(ledger: Ledger, content: bytes, now: datetime) -> BatchPublic:
+    """Rate and store a batch (JSON Lines, UTF-8) in one transaction: every game or
+    none."""
+    refuse_periods(ledger)
+    try:
+        decoded = content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InvalidRecord(BATCH, "body", f"not UTF-8 text: {error.reason}") from None
+    numbered = parse_batch(decoded)
+    results = ledger.submit_games([record for _, record in numbered], now)
+    items = [
+        BatchItemPublic(
+            line=number,
+            id=view.id,
+            seq=view.seq,
+            outcome=view.outcome,
+            reason=view.reason,
+            created=created,
+        )
+        for (number, _), (view, created) in zip(numbered, results, strict=True)
+    ]
+    created_count = sum(item.created for item in items)
+    return BatchPublic(created=created_count, existing=len(items) - created_count, games=items)
+
+
+def get_game(ledger: Ledger, game_id: str) -> GamePublic:
+    return game_public(ledger.get_game(game_id))

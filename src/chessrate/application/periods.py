@@ -1,0 +1,454 @@
+"""fide rating periods (a fide ledger only; another ledger answers 404): open a period
+with its starting list, add TRF files, close it (rate it); its new list (JSON or CSV),
+each player's report, each tournament as a crosstable, and a player's rating by
+period.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import InvalidRecord, NotFound
+from ..io.fide import player_key
+from ..io.lists import csv_text
+from ..io.trf import TrfColour, TrfRound, parse_trf
+from ..ledger import Ledger
+from ..ledger.periods import PeriodEntry, Periods, PeriodView
+from ..numbers import format_rating
+from ..systems.fide import Ruleset
+from .common import LIST_PAGE_MAX, Choice, PagePublic, RequestModel
+from .settings import API_V1
+
+# -- requests ---------------------------------------------------------------------------
+
+
+class PeriodCreate(RequestModel):
+    """A fide rating period: its name, ruleset and starting rating list (CSV text with
+    the columns ``id,name,rating,games,reached_2400``, and optionally those a new list
+    carries: ``k,birth_year,met_rated,pending``). Without a starting list the period
+    starts from the last closed period's new list (the periods chain)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200)
+    rules: Annotated[Ruleset, Choice] = Field(
+        default=Ruleset.SEED,
+        description="seed: seed 003's B.02 (spec fide.md); fide-2024: the FIDE Rating "
+        "Regulations in force since 1 March 2024 (docs/fide-2024.md)",
+    )
+    list_date: date | None = Field(
+        default=None,
+        description="the date of the list the period makes (fide-2024: the junior K and "
+        "the 26 months of pending results)",
+    )
+    bonus: Decimal | None = Field(
+        default=None,
+        ge=0,
+        max_digits=6,
+        decimal_places=2,
+        description="first-rating bonus per half point over 50% (fide F4; default: the "
+        "ruleset's, 12.5)",
+    )
+    floor: int | None = Field(
+        default=None, ge=0, le=10_000,
+        description="the rating floor (default: the ruleset's: seed 1000, fide-2024 1400)",
+    )  # fmt: skip
+    start_list: str | None = Field(
+        default=None,
+        description="the starting list, CSV text; none: the last closed period's new list",
+    )
+
+
+# -- answers ----------------------------------------------------------------------------
+
+
+class PeriodPublic(BaseModel):
+    id: int
+    name: str
+    rules: str
+    list_date: date | None
+    bonus: str
+    floor: int
+    created_at: datetime
+    closed_at: datetime | None
+    closed: bool
+    files: list[str]
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="what the upload's reading left out and why (a player entered twice, "
+        "one entry never paired)",
+    )
+
+
+class PeriodsPublic(PagePublic):
+    periods: list[PeriodPublic]
+
+
+class PeriodEntryPublic(BaseModel):
+    position: int
+    player: str = Field(description="the FIDE id, else the name as written in the TRF file")
+    name: str
+    old_rating: int | None
+    new_rating: int | None
+    games: int = Field(description="rated games in all, after the period")
+    change: str | None = Field(
+        description="K × ΣΔR (fide F2), exact, two decimals; null without a calculation "
+        "(a first rating, an unrated player, no rated game)"
+    )
+    k: int | None = Field(description="the K used (fide F3); null without a calculation")
+    period_games: int = Field(description="rated games this period counted")
+
+
+class PeriodListPublic(PagePublic):
+    period: int
+    entries: list[PeriodEntryPublic]
+
+
+class CrosstableCellPublic(BaseModel):
+    """One round of a player's crosstable row, as in the TRF file and as players read
+    it."""
+
+    round: int
+    opponent: int | None = Field(description="the opponent's start number; null for a bye")
+    colour: TrfColour
+    code: str = Field(description="the TRF-16 result code (`1 0 = + - w d l h f u z`, blank)")
+    result: str = Field(description="as players read it: `1`, `½`, `0`, `+`, `-`, or empty")
+    points: str | None = Field(description="the points the round gave; null: no result")
+    text: str = Field(description="the cell as printed: `10b 0`, `3w ½`, `+`, `bye ½`")
+    note: str = Field(description="what a code means in words (forfeits, byes, …), else empty")
+
+
+class CrosstableRowPublic(BaseModel):
+    start_rank: int
+    rank: int | None = Field(description="the final rank the file gives, if any")
+    player: str = Field(description="the player's id in the period (FIDE id, else the name)")
+    name: str
+    title: str
+    federation: str
+    rating: int | None
+    points: str = Field(description="total points: the file's, else the sum of the rounds")
+    report: str | None = Field(
+        description="the API path of the player's report in the period (null: not in its "
+        "results, e.g. while the period is open)"
+    )
+    rounds: list[CrosstableCellPublic]
+
+
+class CrosstablePublic(BaseModel):
+    """A tournament of a period as a crosstable, from its stored TRF file."""
+
+    period: int
+    number: int = Field(description="the tournament's number in the period (upload order)")
+    file: str
+    name: str = Field(description="record 012 (else the file's name)")
+    city: str
+    federation: str
+    start: str
+    end: str
+    kind: str = Field(description="record 092, as written")
+    round_robin: bool | None = Field(description="as uploaded, else what 092 says")
+    rounds: int
+    players: list[CrosstableRowPublic] = Field(description="by start number")
+
+
+class PlayerPeriodPublic(BaseModel):
+    """A player's line in one closed period."""
+
+    period: int
+    period_name: str
+    closed_at: datetime
+    position: int
+    old_rating: int | None
+    new_rating: int | None
+    change: str | None = Field(description="K × ΣΔR, exact (fide F2); null: no calculation")
+    k: int | None
+    games: int = Field(description="rated games in all, after the period")
+    period_games: int = Field(description="rated games this period counted")
+    report: str = Field(description="the API path of the player's report for the period")
+    report_page: str = Field(description="the web page of that report")
+
+
+class PlayerPeriodsPublic(PagePublic):
+    """A fide player's rating by period, oldest first."""
+
+    player: str
+    name: str | None
+    periods: list[PlayerPeriodPublic]
+
+
+class FideReportPublic(BaseModel):
+    """A player's whole calculation for the period (the rating officer's report)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    player: str
+    name: str
+    old_rating: int | None
+    new_rating: int | None
+    old_games: int
+    new_games: int
+    k: int | None = None
+    games: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="each game of the calculation (F2), with its opponent's `opponent_name`",
+    )
+    sum_delta: str | None = None
+    expected: str | None = None
+    change: str | None = None
+    first_rating: list[dict[str, Any]] = Field(default_factory=list)
+    combined: str = ""
+    notes: list[str] = Field(default_factory=list)
+
+
+# -- services ---------------------------------------------------------------------------
+
+
+def periods_of(ledger: Ledger) -> Periods:
+    """The ledger's rating periods; a ledger of another system has none (404)."""
+    if not ledger.info.rates_periods:
+        raise NotFound(
+            f"rating periods belong to a fide ledger; this ledger rates by {ledger.system_id}"
+        )
+    return Periods(ledger)
+
+
+def period_public(view: PeriodView) -> PeriodPublic:
+    return PeriodPublic(
+        id=view.id,
+        name=view.name,
+        rules=view.rules,
+        list_date=view.list_date,
+        bonus=str(view.bonus),
+        floor=view.floor,
+        created_at=view.created_at,
+        closed_at=view.closed_at,
+        closed=view.closed_at is not None,
+        files=list(view.files),
+        warnings=list(view.warnings),
+    )
+
+
+def create_period(ledger: Ledger, body: PeriodCreate, now: datetime) -> PeriodPublic:
+    periods = periods_of(ledger)
+    view = periods.create(
+        body.name, body.start_list, now, bonus=body.bonus, floor=body.floor, rules=body.rules.value,
+        list_date=body.list_date,
+    )  # fmt: skip
+    return period_public(view)
+
+
+def decode_text(data: bytes) -> str:
+    """A text upload: UTF-8, else latin-1 (as the TRF reader reads files)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def add_period_file(
+    ledger: Ledger, period_id: int, name: str, content: str, round_robin: bool | None
+) -> PeriodPublic:
+    periods = periods_of(ledger)
+    if not content.strip():
+        raise InvalidRecord(name, "body", "the TRF file is empty")
+    tournament = parse_trf(content, name)
+    if round_robin is None and tournament.is_round_robin is None:
+        raise InvalidRecord(
+            name,
+            "round_robin",
+            f"the file (092 {tournament.kind!r}) does not say whether it is a round robin "
+            "or a Swiss: pass round_robin=true or round_robin=false",
+        )
+    return period_public(periods.add_file(period_id, name, content, round_robin))
+
+
+def close_period(ledger: Ledger, period_id: int, now: datetime) -> PeriodPublic:
+    return period_public(periods_of(ledger).close(period_id, now))
+
+
+def list_periods(ledger: Ledger, offset: int = 0, limit: int = LIST_PAGE_MAX) -> PeriodsPublic:
+    """A page of the rating periods, oldest first."""
+    periods = periods_of(ledger)
+    found = [period_public(p) for p in periods.all(offset, limit)]
+    return PeriodsPublic(periods=found, total=periods.count(), offset=offset, limit=limit)
+
+
+def get_period(ledger: Ledger, period_id: int) -> PeriodPublic:
+    return period_public(periods_of(ledger).get(period_id))
+
+
+def _entry_public(entry: PeriodEntry) -> PeriodEntryPublic:
+    return PeriodEntryPublic(
+        position=entry.position,
+        player=entry.player,
+        name=entry.name,
+        old_rating=entry.old_rating,
+        new_rating=entry.new_rating,
+        games=entry.games,
+        change=format_rating(entry.change),
+        k=entry.k,
+        period_games=entry.period_games,
+    )
+
+
+def period_list(
+    ledger: Ledger, period_id: int, offset: int = 0, limit: int = LIST_PAGE_MAX
+) -> PeriodListPublic:
+    """A page of the closed period's new list, by position (409 while it is open)."""
+    periods = periods_of(ledger)
+    entries = [_entry_public(e) for e in periods.new_list(period_id, offset, limit)]
+    return PeriodListPublic(
+        period=period_id, entries=entries, total=periods.list_size(period_id),
+        offset=offset, limit=limit,
+    )  # fmt: skip
+
+
+PERIOD_LIST_COLUMNS = ("position", "id", "name", "old_rating", "new_rating", "change", "k", "games")
+"""The new list as CSV; ``games``: the rated games the period counted (FIDE's "Gms")."""
+
+
+def period_list_csv(ledger: Ledger, period_id: int) -> tuple[str, str]:
+    """The closed period's new list as CSV (:data:`PERIOD_LIST_COLUMNS`, the values of
+    :func:`period_list`): its file name and its text."""
+    rows = [
+        {**e.model_dump(), "id": e.player, "games": e.period_games}
+        for e in period_list(ledger, period_id).entries
+    ]
+    return f"fide-period-{period_id}-list.csv", csv_text(PERIOD_LIST_COLUMNS, rows)
+
+
+def _report_path(period_id: int, player_id: str, api: bool) -> str:
+    path = f"/periods/{period_id}/reports/{quote(player_id, safe='')}"
+    return f"{API_V1}/fide{path}" if api else path
+
+
+def period_report(ledger: Ledger, period_id: int, player_id: str) -> FideReportPublic:
+    """The player's report; each game line carries its opponent's ``opponent_name``."""
+    periods = periods_of(ledger)
+    report = periods.report(period_id, player_id)
+    names = periods.names(period_id)
+    for line in report.get("games", ()):
+        line["opponent_name"] = names.get(line.get("opponent", ""))
+    return FideReportPublic.model_validate(report)
+
+
+# The TRF codes in words, and as players read a crosstable's cell.
+_CODE_NOTES = {
+    "+": "forfeit win", "-": "forfeit loss", "w": "win, less than one move: not rated",
+    "d": "draw, less than one move: not rated", "l": "loss, less than one move: not rated",
+    "h": "half-point bye", "f": "full-point bye", "u": "pairing-allocated bye",
+    "z": "zero-point bye",
+}  # fmt: skip
+
+
+_READ_AS = {"1": "1", "w": "1", "f": "1", "u": "1", "=": "½", "d": "½", "h": "½", "0": "0",
+            "l": "0", "z": "0", "+": "+", "-": "-", " ": ""}  # fmt: skip
+
+
+def _cell_public(entry: TrfRound) -> CrosstableCellPublic:
+    result = _READ_AS[entry.code]
+    if entry.opponent is not None:
+        colour = "" if entry.colour == "-" else entry.colour
+        text = f"{entry.opponent}{colour} {result}".strip()
+    elif entry.code in "hfuz":
+        text = f"bye {result}"
+    else:
+        text = result
+    points = entry.score
+    return CrosstableCellPublic(
+        round=entry.round,
+        opponent=entry.opponent,
+        colour=TrfColour(entry.colour),
+        code=entry.code,
+        result=result,
+        points=None if points is None else str(points),
+        text=text,
+        note=_CODE_NOTES.get(entry.code, ""),
+    )
+
+
+def _points_text(points: Decimal) -> str:
+    return f"{points:.1f}"
+
+
+def period_crosstable(ledger: Ledger, period_id: int, number: int) -> CrosstablePublic:
+    """A period's ``number``-th tournament (1-based, upload order) as a crosstable, read
+    from its stored TRF file; each row links to the player's report in the period."""
+    periods = periods_of(ledger)
+    stored = periods.file(period_id, number)
+    tournament = parse_trf(stored.content, stored.name)
+    in_results = periods.names(period_id)
+    rows = []
+    for player in sorted(tournament.players, key=lambda p: p.start_rank):
+        key = player_key(player)
+        total = player.points
+        if total is None:
+            total = sum((r.score for r in player.rounds if r.score is not None), Decimal(0))
+        rows.append(
+            CrosstableRowPublic(
+                start_rank=player.start_rank,
+                rank=player.rank,
+                player=key,
+                name=player.name,
+                title=player.title,
+                federation=player.federation,
+                rating=player.rating,
+                points=_points_text(total),
+                report=_report_path(period_id, key, api=True) if key in in_results else None,
+                rounds=[_cell_public(r) for r in player.rounds],
+            )
+        )
+    return CrosstablePublic(
+        period=period_id,
+        number=number,
+        file=stored.name,
+        name=tournament.name or stored.name,
+        city=tournament.city,
+        federation=tournament.federation,
+        start=tournament.start,
+        end=tournament.end,
+        kind=tournament.kind,
+        round_robin=tournament.is_round_robin if stored.round_robin is None else stored.round_robin,
+        rounds=max((len(p.rounds) for p in tournament.players), default=0),
+        players=rows,
+    )
+
+
+def player_periods(
+    ledger: Ledger, player_id: str, offset: int = 0, limit: int = LIST_PAGE_MAX
+) -> PlayerPeriodsPublic:
+    """A fide player's rating by period: the closed periods the player is in, oldest
+    first, a page of them (404 for an unknown player; a player without a period has an
+    empty list). The name is the latest period's."""
+    every = periods_of(ledger).of_player(player_id)  # one row per period: a few hundred
+    name = every[-1].entry.name if every else ledger.get_player(player_id).player.name
+    found = every[offset : offset + limit]
+    return PlayerPeriodsPublic(
+        total=len(every),
+        offset=offset,
+        limit=limit,
+        player=player_id,
+        name=name,
+        periods=[
+            PlayerPeriodPublic(
+                period=p.period_id,
+                period_name=p.period_name,
+                closed_at=p.closed_at,
+                position=p.entry.position,
+                old_rating=p.entry.old_rating,
+                new_rating=p.entry.new_rating,
+                change=format_rating(p.entry.change),
+                k=p.entry.k,
+                games=p.entry.games,
+                period_games=p.entry.period_games,
+                report=_report_path(p.period_id, player_id, api=True),
+                report_page=_report_path(p.period_id, player_id, api=False),
+            )
+            for p in found
+        ],
+    )
