@@ -638,7 +638,7 @@ def token_create(
         until = now + timedelta(days=days)
     ledger = _open_ledger(db)
     try:
-        secret = ledger.create_token(role, label, now, expires_at=until, by=_cli_user())
+        secret = ledger.tokens.create(role, label, now, expires_at=until, by=_cli_user())
     finally:
         ledger.dispose()
     click.echo(secret)
@@ -669,7 +669,7 @@ def token_list(db: str | None) -> None:
     revoked). The tokens themselves are not stored and cannot be shown."""
     ledger = _open_ledger(db)
     try:
-        found = ledger.list_tokens()
+        found = ledger.tokens.list()
     finally:
         ledger.dispose()
     now = datetime.now(UTC)
@@ -701,7 +701,7 @@ def token_revoke(token_id: int, reason: str, db: str | None) -> None:
     within the servers' token cache time (CHESSRATE_TOKEN_CACHE_SECONDS, 5 s)."""
     ledger = _open_ledger(db)
     try:
-        view = ledger.revoke_token(token_id, _now(), by=_cli_user(), why=reason)
+        view = ledger.tokens.revoke(token_id, _now(), by=_cli_user(), why=reason)
     finally:
         ledger.dispose()
     click.echo(f"token {view.id} ({view.role}, {view.label or 'no label'}) revoked")
@@ -717,7 +717,7 @@ def audit(target: str | None, limit: int, db: str | None) -> None:
     reopenings, annulments, tokens created and revoked."""
     ledger = _open_ledger(db)
     try:
-        entries, total = ledger.audit_log(0, limit, target)
+        entries, total = ledger.audit.log(0, limit, target)
     finally:
         ledger.dispose()
     rows = [
@@ -755,7 +755,7 @@ def verify(db: str | None, engine_choice: str) -> None:
         else:
             problems = ledger.verify(engine_choice)
             counts = ledger.counts()
-            annulled = len(ledger.annulments())
+            annulled = len(ledger.annulments.list())
             summary = f"{counts['players']} players, {counts['games']} games"
             if annulled:
                 summary += f", {annulled} annulments"
@@ -788,12 +788,11 @@ def sweep(db: str | None, at: datetime | None, limit: int | None) -> None:
     submitted one. Safe beside the service's own sweepers and other sweeps: a game is
     ended once. Prints one line per ended game.
     """
-    from .ledger.live import LiveGames
 
     now = at.replace(tzinfo=UTC) if at is not None else datetime.now(UTC)
     ledger = _open_ledger(db)
     try:
-        report = LiveGames(ledger).sweep(now, limit)
+        report = ledger.live.sweep(now, limit)
     finally:
         ledger.dispose()
     for view in report.ended:
@@ -881,9 +880,7 @@ def detect(db: str | None, limit: int, stockfish: str | None, list_flagged: bool
     ledger = _open_ledger(db)
     try:
         if list_flagged:
-            from .ledger.analyses import Analyses
-
-            for view in Analyses(ledger).list(flagged=True, limit=1000):
+            for view in ledger.analyses.list(flagged=True, limit=1000):
                 click.echo(f"FLAGGED\t{view.game_id}\t{','.join(view.flags)}\t"
                            f"{_evidence_text(view.evidence)}")  # fmt: skip
             return

@@ -23,7 +23,7 @@ from ..io.lists import csv_text
 from ..io.trf import TrfRound, parse_trf
 from ..ledger import AnnulmentView, GameView, Ledger, PlayerView, RatingView
 from ..ledger.codec import change_to_mapping
-from ..ledger.live import LiveGames, LiveView, OtbRegistration
+from ..ledger.live import LiveView, OtbRegistration
 from ..ledger.periods import PeriodEntry, Periods, PeriodView
 from ..ledger.seeks import Seeks, SeekStatus, SeekView
 from ..ledger.views import ChartSeries
@@ -127,7 +127,7 @@ def player_public(ledger: Ledger, view: PlayerView) -> schemas.PlayerPublic:
 def create_player(ledger: Ledger, body: Mapping[str, Any], now: datetime) -> schemas.PlayerPublic:
     where = f"player {body['id']}" if isinstance(body.get("id"), str) else "player"
     player = Player.from_mapping(body, where)
-    return player_public(ledger, ledger.create_player(player, now))
+    return player_public(ledger, ledger.players.create(player, now))
 
 
 def update_player(
@@ -136,20 +136,20 @@ def update_player(
     if "id" in body and body["id"] != player_id:
         raise InvalidRecord(f"player {player_id}", "id", "a player's id cannot be changed")
     fields = {k: v for k, v in body.items() if k != "id"}
-    return player_public(ledger, ledger.update_player(player_id, fields, now))
+    return player_public(ledger, ledger.players.update(player_id, fields, now))
 
 
 def get_player(ledger: Ledger, player_id: str) -> schemas.PlayerPublic:
-    return player_public(ledger, ledger.get_player(player_id))
+    return player_public(ledger, ledger.players.get(player_id))
 
 
 def search_players(ledger: Ledger, q: str, limit: int, offset: int = 0) -> schemas.PlayersPublic:
     """The players whose id or name contains ``q`` (folded: case and accents), at most
     ``limit`` from ``offset``, each with its current ratings; ``truncated`` when more
     match after them."""
-    found = ledger.search_players(q, limit + 1, offset)
+    found = ledger.players.search(q, limit + 1, offset)
     shown = found[:limit]
-    ratings = ledger.ratings_of(p.id for p in shown)
+    ratings = ledger.players.ratings_of(p.id for p in shown)
     players = [
         schemas.PlayerPublic(
             **player_summary(p).model_dump(),
@@ -227,7 +227,7 @@ def submit_game(
 ) -> tuple[schemas.GamePublic, bool]:
     """Rate and store one game; ``created`` is False when the same game was stored
     before (the stored answer is returned, nothing changes)."""
-    view, created = ledger.submit_game(game_record(ledger, body), now)
+    view, created = ledger.games.submit(game_record(ledger, body), now)
     return game_public(view), created
 
 
@@ -274,7 +274,7 @@ def submit_batch(ledger: Ledger, content: bytes, now: datetime) -> schemas.Batch
     except UnicodeDecodeError as error:
         raise InvalidRecord(BATCH, "body", f"not UTF-8 text: {error.reason}") from None
     numbered = parse_batch(decoded)
-    results = ledger.submit_games([record for _, record in numbered], now)
+    results = ledger.games.submit_many([record for _, record in numbered], now)
     items = [
         schemas.BatchItemPublic(
             line=number,
@@ -293,7 +293,7 @@ def submit_batch(ledger: Ledger, content: bytes, now: datetime) -> schemas.Batch
 
 
 def get_game(ledger: Ledger, game_id: str) -> schemas.GamePublic:
-    return game_public(ledger.get_game(game_id))
+    return game_public(ledger.games.get(game_id))
 
 
 def history(
@@ -305,8 +305,8 @@ def history(
 ) -> schemas.HistoryPublic:
     """A page of the changes of a player's rating in a pool, oldest first."""
     _check_pool(ledger, pool)
-    found, total = ledger.history_page(player_id, pool, offset, limit)
-    names = ledger.names_of({player_id} | {item.change.opponent for item in found})
+    found, total = ledger.players.history_page(player_id, pool, offset, limit)
+    names = ledger.players.names({player_id} | {item.change.opponent for item in found})
     items = [
         schemas.HistoryItemPublic(
             seq=item.seq,
@@ -333,8 +333,8 @@ def player_games(
 ) -> schemas.PlayerGamesPublic:
     """A page of the player's games, newest first: every game (rated, unrated, void,
     annulled) with the player's changes at it."""
-    found, total = ledger.player_games(player_id, offset, limit)
-    name = ledger.names_of([player_id]).get(player_id)
+    found, total = ledger.people.games(player_id, offset, limit)
+    name = ledger.players.names([player_id]).get(player_id)
     items = [
         schemas.PlayerGamePublic(
             id=g.record.id,
@@ -365,9 +365,9 @@ def player_stats(ledger: Ledger, player_id: str) -> schemas.PlayerStatsPublic:
     """The player's record in every pool with a rating or a change: the state in words
     (the system's ``standing``; a ledger that rates periods: the state's name), first
     rating, peak, wins/draws/losses, rank on the list."""
-    view = ledger.get_player(player_id)
+    view = ledger.players.get(player_id)
     current = {r.pool: r for r in player_public(ledger, view).ratings}
-    summaries = {s.pool: s for s in ledger.pool_summaries(player_id)}
+    summaries = {s.pool: s for s in ledger.people.pool_summaries(player_id)}
     periods = ledger.info.rates_periods
 
     def standing(pool: str, state: str, games: int) -> str:
@@ -404,7 +404,7 @@ def chart_series(ledger: Ledger, player_id: str, pool: str, days: int | None) ->
     """The player's rating chart in ``pool`` over the last ``days`` (None: all),
     bucketed to at most ~500 points (the ledger's :meth:`~Ledger.chart_series`)."""
     _check_pool(ledger, pool)
-    return ledger.chart_series(player_id, pool, days)
+    return ledger.people.chart_series(player_id, pool, days)
 
 
 # -- leaderboards -----------------------------------------------------------------------
@@ -420,10 +420,10 @@ def leaderboard(
 ) -> schemas.LeaderboardPublic:
     """A pool's list: its established players (the system's rule; ``active_days`` for
     ``site``), or ``everyone`` listed; paged, with the total and who is listed."""
-    rule = ledger.established_rule(pool, active_days)
+    rule = ledger.boards.established_rule(pool, active_days)
     established_only = rule is not None and not everyone
-    played = ledger.ledger_date()
-    rows, total = ledger.leaderboard(
+    played = ledger.boards.ledger_date()
+    rows, total = ledger.boards.leaderboard(
         pool, offset, limit, established_only=established_only, active_days=active_days
     )
     words = ledger.system.standing if ledger.info.rates_games else (lambda s, _g: s)
@@ -469,8 +469,10 @@ def leaderboard_rank(
     """Where a player stands on a pool's list (the one :func:`leaderboard` gives with
     the same ``everyone``), and the offset of the page of ``limit`` that shows them;
     NotFound says why a player is not on it."""
-    established_only = not everyone and ledger.established_rule(pool, active_days) is not None
-    rank, total = ledger.board_rank(
+    established_only = (
+        not everyone and ledger.boards.established_rule(pool, active_days) is not None
+    )
+    rank, total = ledger.boards.rank(
         pool, player_id, established_only=established_only, active_days=active_days
     )
     page = (rank - 1) // limit
@@ -478,7 +480,7 @@ def leaderboard_rank(
         system=ledger.system_id,
         pool=pool,
         player=player_id,
-        name=ledger.names_of([player_id]).get(player_id),
+        name=ledger.players.names([player_id]).get(player_id),
         rank=rank,
         total=total,
         established_only=established_only,
@@ -492,10 +494,10 @@ def leaderboards(ledger: Ledger, active_days: int | None = None) -> schemas.Lead
     """Each pool with the number of its established players and of everyone listed."""
     pools = []
     for pool in pools_of(ledger):
-        everyone = ledger.leaderboard(pool, 0, 0)[1]
+        everyone = ledger.boards.leaderboard(pool, 0, 0)[1]
         established = everyone
-        if ledger.established_rule(pool, active_days) is not None:
-            established = ledger.leaderboard(
+        if ledger.boards.established_rule(pool, active_days) is not None:
+            established = ledger.boards.leaderboard(
                 pool, 0, 0, established_only=True, active_days=active_days
             )[1]
         pools.append(
@@ -521,7 +523,7 @@ def preview(ledger: Ledger, fields: Mapping[str, Any], now: datetime) -> schemas
     data.setdefault("played_at", now.isoformat())
     data["result"] = "1-0"  # replaced by each result in turn
     record = GameRecord.from_mapping(data, PREVIEW)
-    outcomes: dict[str, GameRating[Any]] = ledger.preview(record)
+    outcomes: dict[str, GameRating[Any]] = ledger.games.preview(record)
     return schemas.PreviewPublic(
         white=record.white,
         black=record.black,
@@ -542,7 +544,7 @@ def preview(ledger: Ledger, fields: Mapping[str, Any], now: datetime) -> schemas
 
 def _token_label(ledger: Ledger, token: str) -> str | None:
     """The label given to a token when it was created."""
-    return ledger.token_label(token)
+    return ledger.tokens.label(token)
 
 
 def annulment_public(view: AnnulmentView) -> schemas.AnnulmentPublic:
@@ -564,16 +566,16 @@ def annul(
     if not reason:
         raise InvalidRecord(f"game {game_id}", "reason", "is required")
     by = _token_label(ledger, caller.token) or caller.role
-    return annulment_public(ledger.annul(game_id, reason, by, now))
+    return annulment_public(ledger.annulments.annul(game_id, reason, by, now))
 
 
 def annulments(
     ledger: Ledger, offset: int = 0, limit: int = schemas.LIST_PAGE_MAX
 ) -> schemas.AnnulmentsPublic:
     """A page of the annulments, oldest first."""
-    found = [annulment_public(a) for a in ledger.annulments(offset, limit)]
+    found = [annulment_public(a) for a in ledger.annulments.list(offset, limit)]
     return schemas.AnnulmentsPublic(
-        annulments=found, total=ledger.annulment_count(), offset=offset, limit=limit
+        annulments=found, total=ledger.annulments.count(), offset=offset, limit=limit
     )
 
 
@@ -586,7 +588,7 @@ def periods_of(ledger: Ledger) -> Periods:
         raise NotFound(
             f"rating periods belong to a fide ledger; this ledger rates by {ledger.system_id}"
         )
-    return Periods(ledger)
+    return ledger.periods
 
 
 def period_public(view: PeriodView) -> schemas.PeriodPublic:
@@ -800,7 +802,7 @@ def player_periods(
     first, a page of them (404 for an unknown player; a player without a period has an
     empty list). The name is the latest period's."""
     every = periods_of(ledger).of_player(player_id)  # one row per period: a few hundred
-    name = every[-1].entry.name if every else ledger.get_player(player_id).player.name
+    name = every[-1].entry.name if every else ledger.players.get(player_id).player.name
     found = every[offset : offset + limit]
     return schemas.PlayerPeriodsPublic(
         total=len(every),
@@ -920,20 +922,20 @@ def open_live_game(
         for name in ("result", "by", "played_at"):
             if body.get(name) is not None:
                 raise fields.fail(name, "only an otb registration has it (online: finish)")
-    view, created = LiveGames(ledger).open(game, now, otb)
+    view, created = ledger.live.open(game, now, otb)
     return live_public(view), created
 
 
 def live_move(
     ledger: Ledger, game_id: str, body: schemas.LiveMoveCreate, now: datetime
 ) -> schemas.LiveGamePublic:
-    return live_public(LiveGames(ledger).move(game_id, body.ply, body.move, body.by, now))
+    return live_public(ledger.live.move(game_id, body.ply, body.move, body.by, now))
 
 
 def finish_live_game(
     ledger: Ledger, game_id: str, body: schemas.LiveFinish, now: datetime
 ) -> schemas.LiveGamePublic:
-    view = LiveGames(ledger).finish(
+    view = ledger.live.finish(
         game_id, Result(body.result), Termination(body.termination), body.by, now
     )
     return live_public(view)
@@ -942,23 +944,23 @@ def finish_live_game(
 def abort_live_game(
     ledger: Ledger, game_id: str, body: schemas.LiveBy, now: datetime
 ) -> schemas.LiveGamePublic:
-    return live_public(LiveGames(ledger).abort(game_id, body.by, now))
+    return live_public(ledger.live.abort(game_id, body.by, now))
 
 
 def confirm_live_game(
     ledger: Ledger, game_id: str, body: schemas.LiveBy, now: datetime
 ) -> schemas.LiveGamePublic:
-    return live_public(LiveGames(ledger).confirm(game_id, body.by, now))
+    return live_public(ledger.live.confirm(game_id, body.by, now))
 
 
 def dispute_live_game(
     ledger: Ledger, game_id: str, body: schemas.LiveDispute, now: datetime
 ) -> schemas.LiveGamePublic:
-    return live_public(LiveGames(ledger).dispute(game_id, body.by, body.reason, now))
+    return live_public(ledger.live.dispute(game_id, body.by, body.reason, now))
 
 
 def get_live_game(ledger: Ledger, game_id: str) -> schemas.LiveGamePublic:
-    return live_public(LiveGames(ledger).get(game_id))
+    return live_public(ledger.live.get(game_id))
 
 
 def list_live_games(
@@ -972,7 +974,7 @@ def list_live_games(
         except ValueError:
             known = ", ".join(s.value for s in LiveStatus)
             raise InvalidRecord("query", "status", f"{status!r} is not one of {known}") from None
-    live = LiveGames(ledger)
+    live = ledger.live
     views = live.list(wanted, player, limit, offset)
     return schemas.LiveGamesPublic(
         games=[live_public(v) for v in views], count=len(views),
@@ -982,7 +984,7 @@ def list_live_games(
 
 def sweep(ledger: Ledger, now: datetime) -> schemas.SweepPublic:
     """Apply the deadlines that have passed at ``now`` (S7-S9)."""
-    report = LiveGames(ledger).sweep(now)
+    report = ledger.live.sweep(now)
     return schemas.SweepPublic(
         ended=[live_public(v) for v in report.ended], failed=dict(report.failed)
     )

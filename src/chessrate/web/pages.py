@@ -62,7 +62,7 @@ def _page(
 ) -> HTMLResponse:
     """A page; ``people`` are the ids of the players it shows, whom ``person(id)`` in
     the template shows by name (the id as the link's tooltip)."""
-    names = ledger.names_of(people)
+    names = ledger.players.names(people)
     context.update(
         system=ledger.system_id,
         info=ledger.info,
@@ -198,7 +198,7 @@ def _find(
     """Where "find a player's rank" lands: the board page with the player (by id, else
     by name), or a notice (its words, and a link with its text) saying why not."""
     try:
-        player_id = ledger.get_player(text).player.id  # an id, as typed
+        player_id = ledger.players.get(text).player.id  # an id, as typed
     except NotFound:
         matches = services.search_players(ledger, text, 20).players
         folded = text.casefold()
@@ -241,7 +241,8 @@ def how(request: Request, ledger: LedgerDep, active_days: ActiveDays) -> HTMLRes
     ids = [f"{letter}{n}" for n in range(1, count + 1)]
     return _page(
         request, ledger, "how.html", rules=_rules(ledger), active_days=active_days,
-        ledger_date=ledger.ledger_date(), rule_ids=ids, first_rule=ids[5 if count > 6 else 0],
+        ledger_date=ledger.boards.ledger_date(), rule_ids=ids,
+        first_rule=ids[5 if count > 6 else 0],
         estimate_moves=ESTIMATE_MOVES, expiry_days=LiveRules().expiry // 86_400,
         controls=allowed_controls(),
     )  # fmt: skip
