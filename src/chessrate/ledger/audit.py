@@ -1,7 +1,8 @@
 """The audit log: every moderation action (a report filed, a case confirmed, dismissed
 or reopened, a game annulled, a token created or revoked), who did it, when, on what
 and why. Rows are written by the action's own transaction (:func:`record`), so an
-action and its audit row are committed together or not at all."""
+action and its audit row are committed together or not at all. The log is read
+through ``ledger.audit`` (:class:`Audit`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The ledger's reads about one player, for the player's page and the API: the games
-list (every game the player played, newest first, paged), the record in each pool
-(first rating, peak, wins/draws/losses, rank on the list) and the rating chart's
-series (bucketed to at most :data:`MAX_POINTS` points).
+"""The ledger's reads about one player (``ledger.people``), for the player's page and
+the API: the games list (every game the player played, newest first, paged), the
+record in each pool (first rating, peak, wins/draws/losses, rank on the list) and the
+rating chart's series (bucketed to at most :data:`MAX_POINTS` points).
 
 A player's games are two index ranges, ``games (white, seq)`` and ``games (black,
 seq)`` (migration 0005), read newest first and merged; the changes are the player's

@@ -1,7 +1,7 @@
-"""API tokens in the ledger: a token is shown once; only its SHA-256 is stored, with
-its role (``writer``, ``moderator``), a label saying whose it is, an optional expiry
-and, once revoked, when. A revoked or expired token answers no role. Creating and
-revoking a token are written to the audit log."""
+"""API tokens in the ledger (``ledger.tokens``): a token is shown once; only its
+SHA-256 is stored, with its role (``writer``, ``moderator``), a label saying whose it
+is, an optional expiry and, once revoked, when. A revoked or expired token answers no
+role. Creating and revoking a token are written to the audit log."""
 
 from __future__ import annotations
 

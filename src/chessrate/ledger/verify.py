@@ -1,8 +1,8 @@
-"""``verify`` of a ledger that rates games: replay every event in commit order through
-the in-memory engine and compare every stored number (each game's outcome and reason
-code, each change's numbers and the words written from them, each current rating) to
-the replay's. (A ledger that rates periods re-rates them:
-:meth:`chessrate.ledger.periods.Periods.verify`.)"""
+"""``Ledger.verify`` of a ledger that rates games (:class:`Verifier`): replay every
+event in commit order through the in-memory engine (or the compiled replay) and
+compare every stored number (each game's outcome and reason code, each change's
+numbers and the words written from them, each current rating) to the replay's. (A
+ledger that rates periods re-rates them: :meth:`chessrate.ledger.periods.Periods.verify`.)"""
 
 from __future__ import annotations
 
