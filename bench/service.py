@@ -51,8 +51,8 @@ def prepare(url: str) -> str:
     now = datetime(2026, 1, 1, tzinfo=UTC)
     ledger = Ledger.create(url, "site", now)
     for number in range(PLAYERS):
-        ledger.create_player(Player(f"p{number}"), now)
-    token = ledger.create_token("writer", "bench", now)
+        ledger.players.create(Player(f"p{number}"), now)
+    token = ledger.tokens.create("writer", "bench", now)
     ledger.dispose()
     return token
 

@@ -65,8 +65,8 @@ def bodies(tag: str, count: int, seed: int) -> list[dict[str, Any]]:
 def prepare(url: str) -> tuple[Ledger, str]:
     ledger = Ledger.create(url, "site", NOW)
     for number in range(PLAYERS):
-        ledger.create_player(Player(f"p{number}"), NOW)
-    return ledger, ledger.create_token("writer", "bench", NOW)
+        ledger.players.create(Player(f"p{number}"), NOW)
+    return ledger, ledger.tokens.create("writer", "bench", NOW)
 
 
 def per_game(action: Callable[[], object], count: int) -> tuple[float, float]:
@@ -134,13 +134,13 @@ def measure(url: str, count: int, profile: bool) -> dict[str, tuple[float, float
         single = [game_record(ledger, b) for b in bodies("s", count, 2)]
         views: list[Any] = []
         rows["rate + store, one transaction a game (submit_game)"] = per_game(
-            lambda: views.extend(ledger.submit_game(r, NOW)[0] for r in single), count
+            lambda: views.extend(ledger.games.submit(r, NOW)[0] for r in single), count
         )
         grouped = [game_record(ledger, b) for b in bodies("g", count, 3)]
 
         def groups() -> None:
             for start in range(0, count, 16):
-                ledger.submit_group([(r, NOW) for r in grouped[start : start + 16]])
+                ledger.games.submit_group([(r, NOW) for r in grouped[start : start + 16]])
 
         rows["rate + store, groups of 16 (submit_group)"] = per_game(groups, count)
         publics: list[Any] = []

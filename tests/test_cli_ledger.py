@@ -57,7 +57,9 @@ def write_games(path: Path, games: list[dict[str, Any]]) -> Path:
 def boards(url: str) -> dict[str, list[RatingView]]:
     ledger = Ledger(url)
     try:
-        return {pool: ledger.leaderboard(pool, limit=10_000)[0] for pool in ledger.system.pools}
+        return {
+            pool: ledger.boards.leaderboard(pool, limit=10_000)[0] for pool in ledger.system.pools
+        }
     finally:
         ledger.dispose()
 
@@ -186,7 +188,7 @@ def test_token_create_prints_the_token_once_and_stores_its_hash(ledger_url: str)
     assert token.startswith("cr_")
     assert "moderator token (ops) created" in err
     ledger = Ledger(ledger_url)
-    assert ledger.token_role(token) == "moderator"
+    assert ledger.tokens.role(token) == "moderator"
     code, out, err = invoke("token", "create", "--role", "admin", "--db", ledger_url)
     assert code == 2
     assert "'admin' is not one of 'writer', 'moderator'" in err
@@ -271,8 +273,8 @@ def test_import_updates_players_that_exist(ledger_url: str, tmp_path: Path) -> N
     assert code == 0
     assert "players: 1 created, 1 updated" in out
     ledger = Ledger(ledger_url)
-    assert ledger.get_player("ana").player.name == "Ana Ribeiro"
-    assert ledger.get_player("ben").player.name == "Ben"
+    assert ledger.players.get("ana").player.name == "Ana Ribeiro"
+    assert ledger.players.get("ben").player.name == "Ben"
 
 
 def test_one_malformed_record_exits_2_naming_file_line_field_and_stores_nothing(
@@ -339,7 +341,7 @@ def test_annulments_alone_annul_games_already_in_the_ledger(
     assert (code, err) == (0, "")
     assert out.splitlines()[-1] == "annulled: g1"
     ledger = Ledger(ledger_url)
-    assert [(a.game_id, a.reason, a.by) for a in ledger.annulments()] == [
+    assert [(a.game_id, a.reason, a.by) for a in ledger.annulments.list()] == [
         ("g1", "engine assistance", str(annulments))
     ]
     assert ledger.verify() == []
@@ -453,7 +455,7 @@ def test_an_arena_export_round_trips_too(
     invoke("init", "--system", "arena", "--db", fresh)
     assert invoke("import", games, "--players", players, "--db", fresh)[0] == 0
     assert boards(fresh) == boards(ledger_url)
-    assert Ledger(fresh).players() == Ledger(ledger_url).players()
+    assert Ledger(fresh).players.all() == Ledger(ledger_url).players.all()
 
 
 def test_export_warns_when_annulments_are_left_behind(site_ledger: str, tmp_path: Path) -> None:
@@ -645,11 +647,11 @@ def test_a_ledger_holding_an_id_with_a_slash_keeps_working(ledger_url: str, tmp_
     now = datetime(2026, 2, 1, tzinfo=UTC)
     ledger = Ledger.create(ledger_url, "site", now)
     for player in ("ana", "b/en"):
-        ledger.create_player(Player(player, name=player.upper()), now)  # past the id check
+        ledger.players.create(Player(player, name=player.upper()), now)  # past the id check
     game = GameRecord.from_mapping({**json.loads(GOOD_GAME), "id": "x"}, "test")
-    ledger.submit_game(replace(game, id=legacy, black="b/en", source=""), now)
-    assert ledger.get_player("b/en").player.name == "B/EN"
-    assert ledger.get_game(legacy).record.black == "b/en"
+    ledger.games.submit(replace(game, id=legacy, black="b/en", source=""), now)
+    assert ledger.players.get("b/en").player.name == "B/EN"
+    assert ledger.games.get(legacy).record.black == "b/en"
     ledger.dispose()
     later = tmp_path / "later.jsonl"
     later.write_text(GOOD_GAME.decode().replace("2026-01-02", "2026-01-03"))

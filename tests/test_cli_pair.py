@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from chessrate.ledger import Ledger
-from chessrate.ledger.seeks import Seeks
 from chessrate.records import Player
 from chessrate.timecontrol import parse_time_control
 from tests.test_cli_ledger import invoke
@@ -18,8 +17,8 @@ def test_pair_prints_the_pairs(ledger_url: str) -> None:
     ledger = Ledger.create(ledger_url, "site", NOW)
     for player_id, rating in (("ann", "1500"), ("ben", "1650"), ("cat", "1520")):
         data = {"id": player_id, "rating_site": rating, "games_site": "12"}
-        ledger.create_player(Player.from_mapping(data, "test"), NOW)
-    seeks = Seeks(ledger)
+        ledger.players.create(Player.from_mapping(data, "test"), NOW)
+    seeks = ledger.seeks
     for player_id in ("ann", "ben"):
         seeks.create(player_id, parse_time_control("180+2"), True, None, None, NOW)
     seeks.create("cat", parse_time_control("600+0"), False, None, None, NOW)

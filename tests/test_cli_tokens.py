@@ -50,9 +50,9 @@ def test_token_list_revoke_and_expiry(ledger_url: str) -> None:
 
     ledger = Ledger(ledger_url)
     try:
-        assert ledger.token_role(ops) == "moderator"
-        assert ledger.token_role(ci) is None  # revoked
-        assert ledger.token_role(ops, datetime.now(UTC) + timedelta(days=91)) is None  # expired
+        assert ledger.tokens.role(ops) == "moderator"
+        assert ledger.tokens.role(ci) is None  # revoked
+        assert ledger.tokens.role(ops, datetime.now(UTC) + timedelta(days=91)) is None  # expired
     finally:
         ledger.dispose()
 

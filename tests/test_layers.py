@@ -237,7 +237,7 @@ def test_the_checker_sees_io_importing_fast() -> None:
 
 
 def test_the_checker_sees_private_names_across_packages() -> None:
-    assert private_problems("chessrate.cli", "from ..ledger.writes import _hundredths\n")
-    assert private_problems("chessrate.cli", "from ..ledger import writes\nwrites._hundredths\n")
-    assert not private_problems("chessrate.ledger.store", "from .writes import _hundredths\n")
+    assert private_problems("chessrate.cli", "from ..ledger.common import _hundredths\n")
+    assert private_problems("chessrate.cli", "from ..ledger import common\ncommon._hundredths\n")
+    assert not private_problems("chessrate.ledger.store", "from .common import _hundredths\n")
     assert not private_problems("chessrate.cli", "from . import __version__\n")

@@ -382,7 +382,7 @@ def test_an_extra_system_goes_through_the_ledger_and_verify(
     assert report.new_games == len(games)
     assert bulk.verify("compiled") == []
     assert bulk.verify("reference") == []
-    board, _ = bulk.leaderboard(POOL, limit=100)
+    board, _ = bulk.boards.leaderboard(POOL, limit=100)
     assert {(e.player, e.rating, e.games) for e in board} == expected
 
     # game by game (the reference path), the same stored numbers

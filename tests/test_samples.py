@@ -16,7 +16,6 @@ from chessrate import samples
 from chessrate.cli import main
 from chessrate.errors import InvalidInput
 from chessrate.ledger import Ledger
-from chessrate.ledger.periods import Periods
 from chessrate.operations import verify_periods
 from chessrate.samples import SAMPLE_FILES, is_empty, load_sample, sample_location, sample_text
 from tests.ledger.helpers import NOW
@@ -107,7 +106,7 @@ def test_is_empty_until_the_sample_is_loaded(ledger_url: str, system_id: str) ->
 def test_the_site_sample_brings_its_annulments_by_sample(ledger_url: str) -> None:
     ledger = Ledger.create(ledger_url, "site", NOW)
     assert load_sample(ledger, NOW) == "loaded the site sample: 43 players, 485 games, 3 annulments"
-    assert [(a.game_id, a.by) for a in ledger.annulments()] == [
+    assert [(a.game_id, a.by) for a in ledger.annulments.list()] == [
         ("s0154", "sample"), ("s0164", "sample"), ("s0222", "sample")
     ]  # fmt: skip
 
@@ -120,14 +119,14 @@ def test_the_fide_sample_is_one_closed_period(ledger_url: str) -> None:
         "loaded the fide sample: period 1 (sample: the seed's ten-player round robin), 10 players"
     )
     assert not is_empty(ledger)
-    periods = Periods(ledger)
+    periods = ledger.periods
     (period,) = periods.all()
     assert period.closed_at is not None
     assert period.bonus == 15
     assert period.files == ("fide_seed_round_robin.trf",)
     assert len(periods.new_list(period.id)) == 10
     assert verify_periods(ledger) == ([], 1)
-    board, total = ledger.leaderboard("fide", limit=100)
+    board, total = ledger.boards.leaderboard("fide", limit=100)
     assert total == sum(1 for e in periods.new_list(period.id) if e.new_rating is not None)
     assert board[0].player == "9000001"  # Player A, 2600 before the period
 
@@ -162,7 +161,7 @@ def test_verify_of_a_fide_ledger_compares_the_current_ratings_to_the_hundredth(
     try:
         load_sample(ledger, NOW)
         assert verify_periods(ledger) == ([], 1)
-        entry = next(e for e in Periods(ledger).new_list(1) if e.player == "9000002")
+        entry = next(e for e in ledger.periods.new_list(1) if e.player == "9000002")
         with ledger.engine.begin() as conn:
             conn.exec_driver_sql("UPDATE ratings SET rating_cents = rating_cents + 1 "
                                  "WHERE player_id = '9000002'")  # fmt: skip

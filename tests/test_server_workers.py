@@ -61,8 +61,8 @@ def test_four_workers_sixteen_clients_lose_no_update(postgres_url: str) -> None:
     now = datetime(2026, 5, 1, tzinfo=UTC)
     ledger = Ledger.create(postgres_url, "site", now)
     for number in range(PLAYERS):
-        ledger.create_player(Player(f"p{number:02d}"), now)
-    token = ledger.create_token("writer", "workers test", now)
+        ledger.players.create(Player(f"p{number:02d}"), now)
+    token = ledger.tokens.create("writer", "workers test", now)
     ledger.dispose()
 
     stream = game_stream()

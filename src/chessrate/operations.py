@@ -21,7 +21,6 @@ from .engine import Engine
 from .errors import InvalidRecord, NotFound
 from .io.games import AnnulmentRequest, read_games
 from .ledger import AnnulmentView, Ledger
-from .ledger.periods import Periods
 from .records import GameRecord, Player
 
 if TYPE_CHECKING:
@@ -68,7 +67,7 @@ def import_records(
 
     stored_games: dict[str, GameRecord] = {}
     if games and ledger.counts()["games"]:
-        stored_games = {game.id: game for game in ledger.export_games()}
+        stored_games = {game.id: game for game in ledger.games.export()}
     rehearsal: Engine[Any] = Engine(system)
     for player in final.values():
         rehearsal.set_player(player)
@@ -81,7 +80,7 @@ def import_records(
                 "id", f"game id {game.id!r} is already in the ledger for a different game"
             )
 
-    already = {annulment.game_id for annulment in ledger.annulments()}
+    already = {annulment.game_id for annulment in ledger.annulments.list()}
     wanted: list[AnnulmentRequest] = []
     for where, game_id, reason in annulments:
         if game_id in already:
@@ -92,7 +91,7 @@ def import_records(
             )
         if rehearsal.outcome(game_id) is None and game_id not in stored_games:
             try:
-                ledger.get_game(game_id)
+                ledger.games.get(game_id)
             except NotFound:
                 raise InvalidRecord(where, "id", f"{game_id}: no such game to annul") from None
         if rehearsal.outcome(game_id) is not None:
@@ -103,7 +102,7 @@ def import_records(
         wanted.append((where, game_id, reason))
 
     # One transaction for all of it: players, games, annulments, or nothing.
-    stored, done = ledger.import_all(
+    stored, done = ledger.games.import_all(
         [*to_create, *(Player(player_id) for player_id in implicit)],
         _updates(to_update),
         games,
@@ -135,7 +134,7 @@ def _plan_players(
     in_file: Engine[Any] = Engine(system)
     for player in players:
         in_file.add_player(player)  # duplicates and attributes the system cannot use
-    stored_players = {player.id: player for player in ledger.players()}
+    stored_players = {player.id: player for player in ledger.players.all()}
     to_create: list[Player] = []
     to_update: list[Player] = []
     final: dict[str, Player] = dict(stored_players)
@@ -175,7 +174,7 @@ def import_file(
 ) -> ImportReport:
     """Import a games file: into a ledger that holds no game yet, or whose games were
     all played before the file's first game (and none of whose ids the file repeats),
-    through the bulk path (:meth:`~chessrate.ledger.Ledger.bulk_import`: the compiled
+    through the bulk path (:meth:`Bulk.run <chessrate.ledger.bulk.Bulk.run>`: the compiled
     replay, continuing from the ledger's current ratings, rows written in bulk); else
     game by game (:func:`import_records`). Either way one transaction, and the same
     rows (tests/ledger/test_bulk.py)."""
@@ -184,7 +183,7 @@ def import_file(
     from .rating import read_compiled_batch
 
     batch = read_compiled_batch(path, fmt, progress)
-    if not ledger.appendable(batch):
+    if not ledger.bulk.appendable(batch):
         return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
     to_create, to_update, implicit, final = _plan_players(ledger, players, set(batch.player_ids))
     for where, _game_id, _reason in annulments:
@@ -194,7 +193,7 @@ def import_file(
                 f"the {ledger.system_id} regulation has no fair-play annulment (site S10)",
             )  # fmt: skip
     step = None if progress is None else _advance(progress, "rating and storing", len(batch))
-    counts, done = ledger.bulk_import(
+    counts, done = ledger.bulk.run(
         batch, [*to_create, *(Player(player_id) for player_id in implicit)],
         _updates(to_update), list(final.values()), annulments, by, now, step,
     )  # fmt: skip
@@ -237,7 +236,7 @@ def export_records(ledger: Ledger) -> LedgerExport:
     annulment, or a player's attributes changed after games were rated (the export
     carries the current attributes). Those cases are listed in ``warnings``.
     """
-    late_games, changed = ledger.export_marks()
+    late_games, changed = ledger.games.export_marks()
     warnings = []
     if late_games:
         warnings.append(
@@ -251,10 +250,10 @@ def export_records(ledger: Ledger) -> LedgerExport:
             "the export carries the current attributes, so ratings may differ on re-import"
         )
     return LedgerExport(
-        games=ledger.export_games(),
+        games=ledger.games.export(),
         count=ledger.counts()["games"],
-        players=ledger.players(),
-        annulments=ledger.annulments(),
+        players=ledger.players.all(),
+        annulments=ledger.annulments.list(),
         warnings=warnings,
     )
 
@@ -264,4 +263,4 @@ def verify_periods(ledger: Ledger) -> tuple[list[str], int]:
     stored starting list and tournament files and compare the stored results and
     current ratings (:meth:`~chessrate.ledger.periods.Periods.verify`). Returns the
     differences and the number of closed periods."""
-    return Periods(ledger).verify()
+    return ledger.periods.verify()

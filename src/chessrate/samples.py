@@ -18,7 +18,6 @@ from .engine import in_rating_order
 from .errors import InvalidInput
 from .io.games import parse_annulments, parse_games, parse_players
 from .ledger import Ledger
-from .ledger.periods import Periods
 from .operations import import_records
 
 SAMPLE_FILES: dict[str, tuple[str, ...]] = {
@@ -61,7 +60,7 @@ def sample_text(name: str) -> str:
 def is_empty(ledger: Ledger) -> bool:
     """No games yet (a ledger that rates periods, as ``fide``: no periods yet)."""
     if ledger.info.rates_periods:
-        return not Periods(ledger).all()
+        return not ledger.periods.all()
     return ledger.counts()["games"] == 0
 
 
@@ -76,7 +75,7 @@ def load_sample(ledger: Ledger, now: datetime) -> str:
     system_id = ledger.system_id
     if ledger.info.rates_periods:
         trf_name, list_name = SAMPLE_FILES[system_id]
-        periods = Periods(ledger)
+        periods = ledger.periods
         period = periods.create(
             FIDE_SAMPLE_PERIOD, sample_text(list_name), now, bonus=FIDE_SAMPLE_BONUS
         )

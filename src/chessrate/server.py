@@ -101,7 +101,7 @@ def create_app(
         live = system_info(system_id).live_games
         jobs: list[tuple[float, Callable[[], None], str]] = []
         if interval > 0 and live:
-            jobs.append((interval, _sweeper(LiveGames(the_ledger), clock), "sweep"))
+            jobs.append((interval, _sweeper(the_ledger.live, clock), "sweep"))
         if pairing_interval > 0 and live:
             seeks = Seeks(the_ledger, pairing)
             jobs.append((pairing_interval, _pairer(seeks, clock), "pairing pass"))
@@ -137,7 +137,7 @@ def create_app(
     app.state.pairing = pairing
     app.state.committer = committer
     app.state.tokens = TokenCache(
-        lambda token: the_ledger.token_role(token, clock()), ttl=settings.token_cache_seconds
+        lambda token: the_ledger.tokens.role(token, clock()), ttl=settings.token_cache_seconds
     )
     app.state.auth_failures = FailedAuth(
         settings.auth_failures, settings.auth_window_seconds, timer=timer

@@ -18,8 +18,6 @@ from chessrate.cli import main
 from chessrate.fairplay import StockfishDetector
 from chessrate.fairplay.job import DetectionJob
 from chessrate.ledger import Ledger
-from chessrate.ledger.analyses import Analyses
-from chessrate.ledger.live import LiveGames
 from chessrate.records import Result, Termination
 from chessrate.server import create_app
 from chessrate.systems.site_live import LiveGame
@@ -29,7 +27,7 @@ from tests.ledger.helpers import NOW, ledger_with
 
 def play(ledger: Ledger, game_id: str, white: str, black: str, moves: list[str | None]) -> None:
     """A rated 10+0 live game: every ply a second apart, then White wins by resignation."""
-    live = LiveGames(ledger)
+    live = ledger.live
     live.open(LiveGame(game_id, white, black, NOW, parse_time_control("600+0")), NOW)
     for ply, move in enumerate(moves, 1):
         live.move(game_id, ply, move, None, NOW + timedelta(seconds=ply))
@@ -44,7 +42,7 @@ def test_detect_stores_the_analysis_and_lists_the_flag(
     play(ledger, "engine", "ana", "ben", list(engine_game))
     play(ledger, "unrecorded", "cy", "dee", [None] * 30)
     open_game = LiveGame("open", "cy", "ana", NOW, parse_time_control("600+0"))
-    LiveGames(ledger).open(open_game, NOW)  # not finished: not analysed
+    ledger.live.open(open_game, NOW)  # not finished: not analysed
 
     runner = CliRunner()
     result = runner.invoke(main, ["detect", "--db", ledger_url])
@@ -57,7 +55,7 @@ def test_detect_stores_the_analysis_and_lists_the_flag(
     assert lines[2:] == ["FLAGGED\tengine\tana"]
     assert "2 games analysed, 1 players flagged" in result.stderr
 
-    analyses = Analyses(ledger)
+    analyses = ledger.analyses
     stored = analyses.get("engine")
     assert stored.flagged and stored.flags == ("ana",)
     assert stored.engine.startswith("Stockfish")
@@ -69,7 +67,7 @@ def test_detect_stores_the_analysis_and_lists_the_flag(
     assert not unrecorded.flagged and unrecorded.evidence is None
     assert [view.game_id for view in analyses.list(flagged=True)] == ["engine"]
     # the flag is a report on the moderators' review queue, with the evidence
-    case = ledger.review("engine")
+    case = ledger.reviews.get("engine")
     assert case.status == "open"
     assert [(r.by, r.source) for r in case.reports] == [("detector:stockfish", "detector")]
     assert case.reports[0].reason.startswith("engine-like play by ana")
@@ -78,7 +76,7 @@ def test_detect_stores_the_analysis_and_lists_the_flag(
     again = runner.invoke(main, ["detect", "--db", ledger_url])
     assert again.exit_code == 0 and again.stdout == ""
     assert "0 games analysed" in again.stderr
-    assert len(ledger.review("engine").reports) == 1  # filed once
+    assert len(ledger.reviews.get("engine").reports) == 1  # filed once
     listed = runner.invoke(main, ["detect", "--db", ledger_url, "--flagged"])
     assert listed.stdout.startswith("FLAGGED\tengine\tana\twhite ")
     ledger.dispose()
@@ -101,9 +99,9 @@ def test_each_worker_runs_the_detector_when_told(tmp_path: Path) -> None:
     app = create_app(ledger, settings=Settings(detect_seconds=0.05, sweep_seconds=0))
     with TestClient(app):
         deadline = time.monotonic() + 30
-        while not Analyses(ledger).list() and time.monotonic() < deadline:
+        while not ledger.analyses.list() and time.monotonic() < deadline:
             time.sleep(0.05)
-    (stored,) = Analyses(ledger).list()
+    (stored,) = ledger.analyses.list()
     assert stored.game_id == "unrecorded" and stored.note is not None
     ledger.dispose()
 

@@ -30,7 +30,7 @@ def game(game_id: str, white: str = "ana", black: str = "ben", **fields: object)
 def ledger_with(url: str, system_id: str, *player_ids: str) -> Ledger:
     ledger = Ledger.create(url, system_id, NOW)
     for player_id in player_ids:
-        ledger.create_player(Player(player_id), NOW)
+        ledger.players.create(Player(player_id), NOW)
     return ledger
 
 

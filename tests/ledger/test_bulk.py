@@ -86,9 +86,9 @@ def both_ways(
     one = Ledger.create(urls[0], system_id, NOW)
     report_one = import_records(one, read_games(path), roster, NOW, annulments, by="test")
     bulk = Ledger.create(urls[1], system_id, NOW)
-    assert not bulk.has_games()
+    assert not bulk.games.any()
     report_bulk = import_file(bulk, path, None, roster, NOW, annulments, by="test")
-    assert bulk.has_games() == (report_bulk.new_games > 0)
+    assert bulk.games.any() == (report_bulk.new_games > 0)
     assert report_bulk == report_one
     return one, bulk
 
@@ -126,7 +126,7 @@ def test_random_streams_store_the_same_rows_both_ways(
         bulk = Ledger.create(urls[1], system_id, NOW)
         with pytest.raises(InvalidRecord, match=re.escape(refused)):
             import_file(bulk, path, None, roster, NOW)
-        assert not bulk.has_games()
+        assert not bulk.games.any()
         bulk.dispose()
         return
     one, bulk = both_ways(urls, system_id, path, roster, [])
@@ -143,8 +143,8 @@ def test_a_refused_annulment_leaves_the_ledger_empty(tmp_path: Path) -> None:
     with pytest.raises(InvalidRecord) as caught:
         import_file(bulk, path, None, roster, NOW, [("annul.txt:3", "nosuch", "x")])
     assert str(caught.value) == "annul.txt:3: id: nosuch: no such game to annul"
-    assert not bulk.has_games()
-    assert bulk.players() == []
+    assert not bulk.games.any()
+    assert bulk.players.all() == []
     bulk.dispose()
 
 
@@ -160,7 +160,7 @@ def test_groups_of_the_service_store_the_rows_of_the_per_game_path(
     one = Ledger.create(two_urls[0], system_id, NOW)
     import_records(one, [], roster, NOW)
     for record in records:
-        one.submit_game(record, NOW)
+        one.games.submit(record, NOW)
     grouped = Ledger.create(two_urls[1], system_id, NOW)
     import_records(grouped, [], roster, NOW)
     stranger = replace(records[0], id="refused", black="nobody")
@@ -168,7 +168,7 @@ def test_groups_of_the_service_store_the_rows_of_the_per_game_path(
     for start in range(0, len(records), 40):
         group = records[start : start + 40]
         items = [(r, NOW) for r in [*group, stranger, group[0]]]
-        answers += grouped.submit_group(items)
+        answers += grouped.games.submit_group(items)
     refusals = [a for a in answers if isinstance(a, Exception)]
     assert len(refusals) == len(range(0, len(records), 40))
     assert all(isinstance(a, InvalidRecord) and "nobody" in str(a) for a in refusals)
@@ -208,8 +208,8 @@ def test_a_later_file_is_appended_in_bulk_from_the_ledger_s_ratings(
     import_file(bulk, first, None, roster, NOW, annul_first, by="test")
     from chessrate.rating import read_compiled_batch
 
-    assert bulk.appendable(read_compiled_batch(second, None, None))
-    assert not bulk.appendable(read_compiled_batch(first, None, None))
+    assert bulk.bulk.appendable(read_compiled_batch(second, None, None))
+    assert not bulk.bulk.appendable(read_compiled_batch(first, None, None))
     import_file(bulk, second, None, [], NOW)
     mine, theirs = table_rows(bulk), table_rows(one)
     for name in TABLES:

@@ -47,7 +47,7 @@ def test_concurrent_games_for_the_same_players_lose_no_update(ledger_url: str) -
                 f"t{thread}-{n}", white, black, result=results[(thread + n) % 3],
                 time_control=controls[n % 2],
             )  # fmt: skip
-            answers.append(ledger.submit_game(record, NOW))
+            answers.append(ledger.games.submit(record, NOW))
         return answers
 
     answers = [a for thread in all_at_once(submit) for a in thread]
@@ -56,10 +56,10 @@ def test_concurrent_games_for_the_same_players_lose_no_update(ledger_url: str) -
     assert len({view.id for view, _ in answers}) == submitted
     assert len({view.seq for view, _ in answers}) == submitted
     assert ledger.counts()["games"] == submitted
-    assert len(list(ledger.export_games())) == submitted
+    assert len(list(ledger.games.export())) == submitted
     # Every game counted once in each player's site Elo: no update was lost.
     played = Counter(p for view, _ in answers for p in (view.record.white, view.record.black))
-    site = {r.player: r.games for r in ledger.leaderboard("site", limit=100)[0]}
+    site = {r.player: r.games for r in ledger.boards.leaderboard("site", limit=100)[0]}
     assert site == dict(played)
     # The replay in commit order reproduces every stored rating and change.
     assert ledger.verify() == []
@@ -76,7 +76,7 @@ def test_concurrent_batches_are_each_all_or_nothing(ledger_url: str) -> None:
         if thread == 0:  # one batch is refused whole: its last game names a stranger
             batch.append(game("b0-bad", "ana", "stranger"))
         try:
-            ledger.submit_games(batch, NOW)
+            ledger.games.submit_many(batch, NOW)
         except InvalidRecord:
             return 0
         return len(batch)
@@ -84,16 +84,16 @@ def test_concurrent_batches_are_each_all_or_nothing(ledger_url: str) -> None:
     stored = all_at_once(submit)
     assert stored[0] == 0
     assert ledger.counts()["games"] == sum(stored) == (THREADS - 1) * 5
-    assert all(not g.id.startswith("b0-") for g in ledger.export_games())
+    assert all(not g.id.startswith("b0-") for g in ledger.games.export())
     assert ledger.verify() == []
 
 
 def test_the_same_game_sent_at_once_is_stored_once_with_one_answer(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", *PLAYERS)
-    ledger.submit_game(game("warm-up", "cleo", "dev"), NOW)
+    ledger.games.submit(game("warm-up", "cleo", "dev"), NOW)
     record = game("same", "ana", "ben")
 
-    answers = all_at_once(lambda _: ledger.submit_game(record, NOW))
+    answers = all_at_once(lambda _: ledger.games.submit(record, NOW))
 
     assert sum(created for _, created in answers) == 1
     views = [view for view, _ in answers]
@@ -105,7 +105,7 @@ def test_the_same_game_sent_at_once_is_stored_once_with_one_answer(ledger_url: s
         for v in views
     )  # fmt: skip
     assert ledger.counts()["games"] == 2
-    assert [h.change.game_id for h in ledger.history("ana", "rapid")] == ["same"]
+    assert [h.change.game_id for h in ledger.players.history("ana", "rapid")] == ["same"]
     assert ledger.verify() == []
 
 
@@ -118,7 +118,7 @@ def test_one_ledger_per_thread_also_serializes(ledger_url: str) -> None:
         try:
             for n in range(10):
                 white, black = PLAYERS[n % 4], PLAYERS[(n + 1) % 4]
-                own.submit_game(game(f"w{thread}-{n}", white, black), NOW)
+                own.games.submit(game(f"w{thread}-{n}", white, black), NOW)
         finally:
             own.dispose()
         return 10

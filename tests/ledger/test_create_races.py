@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 from chessrate.errors import Conflict
 from chessrate.ledger import Ledger
-from chessrate.ledger.live import LiveGames
 from chessrate.records import Player
 from chessrate.systems.site_live import LiveGame
 from chessrate.timecontrol import parse_time_control
@@ -43,7 +42,7 @@ def test_one_new_player_id_registered_at_once(postgres_url: str) -> None:
     Ledger.create(postgres_url, "site", NOW).dispose()
     for round_ in range(3):
         player = Player(f"same-{round_}", name="Same")
-        found = _at_once(postgres_url, lambda ledger, p=player: ledger.create_player(p, NOW))
+        found = _at_once(postgres_url, lambda ledger, p=player: ledger.players.create(p, NOW))
         created = [r for r in found if not isinstance(r, Conflict)]
         refused = [r for r in found if isinstance(r, Conflict)]
         assert len(created) == 1, found
@@ -58,10 +57,10 @@ def test_one_new_player_id_registered_at_once(postgres_url: str) -> None:
 def test_one_live_game_opened_at_once(postgres_url: str) -> None:
     setup = Ledger.create(postgres_url, "site", NOW)
     for player_id in ("ann", "bob"):
-        setup.create_player(Player(player_id), NOW)
+        setup.players.create(Player(player_id), NOW)
     setup.dispose()
     game = LiveGame("live-1", "ann", "bob", NOW, parse_time_control("180+2"))
-    found = _at_once(postgres_url, lambda ledger: LiveGames(ledger).open(game, NOW))
+    found = _at_once(postgres_url, lambda ledger: ledger.live.open(game, NOW))
     assert not any(isinstance(r, Conflict) for r in found), found
     created = [r for r in found if r[1]]  # type: ignore[index]
     assert len(created) == 1

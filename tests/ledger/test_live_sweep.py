@@ -17,7 +17,6 @@ from sqlalchemy import func, select
 
 from chessrate.cli import main
 from chessrate.ledger import Ledger
-from chessrate.ledger.live import LiveGames
 from chessrate.ledger.schema import games
 from chessrate.systems.site_live import LiveGame, Ply
 from chessrate.timecontrol import parse_time_control
@@ -30,7 +29,7 @@ GAMES = 240
 
 def open_expiring_games(ledger: Ledger, count: int) -> list[str]:
     """``count`` games in every kind of deadline, all past due a week later."""
-    live = LiveGames(ledger)
+    live = ledger.live
     controls = ["60+0", "600+0", "-", "2d"]
     ids = []
     for n in range(count):
@@ -52,7 +51,7 @@ def ended_once(ledger: Ledger, ids: list[str]) -> None:
     assert stored == len(ids)
     assert set(refs) == set(ids)
     assert max(refs.values()) == 1  # one game event per live game: ended once
-    assert all(v.status.value == "ended" for v in LiveGames(ledger).list(limit=len(ids) + 1))
+    assert all(v.status.value == "ended" for v in ledger.live.list(limit=len(ids) + 1))
     assert ledger.verify() == []
 
 
@@ -66,7 +65,7 @@ def test_two_sweepers_at_once_end_each_expired_game_once(ledger_url: str) -> Non
 
     def run(index: int) -> None:
         barrier.wait()
-        report = LiveGames(workers[index]).sweep(later)
+        report = workers[index].live.sweep(later)
         assert report.failed == []
         ended[index] = [view.game.id for view in report.ended]
 
@@ -82,7 +81,7 @@ def test_two_sweepers_at_once_end_each_expired_game_once(ledger_url: str) -> Non
     assert not set(first) & set(second)  # no game ended by both
     assert sorted(first + second) == ids  # and every game ended
     ended_once(ledger, ids)
-    assert LiveGames(ledger).sweep(later).ended == []
+    assert ledger.live.sweep(later).ended == []
     ledger.dispose()
 
 
@@ -105,7 +104,7 @@ def test_two_sweep_commands_at_once_on_postgresql(postgres_url: str) -> None:
 def test_sweep_command_ends_due_games_and_reports_them(tmp_path: object) -> None:
     url = f"sqlite:///{tmp_path}/live.db"
     ledger = ledger_with(url, "site", "ana", "ben")
-    live = LiveGames(ledger)
+    live = ledger.live
     live.open(LiveGame("early", "ana", "ben", NOW, parse_time_control("-")), NOW)
     live.open(LiveGame("fresh", "ana", "ben", NOW, parse_time_control("600+5")), NOW)
     live.move("early", 1, "e4", "ana", NOW + timedelta(minutes=1))
@@ -130,7 +129,7 @@ def test_sweep_uses_the_stored_plies(tmp_path: object) -> None:
     deadline from the stored plies, not from a stale ``deadline_at``."""
     url = f"sqlite:///{tmp_path}/live.db"
     ledger = ledger_with(url, "site", "ana", "ben")
-    live = LiveGames(ledger)
+    live = ledger.live
     live.open(LiveGame("g", "ana", "ben", NOW, parse_time_control("180+0")), NOW)
     live.move("g", 1, None, None, NOW + timedelta(seconds=29))
     assert live.sweep(NOW + timedelta(seconds=31)).ended == []

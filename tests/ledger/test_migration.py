@@ -89,21 +89,21 @@ def today(system_id: str, folder: Path) -> Today:
     if system_id not in _today:
         fresh = Ledger.create(f"sqlite:///{folder}/fresh.db", system_id, NOW)
         load_sample(fresh, NOW)
-        players = fresh.players()
+        players = fresh.players.all()
         folded = {
             fold(text)[1:] for player in players for text in filter(None, (player.id, player.name))
         }
         _today[system_id] = Today(
             players=players,
-            games={r.id: fresh.get_game(r.id) for r in fresh.export_games()},
+            games={r.id: fresh.games.get(r.id) for r in fresh.games.export()},
             histories={
-                (player.id, pool): fresh.history(player.id, pool)
+                (player.id, pool): fresh.players.history(player.id, pool)
                 for player in players
                 for pool in fresh.pools
             },
-            leaderboards={pool: fresh.leaderboard(pool, limit=1000) for pool in fresh.pools},
-            annulments=fresh.annulments(),
-            searches={text: fresh.search_players(text, 500) for text in sorted(folded)},
+            leaderboards={pool: fresh.boards.leaderboard(pool, limit=1000) for pool in fresh.pools},
+            annulments=fresh.annulments.list(),
+            searches={text: fresh.players.search(text, 500) for text in sorted(folded)},
         )
         fresh.dispose()
     return _today[system_id]
@@ -119,19 +119,19 @@ def test_a_ledger_of_the_previous_schema_is_converted(
     assert migrated.verify() == []
 
     expected = today(system_id, tmp_path)
-    assert [record.id for record in migrated.export_games()] == list(expected.games)
+    assert [record.id for record in migrated.games.export()] == list(expected.games)
     for game_id, game in expected.games.items():
-        assert migrated.get_game(game_id) == game
+        assert migrated.games.get(game_id) == game
     for (player_id, pool), history in expected.histories.items():
-        assert migrated.history(player_id, pool) == history
+        assert migrated.players.history(player_id, pool) == history
     for pool, board in expected.leaderboards.items():
-        assert migrated.leaderboard(pool, limit=1000) == board
-    assert migrated.annulments() == expected.annulments
+        assert migrated.boards.leaderboard(pool, limit=1000) == board
+    assert migrated.annulments.list() == expected.annulments
     # 0004: the players' folded search keys are filled in
     for text, found in expected.searches.items():
-        assert migrated.search_players(text, 500) == found
+        assert migrated.players.search(text, 500) == found
 
     # and it goes on: a new player and a new game get the next key and seq
-    newcomer = migrated.players()[0]
-    assert migrated.get_player(newcomer.id).player == newcomer
+    newcomer = migrated.players.all()[0]
+    assert migrated.players.get(newcomer.id).player == newcomer
     migrated.dispose()

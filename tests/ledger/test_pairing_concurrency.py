@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from chessrate.ledger import Ledger
 from chessrate.ledger.schema import live_games
-from chessrate.ledger.seeks import PairReport, Seeks, SeekStatus
+from chessrate.ledger.seeks import PairReport, SeekStatus
 from chessrate.records import Player
 from chessrate.systems.site_live import LiveStatus
 from chessrate.systems.site_pairing import PairingRules, choose_pairs
@@ -28,10 +28,10 @@ PLAYERS = [f"p{n:02}" for n in range(32)]
 def test_concurrent_passes_pair_each_seek_once(postgres_url: str) -> None:
     setup = Ledger.create(postgres_url, "site", NOW)
     for n, player_id in enumerate(PLAYERS):  # site Elos 1400-1710, 10 apart
-        setup.create_player(Player.from_mapping(
+        setup.players.create(Player.from_mapping(
             {"id": player_id, "rating_site": str(1400 + 10 * n), "games_site": "30"}, "test"
         ), NOW)  # fmt: skip
-    seeks = Seeks(setup)
+    seeks = setup.seeks
     blitz, rapid = parse_time_control("180+2"), parse_time_control("600+0")
     made = [seeks.create(p, blitz, True, None, None, NOW) for p in PLAYERS]
     # Eight of them also seek a rapid game: a player must not get two new games.
@@ -44,7 +44,7 @@ def test_concurrent_passes_pair_each_seek_once(postgres_url: str) -> None:
         ledger = Ledger(postgres_url)  # a worker of its own
         try:
             barrier.wait()
-            return [Seeks(ledger).pair(NOW) for _ in range(ROUNDS)]
+            return [ledger.seeks.pair(NOW) for _ in range(ROUNDS)]
         finally:
             ledger.dispose()
 

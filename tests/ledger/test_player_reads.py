@@ -27,7 +27,7 @@ from .helpers import NOW
 def all_games(ledger: Ledger, player_id: str, page: int = 7) -> list:  # type: ignore[type-arg]
     found, offset = [], 0
     while True:
-        chunk, total = ledger.player_games(player_id, offset, page)
+        chunk, total = ledger.people.games(player_id, offset, page)
         found += chunk
         offset += page
         if offset >= total:
@@ -36,15 +36,15 @@ def all_games(ledger: Ledger, player_id: str, page: int = 7) -> list:  # type: i
 
 def test_games_list_is_every_game_newest_first_paged(site_sample: str) -> None:
     ledger = Ledger(site_sample)
-    every = list(ledger.export_games())
+    every = list(ledger.games.export())
     for player_id in ("zed", "hal", "bot-easy", "quinn"):
         mine = [g for g in every if player_id in (g.white, g.black)]
         found = all_games(ledger, player_id)
         assert [g.record.id for g in found] == [g.id for g in reversed(mine)]
-        assert ledger.player_games(player_id, 0, 5)[1] == len(mine)
+        assert ledger.people.games(player_id, 0, 5)[1] == len(mine)
         assert [g.seq for g in found] == sorted((g.seq for g in found), reverse=True)
         for g in found:
-            game = ledger.get_game(g.record.id)
+            game = ledger.games.get(g.record.id)
             assert g.colour == ("white" if game.record.white == player_id else "black")
             assert g.opponent == (game.record.black if g.colour == "white" else game.record.white)
             assert g.annulled == game.annulled
@@ -57,9 +57,9 @@ def test_games_list_is_every_game_newest_first_paged(site_sample: str) -> None:
             assert [c.change for c in g.changes] == [c.change for c in own[: len(g.changes)]]
             if g.changes:
                 assert g.opponent_rating == g.changes[0].opponent_rating
-    assert ledger.player_games("zed", 10_000, 50)[0] == []
+    assert ledger.people.games("zed", 10_000, 50)[0] == []
     with pytest.raises(NotFound):
-        ledger.player_games("nobody")
+        ledger.people.games("nobody")
 
 
 def test_bot_unrated_void_and_annulled_games_are_listed_and_marked(site_sample: str) -> None:
@@ -69,7 +69,7 @@ def test_bot_unrated_void_and_annulled_games_are_listed_and_marked(site_sample: 
     # a bot's games show the opponent's rating before the game (the human's change)
     rated = [g for g in bot if g.outcome == "rated"]
     for g in rated:
-        human = ledger.get_game(g.record.id).changes[0]
+        human = ledger.games.get(g.record.id).changes[0]
         assert g.opponent_rating == human.before
     outcomes = Counter(g.outcome for p in ("zed", "quinn", "kai") for g in all_games(ledger, p))
     assert outcomes["rated"] and (outcomes["unrated"] or outcomes["void"])
@@ -83,14 +83,14 @@ def test_bot_unrated_void_and_annulled_games_are_listed_and_marked(site_sample: 
 def test_pool_record_matches_the_history_and_the_list(site_sample: str) -> None:
     ledger = Ledger(site_sample)
     for player_id in ("zed", "hal", "kai", "mira", "pavel"):
-        summaries = ledger.pool_summaries(player_id)
+        summaries = ledger.people.pool_summaries(player_id)
         assert summaries
         for summary in summaries:
-            history = ledger.history(player_id, summary.pool)
+            history = ledger.players.history(player_id, summary.pool)
             games = [
                 i
                 for i in history
-                if i.kind == "game" and not ledger.get_game(i.change.game_id).annulled
+                if i.kind == "game" and not ledger.games.get(i.change.game_id).annulled
             ]
             assert summary.first_rating == history[0].change.before
             scores = Counter(i.change.score for i in games)
@@ -102,26 +102,26 @@ def test_pool_record_matches_the_history_and_the_list(site_sample: str) -> None:
             assert summary.peak == peak.change.after
             assert summary.peak_game == peak.change.game_id
             assert summary.peak_at == peak.played_at
-            board, _total = ledger.leaderboard(summary.pool, 0, 1000)
+            board, _total = ledger.boards.leaderboard(summary.pool, 0, 1000)
             listed = [r.player for r in board]
             expected = listed.index(player_id) + 1 if player_id in listed else None
             assert summary.rank == expected
-    assert ledger.pool_summaries("bot-easy") == []
+    assert ledger.people.pool_summaries("bot-easy") == []
 
 
 def test_rank_for_every_listed_player(ledger_url: str) -> None:
     ledger = Ledger.create(ledger_url, "corr", NOW)
     load_sample(ledger, NOW)
-    board, _ = ledger.leaderboard("corr", 0, 1000)
+    board, _ = ledger.boards.leaderboard("corr", 0, 1000)
     for place, row in enumerate(board, 1):
-        (summary,) = ledger.pool_summaries(row.player)
+        (summary,) = ledger.people.pool_summaries(row.player)
         assert summary.rank == place, row.player
 
 
 def test_chart_series_starts_at_the_first_before_and_marks_annulments(site_sample: str) -> None:
     ledger = Ledger(site_sample)
-    series = ledger.chart_series("zed", "site")
-    history = ledger.history("zed", "site")
+    series = ledger.people.chart_series("zed", "site")
+    history = ledger.players.history("zed", "site")
     assert series.start is not None
     assert series.start[1] == to_hundredths(history[0].change.before)
     assert series.start[0] == microseconds(history[0].played_at)
@@ -135,7 +135,7 @@ def test_chart_series_starts_at_the_first_before_and_marks_annulments(site_sampl
     # a range: the line starts where the rating was when the range begins
     last = series.last
     assert last is not None
-    ranged = ledger.chart_series("zed", "site", days=20)
+    ranged = ledger.people.chart_series("zed", "site", days=20)
     since = last - 20 * 86_400_000_000
     before = [i for i in history if microseconds(i.played_at) < since and i.kind == "game"]
     assert ranged.start == (since, to_hundredths(before[-1].change.after))
@@ -180,9 +180,9 @@ def busy(tmp_path_factory: pytest.TempPathFactory) -> Ledger:
 
 def test_the_ledgers_bucketing_equals_bucketed(busy: Ledger) -> None:
     """The ledger buckets in SQL; :func:`bucketed` is the same rule in Python."""
-    everything = busy.chart_series(BUSY, "site", limit=10**9)
+    everything = busy.people.chart_series(BUSY, "site", limit=10**9)
     assert everything.changes == len(everything.points) > MAX_POINTS
-    drawn = busy.chart_series(BUSY, "site")
+    drawn = busy.people.chart_series(BUSY, "site")
     assert len(drawn.points) <= MAX_POINTS
     assert drawn.changes == everything.changes
     assert drawn.start == everything.start
@@ -191,7 +191,7 @@ def test_the_ledgers_bucketing_equals_bucketed(busy: Ledger) -> None:
     assert annulled == {"b00100"}
     assert min(p.after for p in drawn.points) == min(p.after for p in everything.points)
     assert max(p.after for p in drawn.points) == max(p.after for p in everything.points)
-    games, total = busy.player_games(BUSY, 0, 10)
+    games, total = busy.people.games(BUSY, 0, 10)
     assert total == 3000 and [g.record.id for g in games] == [
         f"b{n:05d}" for n in range(2999, 2989, -1)
     ]

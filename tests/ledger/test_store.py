@@ -40,7 +40,7 @@ def test_create_then_open_by_url(ledger_url: str) -> None:
 
 def test_create_again_with_the_same_system_keeps_the_data(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    ledger.submit_game(game("g1"), NOW)
+    ledger.games.submit(game("g1"), NOW)
     again = Ledger.create(ledger_url, "site", NOW)
     assert again.counts() == {"players": 2, "games": 1}
     assert again.verify() == []
@@ -91,7 +91,7 @@ def test_ping_reads_the_system_now_and_says_when_there_is_no_ledger(ledger_url: 
 def test_a_fide_ledger_rates_periods_not_games(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "fide")
     with pytest.raises(InvalidInput, match="fide ledger rates periods"):
-        ledger.create_player(Player("ana"), NOW)
+        ledger.players.create(Player("ana"), NOW)
     with pytest.raises(InvalidInput, match="fide ledger rates periods"):
         _ = ledger.system
 
@@ -105,44 +105,44 @@ def test_players_create_get_and_duplicate(ledger_url: str) -> None:
         {"id": "kai", "name": "Kai Andersen", "rating_blitz": "1650.00", "games_blitz": "28"},
         "test",
     )
-    view = ledger.create_player(imported, NOW)
+    view = ledger.players.create(imported, NOW)
     assert view.player == imported
-    assert ledger.get_player("kai").player.imported["blitz"].rating == Decimal("1650.00")
+    assert ledger.players.get("kai").player.imported["blitz"].rating == Decimal("1650.00")
     with pytest.raises(Conflict, match="player kai: id: already exists"):
-        ledger.create_player(Player("kai"), NOW)
+        ledger.players.create(Player("kai"), NOW)
     with pytest.raises(NotFound, match="player nobody"):
-        ledger.get_player("nobody")
+        ledger.players.get("nobody")
 
 
 def test_a_player_the_system_cannot_use_is_refused(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "arena")
     with pytest.raises(InvalidRecord, match="bot: arena has no bots"):
-        ledger.create_player(Player("robo", bot=True, bot_rating=Decimal(1500)), NOW)
+        ledger.players.create(Player("robo", bot=True, bot_rating=Decimal(1500)), NOW)
     assert ledger.counts()["players"] == 0
 
 
 def test_update_player_changes_only_the_given_fields(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "arena")
-    ledger.create_player(Player("alice", name="Alice"), NOW)
-    view = ledger.update_player("alice", {"membership_until": "2026-12-31"}, NOW)
+    ledger.players.create(Player("alice", name="Alice"), NOW)
+    view = ledger.players.update("alice", {"membership_until": "2026-12-31"}, NOW)
     assert view.player.name == "Alice"
     assert str(view.player.membership_until) == "2026-12-31"
     with pytest.raises(NotFound):
-        ledger.update_player("nobody", {"name": "X"}, NOW)
+        ledger.players.update("nobody", {"name": "X"}, NOW)
     with pytest.raises(InvalidRecord, match="membership_until"):
-        ledger.update_player("alice", {"membership_until": "soon"}, NOW)
-    assert str(ledger.get_player("alice").player.membership_until) == "2026-12-31"
+        ledger.players.update("alice", {"membership_until": "soon"}, NOW)
+    assert str(ledger.players.get("alice").player.membership_until) == "2026-12-31"
 
 
 def test_search_players_by_id_or_name_case_insensitive(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site")
     for player_id, name in (("ana", "Ana Ribeiro"), ("ben", "Benoît Roy"), ("cleo", None)):
-        ledger.create_player(Player(player_id, name=name), NOW)
-    assert [p.id for p in ledger.search_players("RIB")] == ["ana"]
-    assert [p.id for p in ledger.search_players("roy")] == ["ben"]
-    assert [p.id for p in ledger.search_players("e")] == ["ana", "ben", "cleo"]
-    assert [p.id for p in ledger.search_players("e", limit=2)] == ["ana", "ben"]
-    assert ledger.search_players("zz") == []
+        ledger.players.create(Player(player_id, name=name), NOW)
+    assert [p.id for p in ledger.players.search("RIB")] == ["ana"]
+    assert [p.id for p in ledger.players.search("roy")] == ["ben"]
+    assert [p.id for p in ledger.players.search("e")] == ["ana", "ben", "cleo"]
+    assert [p.id for p in ledger.players.search("e", limit=2)] == ["ana", "ben"]
+    assert ledger.players.search("zz") == []
 
 
 def test_search_folds_case_and_accents_in_any_script_and_escapes_wildcards(
@@ -152,26 +152,26 @@ def test_search_folds_case_and_accents_in_any_script_and_escapes_wildcards(
     people = (("p1", "Jan Novák"), ("p2", "Иван Петров"), ("p3", "Łukasz Øberg"),
               ("p4", "STRASSE"), ("50%_off", None), ("p5", "Anna Müller"))  # fmt: skip
     for player_id, name in people:
-        ledger.create_player(Player(player_id, name=name), NOW)
-    assert [p.id for p in ledger.search_players("novak")] == ["p1"]
-    assert [p.id for p in ledger.search_players("NOVÁK")] == ["p1"]
-    assert [p.id for p in ledger.search_players("иван")] == ["p2"]
-    assert [p.id for p in ledger.search_players("ИВАН")] == ["p2"]
-    assert [p.id for p in ledger.search_players("lukasz oberg")] == ["p3"]
-    assert [p.id for p in ledger.search_players("straße")] == ["p4"]
-    assert [p.id for p in ledger.search_players("muller")] == ["p5"]
+        ledger.players.create(Player(player_id, name=name), NOW)
+    assert [p.id for p in ledger.players.search("novak")] == ["p1"]
+    assert [p.id for p in ledger.players.search("NOVÁK")] == ["p1"]
+    assert [p.id for p in ledger.players.search("иван")] == ["p2"]
+    assert [p.id for p in ledger.players.search("ИВАН")] == ["p2"]
+    assert [p.id for p in ledger.players.search("lukasz oberg")] == ["p3"]
+    assert [p.id for p in ledger.players.search("straße")] == ["p4"]
+    assert [p.id for p in ledger.players.search("muller")] == ["p5"]
     # % and _ match themselves, not everyone
-    assert [p.id for p in ledger.search_players("%")] == ["50%_off"]
-    assert [p.id for p in ledger.search_players("_")] == ["50%_off"]
-    assert ledger.search_players("\\") == []
+    assert [p.id for p in ledger.players.search("%")] == ["50%_off"]
+    assert [p.id for p in ledger.players.search("_")] == ["50%_off"]
+    assert ledger.players.search("\\") == []
     # a name changed later is found by its new name only
-    ledger.update_player("p5", {"name": "Anna Šimková"}, NOW)
-    assert [p.id for p in ledger.search_players("simkova")] == ["p5"]
-    assert ledger.search_players("muller") == []
+    ledger.players.update("p5", {"name": "Anna Šimková"}, NOW)
+    assert [p.id for p in ledger.players.search("simkova")] == ["p5"]
+    assert ledger.players.search("muller") == []
     # those whose id or name starts with the text come first
-    ledger.create_player(Player("a-ivan", name="Zz"), NOW)
-    ledger.create_player(Player("zed", name="Ivan Sokolov"), NOW)
-    assert [p.id for p in ledger.search_players("ivan")] == ["zed", "a-ivan"]
+    ledger.players.create(Player("a-ivan", name="Zz"), NOW)
+    ledger.players.create(Player("zed", name="Ivan Sokolov"), NOW)
+    assert [p.id for p in ledger.players.search("ivan")] == ["zed", "a-ivan"]
 
 
 # -- games --------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ def test_search_folds_case_and_accents_in_any_script_and_escapes_wildcards(
 
 def test_a_rated_game_moves_the_type_rating_and_the_site_elo(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    view, created = ledger.submit_game(game("g1"), NOW)
+    view, created = ledger.games.submit(game("g1"), NOW)
     assert created
     assert view.outcome == "rated"
     assert not view.annulled
@@ -188,33 +188,33 @@ def test_a_rated_game_moves_the_type_rating_and_the_site_elo(ledger_url: str) ->
         ("ana", "rapid", Decimal("16.00")), ("ana", "site", Decimal("16.00")),
         ("ben", "rapid", Decimal("-16.00")), ("ben", "site", Decimal("-16.00")),
     }  # fmt: skip
-    ana = {r.pool: r for r in ledger.get_player("ana").ratings}
+    ana = {r.pool: r for r in ledger.players.get("ana").ratings}
     assert ana["rapid"].rating == Decimal("1516.00")
     assert ana["rapid"].display == "1516?"
     assert ana["site"].games == 1
-    assert ledger.get_game("g1").record == game("g1")
+    assert ledger.games.get("g1").record == game("g1")
 
 
 def test_unrated_and_void_games_move_nothing(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    casual, _ = ledger.submit_game(game("g1", rated=False), NOW)
-    aborted, _ = ledger.submit_game(game("g2", plies=1, termination="resign"), NOW)
-    unfinished, _ = ledger.submit_game(game("g3", result="*"), NOW)
+    casual, _ = ledger.games.submit(game("g1", rated=False), NOW)
+    aborted, _ = ledger.games.submit(game("g2", plies=1, termination="resign"), NOW)
+    unfinished, _ = ledger.games.submit(game("g3", result="*"), NOW)
     assert (casual.outcome, casual.changes) == ("unrated", ())
     assert "S1" in casual.reason
     assert (aborted.outcome, aborted.changes) == ("void", ())
     assert "S8" in aborted.reason
     assert unfinished.outcome == "void"
-    assert ledger.get_player("ana").ratings == ()
+    assert ledger.players.get("ana").ratings == ()
     assert ledger.counts()["games"] == 3
     assert ledger.verify() == []
 
 
 def test_the_same_game_again_is_answered_and_changes_nothing(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    first, created = ledger.submit_game(game("g1"), NOW)
+    first, created = ledger.games.submit(game("g1"), NOW)
     before = table_counts(ledger)
-    again, created_again = ledger.submit_game(game("g1"), NOW)
+    again, created_again = ledger.games.submit(game("g1"), NOW)
     assert created and not created_again
     assert again == first
     assert table_counts(ledger) == before
@@ -222,12 +222,12 @@ def test_the_same_game_again_is_answered_and_changes_nothing(ledger_url: str) ->
 
 def test_a_game_id_reused_for_another_game_is_a_conflict(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    ledger.submit_game(game("g1"), NOW)
+    ledger.games.submit(game("g1"), NOW)
     before = table_counts(ledger)
     with pytest.raises(Conflict, match="game g1: id: already used for a different game"):
-        ledger.submit_game(game("g1", result="0-1"), NOW)
+        ledger.games.submit(game("g1", result="0-1"), NOW)
     assert table_counts(ledger) == before
-    assert ledger.get_game("g1").record.result.value == "1-0"
+    assert ledger.games.get("g1").record.result.value == "1-0"
 
 
 @pytest.mark.parametrize(
@@ -239,18 +239,18 @@ def test_an_unknown_player_names_the_side_and_stores_nothing(
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
     before = table_counts(ledger)
     with pytest.raises(InvalidRecord, match=f"test:g1: {side}: unknown player 'zoe'") as error:
-        ledger.submit_game(game("g1", white, black), NOW)
+        ledger.games.submit(game("g1", white, black), NOW)
     assert error.value.field == side
     assert table_counts(ledger) == before
     with pytest.raises(NotFound):
-        ledger.get_game("g1")
+        ledger.games.get("g1")
 
 
 def test_a_refused_game_stores_nothing(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
     before = table_counts(ledger)
     with pytest.raises(InvalidRecord, match="time_control: is required for a rated game"):
-        ledger.submit_game(game("g1", time_control=None), NOW)
+        ledger.games.submit(game("g1", time_control=None), NOW)
     assert table_counts(ledger) == before
 
 
@@ -258,9 +258,9 @@ def test_submit_games_is_all_or_nothing(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben", "cleo")
     batch = [game("g1"), game("g2", "cleo", "ana"), game("g3", "ben", "nobody"), game("g4")]
     with pytest.raises(InvalidRecord, match="test:g3: black: unknown player 'nobody'"):
-        ledger.submit_games(batch, NOW)
+        ledger.games.submit_many(batch, NOW)
     assert table_counts(ledger) == {"events": 3, "games": 0, "changes": 0, "ratings": 0}
-    stored = ledger.submit_games([batch[0], batch[1], batch[3]], NOW)
+    stored = ledger.games.submit_many([batch[0], batch[1], batch[3]], NOW)
     assert [(view.id, created) for view, created in stored] == [
         ("g1", True), ("g2", True), ("g4", True)
     ]  # fmt: skip
@@ -269,29 +269,29 @@ def test_submit_games_is_all_or_nothing(ledger_url: str) -> None:
 
 def test_submit_games_answers_repeats_inside_and_across_batches(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    ledger.submit_game(game("g1"), NOW)
-    stored = ledger.submit_games([game("g1"), game("g2"), game("g2")], NOW)
+    ledger.games.submit(game("g1"), NOW)
+    stored = ledger.games.submit_many([game("g1"), game("g2"), game("g2")], NOW)
     assert [created for _, created in stored] == [False, True, False]
     assert ledger.counts()["games"] == 2
 
 
 def test_history_is_per_pool_oldest_first(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    ledger.submit_game(game("g1", played_at="2026-01-02T10:00:00Z"), NOW)
-    ledger.submit_game(game("g2", "ben", "ana", played_at="2026-01-03T10:00:00Z"), NOW)
-    ledger.submit_game(game("g3", time_control="3m+2s", played_at="2026-01-04T10:00:00Z"), NOW)
-    rapid = ledger.history("ana", "rapid")
+    ledger.games.submit(game("g1", played_at="2026-01-02T10:00:00Z"), NOW)
+    ledger.games.submit(game("g2", "ben", "ana", played_at="2026-01-03T10:00:00Z"), NOW)
+    ledger.games.submit(game("g3", time_control="3m+2s", played_at="2026-01-04T10:00:00Z"), NOW)
+    rapid = ledger.players.history("ana", "rapid")
     assert [(h.change.game_id, h.kind) for h in rapid] == [("g1", "game"), ("g2", "game")]
     # g2: ana 1516 loses to ben 1484; expected 0.55 (two decimals, spec Rounding): -17.60.
     assert [h.change.after for h in rapid] == [Decimal("1516.00"), Decimal("1498.40")]
-    assert [h.change.game_id for h in ledger.history("ana", "blitz")] == ["g3"]
-    assert [h.change.game_id for h in ledger.history("ana", "site")] == ["g1", "g2", "g3"]
-    assert [h.seq for h in ledger.history("ana", "site")] == sorted(
-        h.seq for h in ledger.history("ana", "site")
+    assert [h.change.game_id for h in ledger.players.history("ana", "blitz")] == ["g3"]
+    assert [h.change.game_id for h in ledger.players.history("ana", "site")] == ["g1", "g2", "g3"]
+    assert [h.seq for h in ledger.players.history("ana", "site")] == sorted(
+        h.seq for h in ledger.players.history("ana", "site")
     )
-    assert ledger.history("ana", "bullet") == []
+    assert ledger.players.history("ana", "bullet") == []
     with pytest.raises(NotFound):
-        ledger.history("nobody", "rapid")
+        ledger.players.history("nobody", "rapid")
 
 
 def test_leaderboard_is_best_first_and_paged(ledger_url: str) -> None:
@@ -300,17 +300,17 @@ def test_leaderboard_is_best_first_and_paged(ledger_url: str) -> None:
     ids = ["p1", "p2", "p3", "p4", "p5"]
     for i, white in enumerate(ids):
         for black in ids[i + 1 :]:
-            ledger.submit_game(game(f"{white}-{black}", white, black), NOW)
-    board, total = ledger.leaderboard("rapid")
+            ledger.games.submit(game(f"{white}-{black}", white, black), NOW)
+    board, total = ledger.boards.leaderboard("rapid")
     assert total == 5
     assert [r.player for r in board] == ids
     assert [r.rating for r in board] == sorted((r.rating for r in board), reverse=True)
-    page, total = ledger.leaderboard("rapid", offset=1, limit=2)
+    page, total = ledger.boards.leaderboard("rapid", offset=1, limit=2)
     assert ([r.player for r in page], total) == (["p2", "p3"], 5)
-    assert ledger.leaderboard("rapid", offset=5)[0] == []
-    assert ledger.leaderboard("bullet") == ([], 0)
+    assert ledger.boards.leaderboard("rapid", offset=5)[0] == []
+    assert ledger.boards.leaderboard("bullet") == ([], 0)
     with pytest.raises(NotFound, match="pool chess960: not a pool of site"):
-        ledger.leaderboard("chess960")
+        ledger.boards.leaderboard("chess960")
 
 
 def test_leaderboard_matches_the_batch_engine_on_the_site_sample(ledger_url: str) -> None:
@@ -318,7 +318,7 @@ def test_leaderboard_matches_the_batch_engine_on_the_site_sample(ledger_url: str
     load_sample(ledger, NOW)
     engine = sample_engine("site")
     for pool in engine.system.pools:
-        board, total = ledger.leaderboard(pool, limit=1000)
+        board, total = ledger.boards.leaderboard(pool, limit=1000)
         expected = [(e.player, e.rating, e.display, e.games) for e in engine.rating_list(pool)]
         assert [(r.player, r.rating, r.display, r.games) for r in board] == expected, pool
         assert total == len(expected)
@@ -333,13 +333,13 @@ def test_an_imported_rating_is_on_the_leaderboard_before_any_game(ledger_url: st
         {"id": "victor", "membership_until": "2026-12-31", "rating_blitz": "1750.00",
          "games_blitz": "80"}, "test",
     )  # fmt: skip
-    ledger.create_player(player, NOW)
+    ledger.players.create(player, NOW)
     expected = Engine(get_system("arena"), [player]).rating_list("blitz")
     assert [(e.player, e.rating, e.games) for e in expected] == [("victor", Decimal("1750.00"), 80)]
-    board, total = ledger.leaderboard("blitz")
+    board, total = ledger.boards.leaderboard("blitz")
     assert [(r.player, r.rating, r.games) for r in board] == [("victor", Decimal("1750.00"), 80)]
     assert total == 1
-    assert [r.pool for r in ledger.get_player("victor").ratings] == ["blitz"]
+    assert [r.pool for r in ledger.players.get("victor").ratings] == ["blitz"]
     assert ledger.verify() == []
 
 
@@ -353,22 +353,22 @@ def test_an_imported_rating_changed_before_any_game_is_listed_as_changed(
     ledger_url: str, fields: dict[str, object], listed: list[tuple[str, Decimal]]
 ) -> None:
     ledger = ledger_with(ledger_url, "arena")
-    ledger.create_player(
+    ledger.players.create(
         Player.from_mapping(
             {"id": "victor", "membership_until": "2026-12-31", "rating_blitz": "1750.00",
              "games_blitz": "80"}, "test",
         ),
         NOW,
     )  # fmt: skip
-    ledger.update_player("victor", fields, NOW)
-    assert [(r.player, r.rating) for r in ledger.leaderboard("blitz")[0]] == listed
+    ledger.players.update("victor", fields, NOW)
+    assert [(r.player, r.rating) for r in ledger.boards.leaderboard("blitz")[0]] == listed
     assert ledger.verify() == []
 
 
 def test_preview_shows_each_result_and_stores_nothing(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
     before = table_counts(ledger)
-    previews = ledger.preview(game("g1"))
+    previews = ledger.games.preview(game("g1"))
     assert set(previews) == {"1-0", "1/2-1/2", "0-1"}
     win = {(c.player, c.pool): c.change for c in previews["1-0"].changes}
     draw = {(c.player, c.pool): c.change for c in previews["1/2-1/2"].changes}
@@ -376,9 +376,9 @@ def test_preview_shows_each_result_and_stores_nothing(ledger_url: str) -> None:
     assert draw[("ana", "rapid")] == Decimal("0.00")
     assert table_counts(ledger) == before
     with pytest.raises(NotFound):
-        ledger.get_game("g1")
+        ledger.games.get("g1")
     with pytest.raises(InvalidRecord, match="black: unknown player"):
-        ledger.preview(game("g1", "ana", "zoe"))
+        ledger.games.preview(game("g1", "ana", "zoe"))
 
 
 # -- annulments ---------------------------------------------------------------------------
@@ -386,65 +386,65 @@ def test_preview_shows_each_result_and_stores_nothing(ledger_url: str) -> None:
 
 def test_annulment_reverses_the_game_and_is_listed(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    ledger.submit_game(game("g1"), NOW)
-    ledger.submit_game(game("g2", "ben", "ana"), NOW)
-    annulment = ledger.annul("g1", "engine assistance", "mod", NOW)
+    ledger.games.submit(game("g1"), NOW)
+    ledger.games.submit(game("g2", "ben", "ana"), NOW)
+    annulment = ledger.annulments.annul("g1", "engine assistance", "mod", NOW)
     assert annulment.game_id == "g1"
     assert {c.rule for c in annulment.changes} == {"site S10"}
     assert {(c.player, c.pool): c.change for c in annulment.changes}[("ana", "rapid")] == Decimal(
         "-16.00"
     )
-    view = ledger.get_game("g1")
+    view = ledger.games.get("g1")
     assert view.annulled
     assert view.outcome == "void"
-    ana = {r.pool: r for r in ledger.get_player("ana").ratings}
+    ana = {r.pool: r for r in ledger.players.get("ana").ratings}
     assert ana["rapid"].games == 1  # g1 no longer counts
-    assert [(a.game_id, a.by, a.reason) for a in ledger.annulments()] == [
+    assert [(a.game_id, a.by, a.reason) for a in ledger.annulments.list()] == [
         ("g1", "mod", "engine assistance")
     ]
-    assert [h.kind for h in ledger.history("ana", "rapid")] == ["game", "game", "annulment"]
+    assert [h.kind for h in ledger.players.history("ana", "rapid")] == ["game", "game", "annulment"]
     assert ledger.verify() == []
 
 
 def test_annulling_twice_is_a_conflict(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    ledger.submit_game(game("g1"), NOW)
-    ledger.annul("g1", "engine", "mod", NOW)
+    ledger.games.submit(game("g1"), NOW)
+    ledger.annulments.annul("g1", "engine", "mod", NOW)
     before = table_counts(ledger)
     with pytest.raises(Conflict, match="game g1: id: already annulled"):
-        ledger.annul("g1", "engine", "mod", NOW)
+        ledger.annulments.annul("g1", "engine", "mod", NOW)
     assert table_counts(ledger) == before
-    assert len(ledger.annulments()) == 1
+    assert len(ledger.annulments.list()) == 1
 
 
 def test_only_a_rated_game_can_be_annulled(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    ledger.submit_game(game("g1", rated=False), NOW)
+    ledger.games.submit(game("g1", rated=False), NOW)
     with pytest.raises(InvalidRecord, match="the game is unrated: no rating to annul"):
-        ledger.annul("g1", "engine", "mod", NOW)
+        ledger.annulments.annul("g1", "engine", "mod", NOW)
     with pytest.raises(NotFound):
-        ledger.annul("g9", "engine", "mod", NOW)
-    assert ledger.annulments() == []
+        ledger.annulments.annul("g9", "engine", "mod", NOW)
+    assert ledger.annulments.list() == []
 
 
 def test_an_arena_ledger_refuses_annulment(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "arena")
     for player_id, rating in (("alice", "1800.00"), ("bob", "1700.00")):
-        ledger.create_player(
+        ledger.players.create(
             Player.from_mapping(
                 {"id": player_id, "membership_until": "2026-12-31",
                  "rating_blitz": rating, "games_blitz": "40"}, "test",
             ),
             NOW,
         )  # fmt: skip
-    view, _ = ledger.submit_game(game("g1", "alice", "bob", time_control="300+3"), NOW)
+    view, _ = ledger.games.submit(game("g1", "alice", "bob", time_control="300+3"), NOW)
     assert view.outcome == "rated"
     before = table_counts(ledger)
     with pytest.raises(InvalidRecord, match="arena regulation has no fair-play annulment"):
-        ledger.annul("g1", "engine", "mod", NOW)
+        ledger.annulments.annul("g1", "engine", "mod", NOW)
     assert table_counts(ledger) == before
-    assert not ledger.get_game("g1").annulled
-    assert ledger.annulments() == []
+    assert not ledger.games.get("g1").annulled
+    assert ledger.annulments.list() == []
 
 
 # -- tokens -------------------------------------------------------------------------------
@@ -452,14 +452,14 @@ def test_an_arena_ledger_refuses_annulment(ledger_url: str) -> None:
 
 def test_tokens_store_only_their_hash(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site")
-    writer = ledger.create_token("writer", "ci", NOW)
-    moderator = ledger.create_token("moderator", "", NOW)
+    writer = ledger.tokens.create("writer", "ci", NOW)
+    moderator = ledger.tokens.create("moderator", "", NOW)
     assert writer != moderator
-    assert ledger.token_role(writer) == "writer"
-    assert ledger.token_role(moderator) == "moderator"
-    assert ledger.token_role("cr_not-a-token") is None
-    assert ledger.token_label(writer) == "ci"
-    assert ledger.token_label("cr_not-a-token") is None
+    assert ledger.tokens.role(writer) == "writer"
+    assert ledger.tokens.role(moderator) == "moderator"
+    assert ledger.tokens.role("cr_not-a-token") is None
+    assert ledger.tokens.label(writer) == "ci"
+    assert ledger.tokens.label("cr_not-a-token") is None
     with ledger.reader.connect() as conn:
         rows = conn.execute(select(tokens)).all()
     assert {row.hash for row in rows} == {
@@ -469,7 +469,7 @@ def test_tokens_store_only_their_hash(ledger_url: str) -> None:
     assert writer not in stored_text
     assert moderator not in stored_text
     with pytest.raises(InvalidInput, match="unknown role 'admin'"):
-        ledger.create_token("admin", "", NOW)
+        ledger.tokens.create("admin", "", NOW)
 
 
 # -- verify -------------------------------------------------------------------------------
@@ -479,7 +479,7 @@ def test_verify_passes_on_the_site_sample_with_its_annulments(ledger_url: str) -
     ledger = ledger_with(ledger_url, "site")
     load_sample(ledger, NOW)
     assert ledger.counts() == {"players": 43, "games": 485}
-    assert len(ledger.annulments()) == 3
+    assert len(ledger.annulments.list()) == 3
     assert ledger.verify() == []
 
 
@@ -560,7 +560,7 @@ def test_migrations_build_exactly_the_schema(ledger_url: str) -> None:
 
 def test_migrating_again_is_a_no_op(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
-    ledger.submit_game(game("g1"), NOW)
+    ledger.games.submit(game("g1"), NOW)
     ledger.migrate()
     with ledger.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
@@ -596,7 +596,7 @@ def test_the_arena_and_corr_samples_load_and_verify(
         # Players with an imported rating and no game are listed too (as the batch
         # engine lists them).
         rated = {e.player: e.rating for e in engine.rating_list(pool)}
-        board = {r.player: r.rating for r in ledger.leaderboard(pool, limit=1000)[0]}
+        board = {r.player: r.rating for r in ledger.boards.leaderboard(pool, limit=1000)[0]}
         assert board == rated, pool
 
 
@@ -619,7 +619,7 @@ def test_import_all_is_one_transaction(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", "ana", "ben")
     before = table_counts(ledger)
     with pytest.raises(InvalidRecord) as caught:
-        ledger.import_all(
+        ledger.games.import_all(
             [Player("cleo")],
             [("ana", {"name": "Ana"})],
             [game("g1"), game("g2", "cleo", "ben"), game("g3", "ana", "nobody")],
@@ -629,9 +629,9 @@ def test_import_all_is_one_transaction(ledger_url: str) -> None:
         )
     assert caught.value.field == "black"
     assert table_counts(ledger) == before
-    assert [p.id for p in ledger.players()] == ["ana", "ben"]
-    assert ledger.get_player("ana").player.name is None
-    stored, annulled = ledger.import_all(
+    assert [p.id for p in ledger.players.all()] == ["ana", "ben"]
+    assert ledger.players.get("ana").player.name is None
+    stored, annulled = ledger.games.import_all(
         [Player("cleo")], [], [game("g1"), game("g2", "cleo", "ben")], [("g1", "engine")],
         "moderation", NOW,
     )  # fmt: skip

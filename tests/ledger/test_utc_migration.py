@@ -21,10 +21,8 @@ from click.testing import CliRunner
 
 from chessrate.cli import main
 from chessrate.ledger import Ledger
-from chessrate.ledger.analyses import Analyses
-from chessrate.ledger.live import LiveGames, OtbRegistration
+from chessrate.ledger.live import OtbRegistration
 from chessrate.ledger.schema import UtcDateTime, fide_periods, metadata
-from chessrate.ledger.seeks import Seeks
 from chessrate.records import Result, Venue
 from chessrate.samples import load_sample
 from chessrate.systems.site_live import LiveGame
@@ -64,25 +62,25 @@ def every_moment_written(url: str) -> Ledger:
     ledger = Ledger.create(url, "site", NOW)
     load_sample(ledger, NOW)
     later = NOW + timedelta(hours=1)
-    secret = ledger.create_token("writer", "w", NOW, expires_at=NOW + timedelta(days=30))
-    found = ledger.find_token(secret)
+    secret = ledger.tokens.create("writer", "w", NOW, expires_at=NOW + timedelta(days=30))
+    found = ledger.tokens.find(secret)
     assert found is not None
-    ledger.revoke_token(found.id, later, by="test")
-    game = next(iter(ledger.export_games()))
-    ledger.file_report(game.id, game.black, "too good", None, "player", NOW)
-    ledger.dismiss_review(game.id, "fine", "mod", later)
-    live = LiveGames(ledger)
+    ledger.tokens.revoke(found.id, later, by="test")
+    game = next(iter(ledger.games.export()))
+    ledger.reviews.file_report(game.id, game.black, "too good", None, "player", NOW)
+    ledger.reviews.dismiss(game.id, "fine", "mod", later)
+    live = ledger.live
     live.open(LiveGame("L1", "ana", "ben", NOW, parse_time_control("3+2")), NOW)
     otb = LiveGame("O1", "ana", "ben", NOW, parse_time_control("90+30"), venue=Venue.OTB)
     live.open(otb, NOW, OtbRegistration(Result.WHITE_WINS, "ana", NOW - timedelta(days=1)))
     live.confirm("O1", "ben", later)
-    seeks = Seeks(ledger)
+    seeks = ledger.seeks
     blitz = parse_time_control("5+3")
     for player in ("cleo", "dev"):
         seeks.create(player, blitz, True, None, None, NOW)
     assert seeks.pair(NOW).pairs
     seeks.cancel(seeks.create("eli", blitz, True, None, None, NOW).id, NOW + timedelta(minutes=1))
-    Analyses(ledger).store(game.id, "test", {}, None, False, "no moves", NOW)
+    ledger.analyses.store(game.id, "test", {}, None, False, "no moves", NOW)
     with ledger.engine.begin() as conn:
         conn.execute(
             fide_periods.insert().values(
@@ -158,7 +156,7 @@ def test_0010_rewrites_every_moment_with_an_offset_as_utc_on_sqlite(tmp_path: Pa
     migrated.migrate()
     assert stored_moments(migrated) == expected
     assert migrated.verify() == []
-    annulment = migrated.annulments()[0]
+    annulment = migrated.annulments.list()[0]
     assert annulment.at == NOW and annulment.at.tzinfo is UTC
     migrated.dispose()
     result = CliRunner().invoke(main, ["verify", "--db", url])

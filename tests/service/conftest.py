@@ -110,8 +110,8 @@ def make_api(request: pytest.FixtureRequest, ledger_url: str) -> Iterator[MakeAp
         client = TestClient(create_app(ledger, clock=clock, sweep_every=0, pair_every=0))
         client.__enter__()
         opened.append((ledger, client))
-        writer = ledger.create_token("writer", "test writer", NOW)
-        moderator = ledger.create_token("moderator", "test moderator", NOW)
+        writer = ledger.tokens.create("writer", "test writer", NOW)
+        moderator = ledger.tokens.create("moderator", "test moderator", NOW)
         return Api(
             client,
             ledger,

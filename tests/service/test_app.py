@@ -29,7 +29,7 @@ def test_create_app_from_env_opens_the_configured_ledger(
     ledger_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ledger = Ledger.create(ledger_url, "corr", NOW)
-    token = ledger.create_token("writer", "factory", NOW)
+    token = ledger.tokens.create("writer", "factory", NOW)
     ledger.dispose()
     monkeypatch.setenv("CHESSRATE_DATABASE_URL", ledger_url)
     with TestClient(create_app_from_env()) as client:
@@ -43,7 +43,7 @@ def test_create_app_from_env_opens_the_configured_ledger(
     assert created is not ledger
     again = Ledger(ledger_url)
     try:
-        assert again.get_player("cat").player.id == "cat"
+        assert again.players.get("cat").player.id == "cat"
     finally:
         again.dispose()
 

@@ -45,8 +45,8 @@ def busy_api(url: str) -> Iterator[Api]:
     ledger = Ledger(url, busy_seconds=BUSY)
     clock = FakeClock()
     app = create_app(ledger, clock=clock, sweep_every=0, pair_every=0)
-    writer = ledger.create_token("writer", "busy writer", NOW)
-    moderator = ledger.create_token("moderator", "busy moderator", NOW)
+    writer = ledger.tokens.create("writer", "busy writer", NOW)
+    moderator = ledger.tokens.create("moderator", "busy moderator", NOW)
     with TestClient(app) as client:
         api = Api(client, ledger, clock, writer={"Authorization": f"Bearer {writer}"},
                   moderator={"Authorization": f"Bearer {moderator}"})  # fmt: skip
@@ -182,8 +182,8 @@ def test_the_served_ledger_waits_busy_seconds(
     path = tmp_path / "served.db"
     ledger = Ledger.create(f"sqlite:///{path}", "site", NOW)
     for player in ("alice", "bob"):
-        ledger.create_player(Player(player), NOW)
-    token = ledger.create_token("writer", "served", NOW)
+        ledger.players.create(Player(player), NOW)
+    token = ledger.tokens.create("writer", "served", NOW)
     ledger.dispose()
     monkeypatch.setenv("CHESSRATE_BUSY_SECONDS", "0.5")
     body = {"id": "g1", "white": "alice", "black": "bob", **GAME}

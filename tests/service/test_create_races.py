@@ -84,9 +84,9 @@ def workers(ledger_url: str) -> Iterator[MakeWorkers]:
     def make(system: str, *player_ids: str) -> Workers:
         ledger = Ledger.create(ledger_url, system, NOW)
         for player_id in player_ids:
-            ledger.create_player(Player(player_id), NOW)
-        writer = ledger.create_token("writer", "race writer", NOW)
-        moderator = ledger.create_token("moderator", "race moderator", NOW)
+            ledger.players.create(Player(player_id), NOW)
+        writer = ledger.tokens.create("writer", "race writer", NOW)
+        moderator = ledger.tokens.create("moderator", "race moderator", NOW)
         clients = []
         for _ in range(WORKERS):
             app = create_app(
@@ -210,7 +210,7 @@ def test_one_report_filed_eight_times(workers: MakeWorkers) -> None:
     site = workers("site", "ann", "bob", "cy")
     _rated_game(site)
     once(site.post_all("/games/g1/reports", lambda n: {"by": "cy", "reason": "engine"}), 201, 200)
-    assert len(site.ledger.review("g1").reports) == 1
+    assert len(site.ledger.reviews.get("g1").reports) == 1
 
 
 def test_eight_reporters_open_one_case(workers: MakeWorkers) -> None:
@@ -218,7 +218,7 @@ def test_eight_reporters_open_one_case(workers: MakeWorkers) -> None:
     _rated_game(site)
     statuses = site.post_all("/games/g1/reports", lambda n: {"by": f"r{n}", "reason": "engine"})
     assert statuses == [201] * WORKERS
-    assert len(site.ledger.review("g1").reports) == WORKERS
+    assert len(site.ledger.reviews.get("g1").reports) == WORKERS
 
 
 def test_one_seek_made_eight_times(workers: MakeWorkers) -> None:

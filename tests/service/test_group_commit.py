@@ -200,8 +200,8 @@ class Load:
     def __init__(self, ledger_url: str, games: int = 900, clients: int = 12) -> None:
         ledger = Ledger.create(ledger_url, "site", KILLED_AT)
         for player_id in PLAYERS:
-            ledger.create_player(Player(player_id), KILLED_AT)
-        token = ledger.create_token("writer", "kill test", KILLED_AT)
+            ledger.players.create(Player(player_id), KILLED_AT)
+        token = ledger.tokens.create("writer", "kill test", KILLED_AT)
         self.headers = {"Authorization": f"Bearer {token}"}
         ledger.dispose()
         self.url = ledger_url
@@ -268,7 +268,7 @@ class Load:
         ledger = Ledger(self.url)
         try:
             for game_id, answer in self.acknowledged.items():
-                stored = ledger.get_game(game_id)
+                stored = ledger.games.get(game_id)
                 assert (stored.seq, stored.outcome, stored.record.result.value) == (
                     answer["seq"], answer["outcome"], answer["result"],
                 ), game_id  # fmt: skip

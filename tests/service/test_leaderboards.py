@@ -72,18 +72,18 @@ def test_site_lists_players_with_s6s_games_and_a_recent_game(site_board: Api) ->
 
 def test_active_days_count_back_from_the_ledgers_latest_game(site_board: Api) -> None:
     ledger = site_board.ledger
-    played = ledger.ledger_date()
+    played = ledger.boards.ledger_date()
     assert played is not None and played.date().isoformat() == "2026-03-01"
-    listed = {r.player for r in ledger.leaderboard("blitz", established_only=True)[0]}
+    listed = {r.player for r in ledger.boards.leaderboard("blitz", established_only=True)[0]}
     assert "old" in listed, "no activity condition without active_days"
     for days, included in ((151, True), (150, False), (ACTIVE_DAYS, False)):
-        board, _total = ledger.leaderboard("blitz", established_only=True, active_days=days)
+        board, _total = ledger.boards.leaderboard("blitz", established_only=True, active_days=days)
         # 2026-03-01 − 151 days = 2025-10-01, the day of old's games
         assert ("old" in {r.player for r in board}) is included, days
     # a later game moves the ledger's date; the last recorded game decides, not the latest
     # played_at
     site_board.game("late", "ten", "host", "1-0", time_control=BLITZ, played_at=LONG_AGO)
-    after = ledger.ledger_date()
+    after = ledger.boards.ledger_date()
     assert after is not None and after.date().isoformat() == "2025-10-01"
     assert "old" in entries(site_board, "blitz")
 
@@ -227,7 +227,7 @@ def test_corr_lists_established_players(make_api: MakeApi) -> None:
 
 def test_the_ledger_refuses_an_unknown_pool(site_board: Api) -> None:
     with pytest.raises(NotFound, match="pool moon"):
-        site_board.ledger.board_rank("moon", "ten")
+        site_board.ledger.boards.rank("moon", "ten")
 
 
 def test_the_pages_find_a_player_by_id_or_name(site_board: Api) -> None:

@@ -68,8 +68,8 @@ def make_limited(ledger_url: str) -> Iterator[MakeLimited]:
         )  # fmt: skip
         client = TestClient(app)
         client.__enter__()
-        writer = ledger.create_token("writer", "test writer", NOW)
-        moderator = ledger.create_token("moderator", "test moderator", NOW)
+        writer = ledger.tokens.create("writer", "test writer", NOW)
+        moderator = ledger.tokens.create("moderator", "test moderator", NOW)
         api = Limited(
             client, ledger, clock, writer={"Authorization": f"Bearer {writer}"},
             moderator={"Authorization": f"Bearer {moderator}"}, app=app, timer=timer,

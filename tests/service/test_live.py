@@ -465,8 +465,8 @@ def test_the_service_sweeps_by_itself(ledger_url: str) -> None:
     deadlines with the app's clock, without anyone calling ``/sweep``."""
     ledger = Ledger.create(ledger_url, "site", NOW)
     for player in ("alice", "bob"):
-        ledger.create_player(Player(player), NOW)
-    token = ledger.create_token("writer", "test", NOW)
+        ledger.players.create(Player(player), NOW)
+    token = ledger.tokens.create("writer", "test", NOW)
     clock = FakeClock()
     with TestClient(create_app(ledger, clock=clock, sweep_every=0.05)) as client:
         headers = {"Authorization": f"Bearer {token}"}

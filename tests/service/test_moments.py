@@ -73,11 +73,11 @@ def test_every_write_path_stores_utc_whatever_the_offset_of_now(site_pair: Api) 
     assert api.post("/live-games/L1/abort", {"by": "carol"}).status_code == 200
     seek = api.post("/seeks", {"player": "bob", "time_control": "5+3"})
     assert seek.status_code == 201, seek.text
-    token = api.ledger.create_token("writer", "local", local, expires_at=local + timedelta(days=1))
-    assert api.ledger.token_role(token, local) == "writer"
-    found = api.ledger.find_token(token)
+    token = api.ledger.tokens.create("writer", "local", local, expires_at=local + timedelta(days=1))
+    assert api.ledger.tokens.role(token, local) == "writer"
+    found = api.ledger.tokens.find(token)
     assert found is not None
-    api.ledger.revoke_token(found.id, local, by="test")
+    api.ledger.tokens.revoke(found.id, local, by="test")
 
     assert api.get("/games/g1").json()["annulment"]["at"] == "2026-03-01T12:00:00Z"
     assert api.get("/live-games/L1").json()["opened_at"] == "2026-03-01T12:00:00Z"
@@ -86,7 +86,7 @@ def test_every_write_path_stores_utc_whatever_the_offset_of_now(site_pair: Api) 
     assert (review["opened_at"], review["decided_at"]) == (
         "2026-03-01T12:00:00Z", "2026-03-01T12:00:00Z"
     )  # fmt: skip
-    stored = next(t for t in api.ledger.list_tokens() if t.label == "local")
+    stored = next(t for t in api.ledger.tokens.list() if t.label == "local")
     assert (stored.created_at, stored.expires_at, stored.revoked_at) == (
         NOW, NOW + timedelta(days=1), NOW
     )  # fmt: skip

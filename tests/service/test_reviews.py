@@ -27,8 +27,8 @@ def twin(ledger_url: str, request: pytest.FixtureRequest) -> Iterator[Api]:
     ledger = Ledger.create(url, "site", NOW)
     clock = FakeClock()
     with TestClient(create_app(ledger, clock=clock, sweep_every=0)) as client:
-        writer = ledger.create_token("writer", "test writer", NOW)
-        moderator = ledger.create_token("moderator", "test moderator", NOW)
+        writer = ledger.tokens.create("writer", "test writer", NOW)
+        moderator = ledger.tokens.create("moderator", "test moderator", NOW)
         yield Api(client, ledger, clock, writer={"Authorization": f"Bearer {writer}"},
                   moderator={"Authorization": f"Bearer {moderator}"})  # fmt: skip
     ledger.dispose()
@@ -191,18 +191,18 @@ def test_detector_reports_are_idempotent(make_api: MakeApi) -> None:
     api = _played(make_api)
     ledger = api.ledger
     evidence = {"engine": "stockfish", "match_rate": {"white": 0.97}, "acpl": {"white": 4.1}}
-    first, created = ledger.file_report("g3", "detector:stockfish", "improbable", evidence,
+    first, created = ledger.reviews.file_report("g3", "detector:stockfish", "improbable", evidence,
                                         "detector", NOW)  # fmt: skip
-    again, created_again = ledger.file_report(
+    again, created_again = ledger.reviews.file_report(
         "g3", "detector:stockfish", "improbable", evidence, "detector", NOW + timedelta(hours=1)
     )
     assert (created, created_again) == (True, False) and first == again
-    case = ledger.review("g3")
+    case = ledger.reviews.get("g3")
     assert case.report_count == 1 and case.reports[0].evidence == evidence
     shown = api.get("/reviews/g3", headers=api.moderator).json()
     assert shown["reports"][0]["source"] == "detector"
     assert shown["reports"][0]["evidence"] == evidence
-    reports = [e for e in ledger.audit_log()[0] if e.action == "report"]
+    reports = [e for e in ledger.audit.log()[0] if e.action == "report"]
     assert len(reports) == 1
 
 
@@ -210,23 +210,23 @@ def test_revoked_and_expired_tokens_are_refused(make_api: MakeApi) -> None:
     api = _played(make_api)
     ledger: Ledger = api.ledger
     api.client.app.state.tokens.ttl = 0  # type: ignore[attr-defined]  # no cache: at once
-    token = ledger.create_token("writer", "revoke me", NOW)
+    token = ledger.tokens.create("writer", "revoke me", NOW)
     headers = {"Authorization": f"Bearer {token}"}
     body = {"by": "bob", "reason": "x"}
     assert api.post("/games/g1/reports", body, headers=headers).status_code == 201
-    found = ledger.find_token(token)
+    found = ledger.tokens.find(token)
     assert found is not None
-    ledger.revoke_token(found.id, NOW, by="test")
+    ledger.tokens.revoke(found.id, NOW, by="test")
     refused = api.post("/games/g1/reports", body, headers=headers)
     assert refused.status_code == 401, refused.text
 
-    short = ledger.create_token("moderator", "short", NOW, expires_at=NOW + timedelta(days=1))
+    short = ledger.tokens.create("moderator", "short", NOW, expires_at=NOW + timedelta(days=1))
     auth = {"Authorization": f"Bearer {short}"}
     assert api.get("/reviews", headers=auth).status_code == 200
     api.clock.advance(days=1)
     assert api.get("/reviews", headers=auth).status_code == 401
-    listed = {t.label: t.status(api.clock.now) for t in ledger.list_tokens()}
+    listed = {t.label: t.status(api.clock.now) for t in ledger.tokens.list()}
     assert listed["revoke me"] == "revoked" and listed["short"] == "expired"
     assert listed["test writer"] == "valid"
-    actions = [(e.action, e.target) for e in ledger.audit_log()[0]]
+    actions = [(e.action, e.target) for e in ledger.audit.log()[0]]
     assert ("token-revoke", f"token {found.id}") in actions

@@ -36,7 +36,6 @@ from schemathesis.python.asgi import shutdown_lifespans
 from chessrate.io.fide import player_key
 from chessrate.io.trf import parse_trf
 from chessrate.ledger import Ledger
-from chessrate.ledger.live import LiveGames
 from chessrate.records import Player
 from chessrate.samples import load_sample, sample_text
 from chessrate.server import create_app
@@ -163,10 +162,10 @@ class Fuzzed:
 def _site_extras(ledger: Ledger) -> None:
     """Besides the sample: the document's players, an open live game and a review case."""
     for player_id in DOC_PLAYERS:
-        ledger.create_player(Player(player_id, name=player_id.title()), NOW)
+        ledger.players.create(Player(player_id, name=player_id.title()), NOW)
     control = parse_time_control("180+2")
-    LiveGames(ledger).open(LiveGame(LIVE_GAME, "alice", "bob", NOW, control), NOW)
-    ledger.file_report(REPORTED_GAME, "ana", "engine-like accuracy", None, "player", NOW)
+    ledger.live.open(LiveGame(LIVE_GAME, "alice", "bob", NOW, control), NOW)
+    ledger.reviews.file_report(REPORTED_GAME, "ana", "engine-like accuracy", None, "player", NOW)
 
 
 def _fuzzed(system: str, folder: Path) -> Iterator[Fuzzed]:
@@ -174,8 +173,8 @@ def _fuzzed(system: str, folder: Path) -> Iterator[Fuzzed]:
     load_sample(ledger, NOW)
     if system == "site":
         _site_extras(ledger)
-    writer = ledger.create_token("writer", "fuzz writer", NOW)
-    moderator = ledger.create_token("moderator", "fuzz moderator", NOW)
+    writer = ledger.tokens.create("writer", "fuzz writer", NOW)
+    moderator = ledger.tokens.create("moderator", "fuzz moderator", NOW)
     app = create_app(ledger, clock=FakeClock(), sweep_every=0, pair_every=0, detect_every=0)
     yield Fuzzed(app, writer, moderator)
     shutdown_lifespans()  # the app's lifespan, started by the first call

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from chessrate.ledger import Ledger
-from chessrate.ledger.seeks import Seeks
 from chessrate.records import Player
 from chessrate.server import create_app
 from chessrate.timecontrol import parse_time_control
@@ -256,16 +255,16 @@ def test_seeks_need_a_site_ledger(make_api: Any) -> None:
     answer = arena.post("/seeks", {"player": "ann", "time_control": BLITZ})
     assert answer.status_code == 422
     assert "site ledgers" in answer.json()["detail"][0]["msg"]
-    assert Seeks(arena.ledger).pair(arena.clock()).pairs == []
+    assert arena.ledger.seeks.pair(arena.clock()).pairs == []
 
 
 def test_each_worker_pairs_by_itself(ledger_url: str) -> None:
     ledger = Ledger.create(ledger_url, "site", NOW)
     for player_id in ("ann", "ben"):
-        ledger.create_player(Player(player_id), NOW)
+        ledger.players.create(Player(player_id), NOW)
     app = create_app(ledger, clock=FakeClock(), sweep_every=0, pair_every=0.05)
     with TestClient(app) as client:
-        seeks = Seeks(ledger)
+        seeks = ledger.seeks
         made = [seeks.create(p, parse_time_control(BLITZ), True, None, None, NOW).id
                 for p in ("ann", "ben")]  # fmt: skip
         deadline = time.monotonic() + 20

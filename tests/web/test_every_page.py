@@ -50,7 +50,7 @@ def people_shown_by_name(site: Site, page: Page) -> None:
     links = page.locator("a.player").evaluate_all(
         "links => links.map(a => [a.title, a.textContent.trim()])"
     )
-    names = site.ledger.names_of(title for title, _ in links if title)
+    names = site.ledger.players.names(title for title, _ in links if title)
     for title, text in links:
         if title in names:
             assert text == names[title], f"{page.url}: {title} shown as {text!r}"

@@ -19,7 +19,6 @@ import pytest
 from playwright.sync_api import Page
 
 from chessrate.ledger import Ledger
-from chessrate.ledger.periods import Periods
 
 from .conftest import NOW, Site, assert_fits, screenshot, serve, width_of
 
@@ -246,7 +245,7 @@ def test_first_rated_player_page(fide_sample: Site, screen: Page) -> None:
 def _long_names(ledger: Ledger, now: datetime) -> None:
     """Player A named with 120 unbroken characters, in a period with such a name (closed),
     and an open period."""
-    periods = Periods(ledger)
+    periods = ledger.periods
     start = SEED_LIST.replace("Player A", LONG)
     closed = periods.create("P" * 120, start, now, bonus=Decimal(15))
     periods.add_file(closed.id, "seed.trf", SEED_TRF)

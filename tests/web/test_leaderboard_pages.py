@@ -190,7 +190,7 @@ def crowded_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         for n in range(EXTRA)
     ]
     extra = [Player.from_mapping({**f, "games_site": "20"}, "test") for f in fields]
-    ledger.import_all(extra, (), (), (), None, NOW)
+    ledger.games.import_all(extra, (), (), (), None, NOW)
     try:
         yield from serve(ledger)
     finally:

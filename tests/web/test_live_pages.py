@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from playwright.sync_api import Page
 
-from chessrate.ledger.live import LiveGames, OtbRegistration
+from chessrate.ledger.live import OtbRegistration
 from chessrate.records import Result, Venue
 from chessrate.systems.site_live import LiveGame
 from chessrate.timecontrol import parse_time_control
@@ -29,7 +29,7 @@ def site_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 
 def test_live_pages_show_open_awaiting_and_ended_games(site_sample: Site, page: Page) -> None:
-    live = LiveGames(site_sample.ledger)
+    live = site_sample.ledger.live
     now = datetime.now(UTC)
     unclocked = parse_time_control("-")
     live.open(LiveGame("web-open", "kai", "lars", now, unclocked), now)

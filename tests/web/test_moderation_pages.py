@@ -26,20 +26,20 @@ def moderated(tmp_path: Path) -> Iterator[tuple[Site, str]]:
 
     ledger = Ledger.create(f"sqlite:///{tmp_path / 'mod.db'}", "site", NOW)
     for pid, name in (("alice", "Alice Longname-Example"), ("bob", "Bob"), ("carol", "Carol")):
-        ledger.create_player(Player(pid, name=name), NOW)
+        ledger.players.create(Player(pid, name=name), NOW)
     for gid, white, black in (("g1", "alice", "bob"), ("g2", "bob", "carol")):
         record = GameRecord.from_mapping(
             {"id": gid, "played_at": "2026-05-01T10:00:00Z", "white": white, "black": black,
              "result": "1-0", "time_control": "180+2"}, gid,
         )  # fmt: skip
-        ledger.submit_game(record, NOW)
-    ledger.file_report("g1", "bob", "every move the engine's first", None, "player", NOW)
-    ledger.file_report(
+        ledger.games.submit(record, NOW)
+    ledger.reviews.file_report("g1", "bob", "every move the engine's first", None, "player", NOW)
+    ledger.reviews.file_report(
         "g1", "detector:stockfish", "improbable accuracy",
         {"match_rate": {"white": 0.98}, "acpl": {"white": 3.2}}, "detector", NOW,
     )  # fmt: skip
-    ledger.file_report("g2", "carol", "odd", None, "player", NOW)
-    token = ledger.create_token("moderator", "Moderator Mia", NOW)
+    ledger.reviews.file_report("g2", "carol", "odd", None, "player", NOW)
+    token = ledger.tokens.create("moderator", "Moderator Mia", NOW)
     try:
         for site in serve(ledger):
             yield site, token
@@ -122,7 +122,7 @@ def test_posts_need_a_session_and_the_csrf_token(moderated: tuple[Site, str], pa
     assert posted.value.status == 403
     assert page.inner_text("h1.error") == "Forbidden"
     assert "security token" in page.inner_text("p.message")
-    assert site.ledger.review("g2").status == "open"
+    assert site.ledger.reviews.get("g2").status == "open"
     # the right one: dismissed
     page.goto(f"{site.base}/moderation/g2")
     page.fill("#dismiss-why", "a strong game")
@@ -130,8 +130,8 @@ def test_posts_need_a_session_and_the_csrf_token(moderated: tuple[Site, str], pa
     page.wait_for_url(f"{site.base}/moderation/g2")
     assert page.inner_text("h1 .status") == "dismissed"
     # a revoked token ends the session at once
-    found = site.ledger.find_token(token)
+    found = site.ledger.tokens.find(token)
     assert found is not None
-    site.ledger.revoke_token(found.id, NOW, by="test")
+    site.ledger.tokens.revoke(found.id, NOW, by="test")
     page.goto(f"{site.base}/moderation")
     assert page.url == f"{site.base}/moderation/sign-in"

@@ -26,16 +26,16 @@ ODD_IDS = ["a/b", "with space", "50%", "q?x=1", "hash#1", "Новак", "dots.."
 def odd_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     folder: Path = tmp_path_factory.mktemp("odd")
     ledger = Ledger.create(f"sqlite:///{folder / 'odd.db'}", "site", NOW)
-    ledger.create_player(Player("bob", name="Bob"), NOW)
+    ledger.players.create(Player("bob", name="Bob"), NOW)
     for n, odd in enumerate(ODD_IDS):
-        ledger.create_player(Player(odd, name=f"Odd {odd}"), NOW)
+        ledger.players.create(Player(odd, name=f"Odd {odd}"), NOW)
         game = GameRecord.from_mapping(
             {"id": f"game {n}", "white": "x", "black": "bob", "result": "1-0",
              "played_at": f"2026-05-{n + 1:02}T10:00:00Z", "time_control": "300+3"},
             "test",
         )  # fmt: skip
         # as an older ledger stored them: records built past the id check ("/")
-        ledger.submit_game(replace(game, id=f"game {odd}", white=odd), NOW)
+        ledger.games.submit(replace(game, id=f"game {odd}", white=odd), NOW)
     try:
         yield from serve(ledger)
     finally:

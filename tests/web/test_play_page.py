@@ -15,7 +15,6 @@ import pytest
 from playwright.sync_api import Page
 
 from chessrate.ledger import Ledger
-from chessrate.ledger.seeks import Seeks
 from chessrate.records import Player
 from chessrate.timecontrol import parse_time_control
 
@@ -32,8 +31,8 @@ def seeking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         {"id": "cat", "name": "Cat"},
         {"id": "robo", "name": "Robo", "bot": "true", "bot_rating": "1450"},
     ):
-        ledger.create_player(Player.from_mapping(data, "test"), NOW)
-    seeks, now = Seeks(ledger), datetime.now(UTC)
+        ledger.players.create(Player.from_mapping(data, "test"), NOW)
+    seeks, now = ledger.seeks, datetime.now(UTC)
     blitz = parse_time_control("180+2")
     seeks.play_bot("ann", parse_time_control("-"), True, None, None, now)  # ann plays robo
     seeks.create("ann", blitz, True, None, None, now)  # waits: ann is playing

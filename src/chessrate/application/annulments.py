@@ -42,7 +42,7 @@ class AnnulmentsPublic(PagePublic):
 
 def _token_label(ledger: Ledger, token: str) -> str | None:
     """The label given to a token when it was created."""
-    return ledger.token_label(token)
+    return ledger.tokens.label(token)
 
 
 def annulment_public(view: AnnulmentView) -> AnnulmentPublic:
@@ -64,12 +64,12 @@ def annul(
     if not reason:
         raise InvalidRecord(f"game {game_id}", "reason", "is required")
     by = _token_label(ledger, caller.token) or caller.role
-    return annulment_public(ledger.annul(game_id, reason, by, now))
+    return annulment_public(ledger.annulments.annul(game_id, reason, by, now))
 
 
 def annulments(ledger: Ledger, offset: int = 0, limit: int = LIST_PAGE_MAX) -> AnnulmentsPublic:
     """A page of the annulments, oldest first."""
-    found = [annulment_public(a) for a in ledger.annulments(offset, limit)]
+    found = [annulment_public(a) for a in ledger.annulments.list(offset, limit)]
     return AnnulmentsPublic(
-        annulments=found, total=ledger.annulment_count(), offset=offset, limit=limit
+        annulments=found, total=ledger.annulments.count(), offset=offset, limit=limit
     )

@@ -167,7 +167,7 @@ def game_record(ledger: Ledger, body: Mapping[str, Any]) -> GameRecord:
 def submit_game(ledger: Ledger, body: Mapping[str, Any], now: datetime) -> tuple[GamePublic, bool]:
     """Rate and store one game; ``created`` is False when the same game was stored
     before (the stored answer is returned, nothing changes)."""
-    view, created = ledger.submit_game(game_record(ledger, body), now)
+    view, created = ledger.games.submit(game_record(ledger, body), now)
     return game_public(view), created
 
 
@@ -214,7 +214,7 @@ def submit_batch(ledger: Ledger, content: bytes, now: datetime) -> BatchPublic:
     except UnicodeDecodeError as error:
         raise InvalidRecord(BATCH, "body", f"not UTF-8 text: {error.reason}") from None
     numbered = parse_batch(decoded)
-    results = ledger.submit_games([record for _, record in numbered], now)
+    results = ledger.games.submit_many([record for _, record in numbered], now)
     items = [
         BatchItemPublic(
             line=number,
@@ -231,4 +231,4 @@ def submit_batch(ledger: Ledger, content: bytes, now: datetime) -> BatchPublic:
 
 
 def get_game(ledger: Ledger, game_id: str) -> GamePublic:
-    return game_public(ledger.get_game(game_id))
+    return game_public(ledger.games.get(game_id))

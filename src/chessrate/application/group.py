@@ -121,7 +121,9 @@ class GroupCommitter:
             if not group:
                 continue
             try:
-                results = self.ledger.submit_group([(record, now) for record, now, _ in group])
+                results = self.ledger.games.submit_group(
+                    [(record, now) for record, now, _ in group]
+                )
             except BaseException as error:  # the database is unavailable: every game says so
                 for _, _, future in group:
                     _settle(future, error)

@@ -82,10 +82,10 @@ def leaderboard(
 ) -> LeaderboardPublic:
     """A pool's list: its established players (the system's rule; ``active_days`` for
     ``site``), or ``everyone`` listed; paged, with the total and who is listed."""
-    rule = ledger.established_rule(pool, active_days)
+    rule = ledger.boards.established_rule(pool, active_days)
     established_only = rule is not None and not everyone
-    played = ledger.ledger_date()
-    rows, total = ledger.leaderboard(
+    played = ledger.boards.ledger_date()
+    rows, total = ledger.boards.leaderboard(
         pool, offset, limit, established_only=established_only, active_days=active_days
     )
     words = ledger.system.standing if ledger.info.rates_games else (lambda s, _g: s)
@@ -131,8 +131,10 @@ def leaderboard_rank(
     """Where a player stands on a pool's list (the one :func:`leaderboard` gives with
     the same ``everyone``), and the offset of the page of ``limit`` that shows them;
     NotFound says why a player is not on it."""
-    established_only = not everyone and ledger.established_rule(pool, active_days) is not None
-    rank, total = ledger.board_rank(
+    established_only = (
+        not everyone and ledger.boards.established_rule(pool, active_days) is not None
+    )
+    rank, total = ledger.boards.rank(
         pool, player_id, established_only=established_only, active_days=active_days
     )
     page = (rank - 1) // limit
@@ -140,7 +142,7 @@ def leaderboard_rank(
         system=ledger.system_id,
         pool=pool,
         player=player_id,
-        name=ledger.names_of([player_id]).get(player_id),
+        name=ledger.players.names([player_id]).get(player_id),
         rank=rank,
         total=total,
         established_only=established_only,
@@ -154,10 +156,10 @@ def leaderboards(ledger: Ledger, active_days: int | None = None) -> Leaderboards
     """Each pool with the number of its established players and of everyone listed."""
     pools = []
     for pool in pools_of(ledger):
-        everyone = ledger.leaderboard(pool, 0, 0)[1]
+        everyone = ledger.boards.leaderboard(pool, 0, 0)[1]
         established = everyone
-        if ledger.established_rule(pool, active_days) is not None:
-            established = ledger.leaderboard(
+        if ledger.boards.established_rule(pool, active_days) is not None:
+            established = ledger.boards.leaderboard(
                 pool, 0, 0, established_only=True, active_days=active_days
             )[1]
         pools.append(

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidRecord
 from ..ledger import Ledger
-from ..ledger.live import LiveGames, LiveView, OtbRegistration
+from ..ledger.live import LiveView, OtbRegistration
 from ..records import FieldReader, Outcome, Result, Termination, Venue
 from ..systems.site_live import DeadlineKind, LiveGame, LiveStatus, Side
 from ..timecontrol import parse_time_control
@@ -231,37 +231,37 @@ def open_live_game(
         for name in ("result", "by", "played_at"):
             if body.get(name) is not None:
                 raise fields.fail(name, "only an otb registration has it (online: finish)")
-    view, created = LiveGames(ledger).open(game, now, otb)
+    view, created = ledger.live.open(game, now, otb)
     return live_public(view), created
 
 
 def live_move(ledger: Ledger, game_id: str, body: LiveMoveCreate, now: datetime) -> LiveGamePublic:
-    return live_public(LiveGames(ledger).move(game_id, body.ply, body.move, body.by, now))
+    return live_public(ledger.live.move(game_id, body.ply, body.move, body.by, now))
 
 
 def finish_live_game(
     ledger: Ledger, game_id: str, body: LiveFinish, now: datetime
 ) -> LiveGamePublic:
-    view = LiveGames(ledger).finish(game_id, body.result, body.termination, body.by, now)
+    view = ledger.live.finish(game_id, body.result, body.termination, body.by, now)
     return live_public(view)
 
 
 def abort_live_game(ledger: Ledger, game_id: str, body: LiveBy, now: datetime) -> LiveGamePublic:
-    return live_public(LiveGames(ledger).abort(game_id, body.by, now))
+    return live_public(ledger.live.abort(game_id, body.by, now))
 
 
 def confirm_live_game(ledger: Ledger, game_id: str, body: LiveBy, now: datetime) -> LiveGamePublic:
-    return live_public(LiveGames(ledger).confirm(game_id, body.by, now))
+    return live_public(ledger.live.confirm(game_id, body.by, now))
 
 
 def dispute_live_game(
     ledger: Ledger, game_id: str, body: LiveDispute, now: datetime
 ) -> LiveGamePublic:
-    return live_public(LiveGames(ledger).dispute(game_id, body.by, body.reason, now))
+    return live_public(ledger.live.dispute(game_id, body.by, body.reason, now))
 
 
 def get_live_game(ledger: Ledger, game_id: str) -> LiveGamePublic:
-    return live_public(LiveGames(ledger).get(game_id))
+    return live_public(ledger.live.get(game_id))
 
 
 def list_live_games(
@@ -275,7 +275,7 @@ def list_live_games(
         except ValueError:
             known = ", ".join(s.value for s in LiveStatus)
             raise InvalidRecord("query", "status", f"{status!r} is not one of {known}") from None
-    live = LiveGames(ledger)
+    live = ledger.live
     views = live.list(wanted, player, limit, offset)
     return LiveGamesPublic(
         games=[live_public(v) for v in views], count=len(views),
@@ -285,5 +285,5 @@ def list_live_games(
 
 def sweep(ledger: Ledger, now: datetime) -> SweepPublic:
     """Apply the deadlines that have passed at ``now`` (S7-S9)."""
-    report = LiveGames(ledger).sweep(now)
+    report = ledger.live.sweep(now)
     return SweepPublic(ended=[live_public(v) for v in report.ended], failed=dict(report.failed))

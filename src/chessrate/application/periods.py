@@ -214,7 +214,7 @@ def periods_of(ledger: Ledger) -> Periods:
         raise NotFound(
             f"rating periods belong to a fide ledger; this ledger rates by {ledger.system_id}"
         )
-    return Periods(ledger)
+    return ledger.periods
 
 
 def period_public(view: PeriodView) -> PeriodPublic:
@@ -426,7 +426,7 @@ def player_periods(
     first, a page of them (404 for an unknown player; a player without a period has an
     empty list). The name is the latest period's."""
     every = periods_of(ledger).of_player(player_id)  # one row per period: a few hundred
-    name = every[-1].entry.name if every else ledger.get_player(player_id).player.name
+    name = every[-1].entry.name if every else ledger.players.get(player_id).player.name
     found = every[offset : offset + limit]
     return PlayerPeriodsPublic(
         total=len(every),

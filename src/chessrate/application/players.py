@@ -226,7 +226,7 @@ def player_public(ledger: Ledger, view: PlayerView) -> PlayerPublic:
 def create_player(ledger: Ledger, body: Mapping[str, Any], now: datetime) -> PlayerPublic:
     where = f"player {body['id']}" if isinstance(body.get("id"), str) else "player"
     player = Player.from_mapping(body, where)
-    return player_public(ledger, ledger.create_player(player, now))
+    return player_public(ledger, ledger.players.create(player, now))
 
 
 def update_player(
@@ -235,20 +235,20 @@ def update_player(
     if "id" in body and body["id"] != player_id:
         raise InvalidRecord(f"player {player_id}", "id", "a player's id cannot be changed")
     fields = {k: v for k, v in body.items() if k != "id"}
-    return player_public(ledger, ledger.update_player(player_id, fields, now))
+    return player_public(ledger, ledger.players.update(player_id, fields, now))
 
 
 def get_player(ledger: Ledger, player_id: str) -> PlayerPublic:
-    return player_public(ledger, ledger.get_player(player_id))
+    return player_public(ledger, ledger.players.get(player_id))
 
 
 def search_players(ledger: Ledger, q: str, limit: int, offset: int = 0) -> PlayersPublic:
     """The players whose id or name contains ``q`` (folded: case and accents), at most
     ``limit`` from ``offset``, each with its current ratings; ``truncated`` when more
     match after them."""
-    found = ledger.search_players(q, limit + 1, offset)
+    found = ledger.players.search(q, limit + 1, offset)
     shown = found[:limit]
-    ratings = ledger.ratings_of(p.id for p in shown)
+    ratings = ledger.players.ratings_of(p.id for p in shown)
     players = [
         PlayerPublic(
             **player_summary(p).model_dump(),
@@ -268,8 +268,8 @@ def history(
 ) -> HistoryPublic:
     """A page of the changes of a player's rating in a pool, oldest first."""
     check_pool(ledger, pool)
-    found, total = ledger.history_page(player_id, pool, offset, limit)
-    names = ledger.names_of({player_id} | {item.change.opponent for item in found})
+    found, total = ledger.players.history_page(player_id, pool, offset, limit)
+    names = ledger.players.names({player_id} | {item.change.opponent for item in found})
     items = [
         HistoryItemPublic(
             seq=item.seq,
@@ -296,8 +296,8 @@ SCORE_TEXT: dict[Decimal, ScoreText] = {ONE: "1", HALF: "1/2", Decimal(0): "0"}
 def player_games(ledger: Ledger, player_id: str, offset: int, limit: int) -> PlayerGamesPublic:
     """A page of the player's games, newest first: every game (rated, unrated, void,
     annulled) with the player's changes at it."""
-    found, total = ledger.player_games(player_id, offset, limit)
-    name = ledger.names_of([player_id]).get(player_id)
+    found, total = ledger.people.games(player_id, offset, limit)
+    name = ledger.players.names([player_id]).get(player_id)
     items = [
         PlayerGamePublic(
             id=g.record.id,
@@ -328,9 +328,9 @@ def player_stats(ledger: Ledger, player_id: str) -> PlayerStatsPublic:
     """The player's record in every pool with a rating or a change: the state in words
     (the system's ``standing``; a ledger that rates periods: the state's name), first
     rating, peak, wins/draws/losses, rank on the list."""
-    view = ledger.get_player(player_id)
+    view = ledger.players.get(player_id)
     current = {r.pool: r for r in player_public(ledger, view).ratings}
-    summaries = {s.pool: s for s in ledger.pool_summaries(player_id)}
+    summaries = {s.pool: s for s in ledger.people.pool_summaries(player_id)}
     periods = ledger.info.rates_periods
 
     def standing(pool: str, state: str, games: int) -> str:
@@ -365,4 +365,4 @@ def chart_series(ledger: Ledger, player_id: str, pool: str, days: int | None) ->
     """The player's rating chart in ``pool`` over the last ``days`` (None: all),
     bucketed to at most ~500 points (the ledger's :meth:`~Ledger.chart_series`)."""
     check_pool(ledger, pool)
-    return ledger.chart_series(player_id, pool, days)
+    return ledger.people.chart_series(player_id, pool, days)

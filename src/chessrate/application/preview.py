@@ -64,7 +64,7 @@ def preview(ledger: Ledger, fields: Mapping[str, Any], now: datetime) -> Preview
     data.setdefault("played_at", now.isoformat())
     data["result"] = "1-0"  # replaced by each result in turn
     record = GameRecord.from_mapping(data, PREVIEW)
-    outcomes: dict[str, GameRating[Any]] = ledger.preview(record)
+    outcomes: dict[str, GameRating[Any]] = ledger.games.preview(record)
     return PreviewPublic(
         white=record.white,
         black=record.black,

@@ -131,7 +131,7 @@ class AuditPublic(BaseModel):
 
 def moderator_name(ledger: Ledger, caller: Caller) -> str:
     """Who a moderator is in the ledger: the token's label, else its role."""
-    return ledger.token_label(caller.token) or caller.role
+    return ledger.tokens.label(caller.token) or caller.role
 
 
 def report_public(view: ReportView, names: dict[str, str]) -> ReportPublic:
@@ -147,11 +147,11 @@ def file_report(
 ) -> tuple[ReportFiled, bool]:
     """A player's report (through a writer token); answers the stored report when the
     player had reported the game already."""
-    view, created = ledger.file_report(
-        game_id, body.by, body.reason, None, "player", now, via=ledger.token_label(caller.token)
+    view, created = ledger.reviews.file_report(
+        game_id, body.by, body.reason, None, "player", now, via=ledger.tokens.label(caller.token)
     )
-    names = ledger.names_of([view.by])
-    status = ledger.review(game_id).status
+    names = ledger.players.names([view.by])
+    status = ledger.reviews.get(game_id).status
     filed = ReportFiled(
         **report_public(view, names).model_dump(), created=created,
         status=ReviewStatus(status),
@@ -160,7 +160,7 @@ def file_report(
 
 
 def review_public(ledger: Ledger, view: ReviewView, names: dict[str, str]) -> ReviewPublic:
-    game = ledger.get_game(view.game_id)
+    game = ledger.games.get(view.game_id)
     record = game.record.to_mapping()
     return ReviewPublic(
         game=ReviewGamePublic(
@@ -184,14 +184,14 @@ def _names(ledger: Ledger, views: list[ReviewView]) -> dict[str, str]:
     wanted: set[str] = set()
     for view in views:
         wanted.update(r.by for r in view.reports)
-        game = ledger.get_game(view.game_id)
+        game = ledger.games.get(view.game_id)
         wanted.update((game.record.white, game.record.black))
-    return ledger.names_of(wanted)
+    return ledger.players.names(wanted)
 
 
 def reviews(ledger: Ledger, status: ReviewStatus | None, offset: int, limit: int) -> ReviewsPublic:
     """A page of the cases of ``status`` (None: every case), in :data:`QUEUE_ORDER`."""
-    views, total = ledger.reviews(None if status is None else status.value, offset, limit)
+    views, total = ledger.reviews.list(None if status is None else status.value, offset, limit)
     names = _names(ledger, views)
     return ReviewsPublic(
         status=status,
@@ -201,13 +201,13 @@ def reviews(ledger: Ledger, status: ReviewStatus | None, offset: int, limit: int
 
 
 def review(ledger: Ledger, game_id: str) -> ReviewPublic:
-    view = ledger.review(game_id)
+    view = ledger.reviews.get(game_id)
     return review_public(ledger, view, _names(ledger, [view]))
 
 
 def confirm(ledger: Ledger, game_id: str, reason: str, by: str, now: datetime) -> ConfirmedPublic:
     """Confirm a case: the game is annulled (site S10) with ``by`` and ``reason``."""
-    view, annulment = ledger.confirm_review(game_id, reason, by, now)
+    view, annulment = ledger.reviews.confirm(game_id, reason, by, now)
     return ConfirmedPublic(
         review=review_public(ledger, view, _names(ledger, [view])),
         annulment=annulment_public(annulment),
@@ -215,12 +215,12 @@ def confirm(ledger: Ledger, game_id: str, reason: str, by: str, now: datetime) -
 
 
 def dismiss(ledger: Ledger, game_id: str, note: str, by: str, now: datetime) -> ReviewPublic:
-    view = ledger.dismiss_review(game_id, note, by, now)
+    view = ledger.reviews.dismiss(game_id, note, by, now)
     return review_public(ledger, view, _names(ledger, [view]))
 
 
 def reopen(ledger: Ledger, game_id: str, note: str, by: str, now: datetime) -> ReviewPublic:
-    view = ledger.reopen_review(game_id, note, by, now)
+    view = ledger.reviews.reopen(game_id, note, by, now)
     return review_public(ledger, view, _names(ledger, [view]))
 
 
@@ -232,7 +232,7 @@ def audit_entry_public(entry: AuditEntry) -> AuditEntryPublic:
 
 
 def audit_log(ledger: Ledger, offset: int, limit: int, target: str | None) -> AuditPublic:
-    entries, total = ledger.audit_log(offset, limit, target)
+    entries, total = ledger.audit.log(offset, limit, target)
     return AuditPublic(
         total=total, offset=offset, limit=limit,
         entries=[audit_entry_public(e) for e in entries],
@@ -245,7 +245,7 @@ def valid_moderator(
     """The moderator token a session names, while it is valid (not revoked, not
     expired, still a moderator's, the same token); else None."""
     try:
-        found = ledger.get_token(token_id)
+        found = ledger.tokens.get(token_id)
     except Exception:  # NotFound: the token is gone
         return None
     if found.role != "moderator" or found.fingerprint != fingerprint or not found.valid(now):

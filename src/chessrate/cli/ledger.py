@@ -165,7 +165,7 @@ def verify(db: str | None, engine_choice: str) -> None:
         else:
             problems = ledger.verify(engine_choice)
             counts = ledger.counts()
-            annulled = len(ledger.annulments())
+            annulled = len(ledger.annulments.list())
             summary = f"{counts['players']} players, {counts['games']} games"
             if annulled:
                 summary += f", {annulled} annulments"
@@ -198,12 +198,11 @@ def sweep(db: str | None, at: datetime | None, limit: int | None) -> None:
     submitted one. Safe beside the service's own sweepers and other sweeps: a game is
     ended once. Prints one line per ended game.
     """
-    from ..ledger.live import LiveGames
 
     now = at.replace(tzinfo=UTC) if at is not None else datetime.now(UTC)
     ledger = open_ledger(db)
     try:
-        report = LiveGames(ledger).sweep(now, limit)
+        report = ledger.live.sweep(now, limit)
     finally:
         ledger.dispose()
     for view in report.ended:

@@ -45,7 +45,7 @@ def token_create(
         until = now + timedelta(days=days)
     ledger = open_ledger(db)
     try:
-        secret = ledger.create_token(role, label, now, expires_at=until, by=cli_user())
+        secret = ledger.tokens.create(role, label, now, expires_at=until, by=cli_user())
     finally:
         ledger.dispose()
     click.echo(secret)
@@ -66,7 +66,7 @@ def token_list(db: str | None) -> None:
     revoked). The tokens themselves are not stored and cannot be shown."""
     ledger = open_ledger(db)
     try:
-        found = ledger.list_tokens()
+        found = ledger.tokens.list()
     finally:
         ledger.dispose()
     now = datetime.now(UTC)
@@ -90,7 +90,7 @@ def token_revoke(token_id: int, reason: str, db: str | None) -> None:
     within the servers' token cache time (CHESSRATE_TOKEN_CACHE_SECONDS, 5 s)."""
     ledger = open_ledger(db)
     try:
-        view = ledger.revoke_token(token_id, utc_now(), by=cli_user(), why=reason)
+        view = ledger.tokens.revoke(token_id, utc_now(), by=cli_user(), why=reason)
     finally:
         ledger.dispose()
     click.echo(f"token {view.id} ({view.role}, {view.label or 'no label'}) revoked")
@@ -106,7 +106,7 @@ def audit(target: str | None, limit: int, db: str | None) -> None:
     reopenings, annulments, tokens created and revoked."""
     ledger = open_ledger(db)
     try:
-        entries, total = ledger.audit_log(0, limit, target)
+        entries, total = ledger.audit.log(0, limit, target)
     finally:
         ledger.dispose()
     rows = [
@@ -147,9 +147,7 @@ def detect(db: str | None, limit: int, stockfish: str | None, list_flagged: bool
     ledger = open_ledger(db)
     try:
         if list_flagged:
-            from ..ledger.analyses import Analyses
-
-            for view in Analyses(ledger).list(flagged=True, limit=1000):
+            for view in ledger.analyses.list(flagged=True, limit=1000):
                 click.echo(f"FLAGGED\t{view.game_id}\t{','.join(view.flags)}\t"
                            f"{_evidence_text(view.evidence)}")  # fmt: skip
             return

@@ -18,7 +18,7 @@ from datetime import datetime
 
 from ..errors import ChessrateError
 from ..ledger import Ledger
-from ..ledger.analyses import Analyses, AnalysisView
+from ..ledger.analyses import AnalysisView
 from ..systems.site_live import Side
 from .detector import Detector, DetectorRules, Evidence, UnanalysableGame
 
@@ -55,7 +55,7 @@ class DetectionJob:
         self.detector = detector
         self.clock = clock
         self.rules = rules or getattr(detector, "rules", None) or DetectorRules()
-        self.analyses = Analyses(ledger)
+        self.analyses = ledger.analyses
 
     def run(self, limit: int = DETECT_BATCH, stop: threading.Event | None = None) -> DetectReport:
         """Analyse at most ``limit`` games waiting for their analysis; when ``stop`` is
@@ -104,7 +104,7 @@ class DetectionJob:
         log.warning("detector: game %s: %s flagged (%s)", game_id, player, summary)
         self.analyses.record_flag(game_id, player)
         try:
-            self.ledger.file_report(
+            self.ledger.reviews.file_report(
                 game_id, DETECTOR_NAME, f"engine-like play by {player} ({summary})",
                 evidence.to_json(), "detector", self.clock(),
             )  # fmt: skip

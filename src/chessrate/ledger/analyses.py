@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import exc, insert, select, update
 
@@ -21,7 +21,9 @@ from ..systems.site_live import LiveStatus, Side
 from . import codec, rows
 from .connection import as_utc
 from .schema import analyses, games, live_games
-from .store import Ledger
+
+if TYPE_CHECKING:
+    from .store import Ledger
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,7 @@ class Analyses:
             found = conn.execute(query).all()
         pending = []
         for row in found:
-            changes = self.ledger.get_game(row.id).changes
+            changes = self.ledger.games.get(row.id).changes
             ratings: dict[Side, int | None] = {}
             for side, player in ((Side.WHITE, row.white), (Side.BLACK, row.black)):
                 before = next((c.before for c in changes if c.player == player), None)

@@ -1,17 +1,22 @@
 """The audit log: every moderation action (a report filed, a case confirmed, dismissed
 or reopened, a game annulled, a token created or revoked), who did it, when, on what
 and why. Rows are written by the action's own transaction (:func:`record`), so an
-action and its audit row are committed together or not at all."""
+action and its audit row are committed together or not at all. The log is read
+through ``ledger.audit`` (:class:`Audit`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, func, insert, select
 
-from .connection import LedgerConnection, as_utc
+from .connection import as_utc
 from .schema import audit
+
+if TYPE_CHECKING:
+    from .store import Ledger
 
 ACTIONS = ("report", "confirm", "dismiss", "reopen", "annul", "token-create", "token-revoke")
 """What the log names an action."""
@@ -39,10 +44,13 @@ def record(
     )
 
 
-class LedgerAudit(LedgerConnection):
-    """The audit log's reads (the :class:`~chessrate.ledger.Ledger`'s share)."""
+class Audit:
+    """A ledger's audit log, read (``ledger.audit``; written by :func:`record`)."""
 
-    def audit_log(
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def log(
         self, offset: int = 0, limit: int = 100, target: str | None = None
     ) -> tuple[list[AuditEntry], int]:
         """The log, newest first (``limit`` rows from ``offset``), and how many rows it
@@ -52,7 +60,7 @@ class LedgerAudit(LedgerConnection):
         if target is not None:
             query = query.where(audit.c.target == target)
             count = count.where(audit.c.target == target)
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             total = int(conn.execute(count).scalar() or 0)
             rows = conn.execute(query.order_by(audit.c.id.desc()).offset(offset).limit(limit)).all()
         entries = [

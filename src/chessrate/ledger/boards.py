@@ -7,7 +7,7 @@ The ledger's date is the ``played_at`` of its most recently recorded game (the
 largest ``seq``: one index step, no scan of ``played_at``, which has no index).
 
 A player's last rated game in a pool is the event that last changed the rating:
-``ratings.seq`` is written by ``writes.py`` (``_store_states``: a game's seq, an
+``ratings.seq`` is written by ``common.store_states`` (a game's seq, an
 annulment's seq, or a player's event seq for an imported rating no game has moved
 yet) and by ``bulk.py`` (the seq of each rating's last change, a game's). A game's
 seq is its ``games.seq``; an annulment's is ``annulments.seq``, and then the
@@ -15,14 +15,14 @@ annulled game's ``played_at`` counts (site S10 reverses that game; the games bef
 it are not looked up). The annulment is found through its event (``events.seq``, the
 key ``annulments.seq`` refers to; its ``ref`` is the game's id), a key lookup per row
 (``annulments.seq`` has no index). A player's event is no game: such a rating is not
-active.
+active. The ledger's part ``ledger.boards`` is :class:`Boards`.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     ColumnElement,
@@ -42,18 +42,23 @@ from ..numbers import from_hundredths
 from ..records import microseconds, moment
 from ..systems.base import Established
 from .codec import player_from_json
-from .connection import LedgerConnection
 from .schema import events, games, players, ratings
 from .views import RatingView
 
+if TYPE_CHECKING:
+    from .store import Ledger
 
-class LedgerBoards(LedgerConnection):
-    """Leaderboards (the :class:`~chessrate.ledger.Ledger`'s share)."""
+
+class Boards:
+    """A ledger's leaderboards (``ledger.boards``)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
 
     def ledger_date(self) -> datetime | None:
         """When the most recently recorded game (largest ``seq``) was played; None
         without games."""
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             return self._ledger_moment(conn)
 
     def _ledger_moment(self, conn: Connection) -> datetime | None:
@@ -65,9 +70,9 @@ class LedgerBoards(LedgerConnection):
         """Who the pool's default list shows (the system's rule); None for a system
         that rates periods (its list is the period's published list)."""
         self._check_pool(pool)
-        if not self.info.rates_games:
+        if not self.ledger.info.rates_games:
             return None
-        return self.system.established(pool, active_days)
+        return self.ledger.system.established(pool, active_days)
 
     def leaderboard(
         self,
@@ -82,7 +87,7 @@ class LedgerBoards(LedgerConnection):
         the number of players on it. ``established_only``: the system's established
         players only (:meth:`established_rule`; ``active_days`` where the system asks
         for recent play, counted back from the ledger's date), else everyone listed."""
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             source, where = self._board(conn, pool, established_only, active_days)
             query = (
                 select(ratings, players.c.name)
@@ -97,7 +102,7 @@ class LedgerBoards(LedgerConnection):
             count = int(total.scalar_one())
         return [rating_view(r, r.name) for r in rows], count
 
-    def board_rank(
+    def rank(
         self,
         pool: str,
         player_id: str,
@@ -109,7 +114,7 @@ class LedgerBoards(LedgerConnection):
         ordered before, under the same order) and the list's length. NotFound says why
         a player is not on it (no such player, no rating in the pool, not listed, not
         established)."""
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             source, where = self._board(conn, pool, established_only, active_days)
             mine = conn.execute(
                 select(ratings.c.rating_cents, ratings.c.games)
@@ -138,8 +143,11 @@ class LedgerBoards(LedgerConnection):
     # -- the query ----------------------------------------------------------------------
 
     def _check_pool(self, pool: str) -> None:
-        if pool not in self.pools:
-            raise NotFound(f"pool {pool}: not a pool of {self.system_id} ({', '.join(self.pools)})")
+        if pool not in self.ledger.pools:
+            raise NotFound(
+                f"pool {pool}: not a pool of {self.ledger.system_id} "
+                f"({', '.join(self.ledger.pools)})"
+            )
 
     def _board(
         self, conn: Connection, pool: str, established_only: bool, active_days: int | None
@@ -170,7 +178,7 @@ class LedgerBoards(LedgerConnection):
     def _membership_until(self) -> ColumnElement[Any]:
         """The player's ``membership_until`` (ISO day text, NULL for none) from the
         attributes JSON: SQLite's ``json_extract``, PostgreSQL's ``->>``."""
-        if self.postgres:
+        if self.ledger.postgres:
             until: ColumnElement[Any] = cast(players.c.attributes, JSONB)["membership_until"].astext
             return until
         return func.json_extract(players.c.attributes, "$.membership_until")
@@ -213,7 +221,7 @@ BOARD_ORDER = (
     ratings.c.player_id,
 )
 """A list's order: rated rows best first (a row without a rating, as arena's qualifying
-players, last), then more games, then the id. :meth:`LedgerBoards.board_rank` counts
+players, last), then more games, then the id. :meth:`Boards.rank` counts
 under the same order."""
 
 
@@ -252,4 +260,4 @@ def hundredths_rating(hundredths: int | None) -> Decimal | None:
     return None if hundredths is None else from_hundredths(hundredths)
 
 
-__all__ = ["BOARD_ORDER", "LedgerBoards", "hundredths_rating", "rating_view"]
+__all__ = ["BOARD_ORDER", "Boards", "hundredths_rating", "rating_view"]

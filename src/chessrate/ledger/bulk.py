@@ -1,12 +1,15 @@
-"""The bulk import: a whole file rated by the compiled replay and written in bulk.
+"""The bulk import (``ledger.bulk``): a whole file rated by the compiled replay and
+written in bulk.
 
-A ledger that holds no game yet can take a whole file at once: the compiled replay
-(:func:`chessrate.fast.replay`, in file order: the ledger rates in commit order)
+A ledger that holds no game yet, or whose games all came before the file's
+(:meth:`Bulk.appendable`), can take a whole file at once (:meth:`Bulk.run`): the
+compiled replay (:func:`chessrate.fast.replay`, in file order: the ledger rates in commit order)
 rates it and emits every game's decision and every change as the ledger's numbers
 (:class:`chessrate.fast.rows.RowChunk`), which are written as they come, a chunk at
 a time: ``executemany`` on SQLite, ``COPY`` on PostgreSQL. Then the current ratings
 (each (player, pool)'s last change, through the system's ``state_after``) and the
-annulments (the per-game path's :meth:`~LedgerWrites._annul`). All of it is one
+annulments (the per-game path's :meth:`Annulments.annul_in
+<chessrate.ledger.annulments.Annulments.annul_in>`). All of it is one
 transaction: a refused record raises before anything is written, and any failure
 leaves the ledger as it was. It is the ledger's only writer while it runs (SQLite's
 write lock; on PostgreSQL the writers' lock, exclusive): the service's writes wait
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -32,10 +35,12 @@ from ..folding import search_key
 from ..records import Player, Venue, microseconds
 from ..systems.base import CHANGE_COLUMNS, PoolKey, RatingSystem
 from ..systems.registry import system_of
-from . import codec, rows
+from . import codec, common, rows
 from .schema import events, games, players, ratings
 from .views import AnnulmentView
-from .writes import LedgerWrites
+
+if TYPE_CHECKING:
+    from .store import Ledger
 
 GAME_INSERT = ("seq", *rows.GAME_COLUMNS, "outcome", "reason", "annulled", "submitted_at")
 CHANGE_INSERT = (
@@ -63,15 +68,13 @@ RATING_COLUMNS = ("rating_cents", "display", "state_name", "games", "listed", "s
 I64 = npt.NDArray[np.int64]
 
 
-class LedgerBulk(LedgerWrites):
-    """The bulk import (the :class:`~chessrate.ledger.Ledger`'s share)."""
+class Bulk:
+    """A ledger's bulk import (``ledger.bulk``)."""
 
-    def has_games(self) -> bool:
-        """Whether the ledger holds a game (a bulk import needs one that does not)."""
-        with self.reading() as conn:
-            return _has_games(conn)
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
 
-    def bulk_import(
+    def run(
         self,
         batch: Any,
         new_players: Sequence[Player],
@@ -90,24 +93,24 @@ class LedgerBulk(LedgerWrites):
         from ..fast import replay
         from ..fast.rows import NULL, NULLABLE, RowChunk
 
-        system = self.system
+        system = self.ledger.system
         counts: dict[str, int] = {}
-        with self.transaction() as conn:
+        with self.ledger.transaction() as conn:
             # No other writer meanwhile: the import numbers its events itself, and
             # rates from the current ratings it reads now.
-            self.exclusive(conn)
-            start = self._current_states(conn) if _has_games(conn) else {}
-            if not self.postgres:
+            self.ledger.exclusive(conn)
+            start = self._current_states(conn) if common.has_games(conn) else {}
+            if not self.ledger.postgres:
                 # a page cache as big as the tables being written (SQLite's default,
                 # 2 MB, writes the changes' pages out and reads them back again)
                 conn.exec_driver_sql(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
             self._bulk_players(conn, new_players, now)
             for player_id, fields in updates:
-                self._update_player(conn, player_id, fields, now)
+                self.ledger.players.update_in(conn, player_id, fields, now)
             people = {player.id: player for player in roster}
-            keys = self.player_keys(conn, people)
-            first_seq = self.next_seq(conn)
-            writer = _Writer(self, conn, batch, people, keys, first_seq, now, start)
+            keys = common.player_keys(conn, people)
+            first_seq = common.next_seq(self.ledger, conn)
+            writer = _Writer(self.ledger, conn, batch, people, keys, first_seq, now, start)
 
             def on_rows(chunk: RowChunk) -> None:
                 writer.write(chunk, NULL, NULLABLE)
@@ -127,7 +130,7 @@ class LedgerBulk(LedgerWrites):
             annulled = []
             for where, game_id, reason in annulments_wanted:
                 try:
-                    annulled.append(self._annul(conn, game_id, reason, by, now))
+                    annulled.append(self.ledger.annulments.annul_in(conn, game_id, reason, by, now))
                 except InvalidRecord as error:
                     raise InvalidRecord(where, "id", f"{game_id}: {error.reason}") from None
                 except NotFound:  # worded as the game-by-game import words them
@@ -143,9 +146,9 @@ class LedgerBulk(LedgerWrites):
         if not new:
             return
         for player in new:
-            self.system.check_player(player)
-        key = self.next_player_key(conn)
-        seq = self.next_seq(conn)
+            self.ledger.system.check_player(player)
+        key = common.next_player_key(self.ledger, conn)
+        seq = common.next_seq(self.ledger, conn)
         texts = [codec.dumps(p.to_mapping()) for p in new]
         conn.execute(
             insert(players),
@@ -158,7 +161,7 @@ class LedgerBulk(LedgerWrites):
             [{"seq": seq + n, "kind": "player", "ref": p.id, "payload": text, "at": now}
              for n, (p, text) in enumerate(zip(new, texts, strict=True))],
         )  # fmt: skip
-        if not self.postgres:
+        if not self.ledger.postgres:
             return
         # PostgreSQL's sequences follow the numbers taken here.
         conn.exec_driver_sql(f"SELECT setval('player_keys', {key + len(new) - 1})")
@@ -179,7 +182,7 @@ class LedgerBulk(LedgerWrites):
         if not states:
             return
         fields = ("player_id", "pool", "seq", *RATING_COLUMNS)
-        marks = ", ".join(("?" if not self.postgres else "%s") for _ in fields)
+        marks = ", ".join(("?" if not self.ledger.postgres else "%s") for _ in fields)
         updates = ", ".join(f"{n} = excluded.{n}" for n in ("seq", *RATING_COLUMNS))
         sql = (
             f"INSERT INTO ratings ({', '.join(fields)}) VALUES ({marks}) "
@@ -187,7 +190,7 @@ class LedgerBulk(LedgerWrites):
         )
         data = []
         for (player_id, pool), (state, seq) in states.items():
-            row = self._rating_row(people[player_id], pool, state)
+            row = common.rating_row(self.ledger, people[player_id], pool, state)
             data.append((player_id, pool, seq, *(row[n] for n in RATING_COLUMNS)))
         conn.exec_driver_sql(sql, data)
 
@@ -196,7 +199,7 @@ class LedgerBulk(LedgerWrites):
         from them)."""
         query = select(ratings.c.player_id, ratings.c.pool, ratings.c.state)
         return {
-            (row.player_id, row.pool): codec.state_from_json(self.system_id, row.state)
+            (row.player_id, row.pool): codec.state_from_json(self.ledger.system_id, row.state)
             for row in conn.execute(query)
         }
 
@@ -204,7 +207,7 @@ class LedgerBulk(LedgerWrites):
         """Whether a batch can be imported in bulk: the ledger has no game, or every
         stored game was played before the batch's first game and none of its ids is
         stored (the file then continues the ledger's ratings exactly as game by game)."""
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             last = conn.execute(select(func.max(games.c.played_at))).scalar()
             if last is None:
                 return True
@@ -238,7 +241,7 @@ class _Writer:
 
     def __init__(
         self,
-        ledger: LedgerBulk,
+        ledger: Ledger,
         conn: Connection,
         batch: Any,
         people: Mapping[str, Player],
@@ -447,10 +450,6 @@ class Tracker:
 
 def _insert_sql(table: str, names: Sequence[str]) -> str:
     return f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
-
-
-def _has_games(conn: Connection) -> bool:
-    return conn.execute(select(games.c.seq).limit(1)).first() is not None
 
 
 def _nobody(_key: int) -> str:

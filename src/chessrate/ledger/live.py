@@ -3,8 +3,9 @@ the sweeper that applies the deadlines of site S7-S9.
 
 Each action is one transaction that first locks the live game's row (PostgreSQL
 ``SELECT ... FOR UPDATE``; SQLite's write lock from ``BEGIN IMMEDIATE``), then, when
-the game ends, rates it through :meth:`Ledger.submit_in` like a submitted game, in the
-same transaction. Locks are always taken live game first, then players (the rating
+the game ends, rates it through :meth:`Games.submit_in
+<chessrate.ledger.games.Games.submit_in>` like a submitted game, in the same
+transaction. Locks are always taken live game first, then players (the rating
 path locks the players), so actions and sweepers cannot deadlock.
 
 A deadline is applied by whoever meets it first: the sweeper, or an action on the
@@ -19,7 +20,7 @@ import json
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -43,11 +44,13 @@ from ..systems.site_live import (
     plies_text,
 )
 from ..timecontrol import parse_time_control
-from . import codec, rows
+from . import codec, common, rows
 from .connection import as_utc
 from .schema import games, live_games
-from .store import Ledger
 from .views import GameView
+
+if TYPE_CHECKING:
+    from .store import Ledger
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +136,7 @@ class LiveGames:
         it pairs in the transaction that marks their seeks paired)."""
         system = self._require_site()
         where = f"live game {game.id}"
-        people = self.ledger.load_players(conn, (game.white, game.black), lock=False)
+        people = common.load_players(conn, (game.white, game.black), lock=False)
         for side in Side:
             if game.player(side) not in people:
                 raise InvalidRecord(where, side.value, f"unknown player {game.player(side)!r}")
@@ -477,9 +480,9 @@ class LiveGames:
         another is refused (409), never a server error."""
         try:
             with conn.begin_nested():
-                view, _ = self.ledger.submit_in(conn, record, now)
+                view, _ = self.ledger.games.submit_in(conn, record, now)
         except IntegrityError:
-            view, _ = self.ledger.submit_in(conn, record, now)
+            view, _ = self.ledger.games.submit_in(conn, record, now)
         return view
 
     def _view(self, conn: Connection, row: Any, outcome: str | None = None) -> LiveView:

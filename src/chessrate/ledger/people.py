@@ -1,7 +1,7 @@
-"""The ledger's reads about one player, for the player's page and the API: the games
-list (every game the player played, newest first, paged), the record in each pool
-(first rating, peak, wins/draws/losses, rank on the list) and the rating chart's
-series (bucketed to at most :data:`MAX_POINTS` points).
+"""The ledger's reads about one player (``ledger.people``), for the player's page and
+the API: the games list (every game the player played, newest first, paged), the
+record in each pool (first rating, peak, wins/draws/losses, rank on the list) and the
+rating chart's series (bucketed to at most :data:`MAX_POINTS` points).
 
 A player's games are two index ranges, ``games (white, seq)`` and ``games (black,
 seq)`` (migration 0005), read newest first and merged; the changes are the player's
@@ -13,19 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, and_, func, or_, select
 
 from ..errors import NotFound
 from ..numbers import from_hundredths
 from ..records import microseconds, moment
-from . import rows
+from . import common, rows
 from .boards import hundredths_rating
 from .connection import as_utc
-from .queries import LedgerQueries
 from .schema import annulments, changes, games, players, ratings
 from .views import ChartSeries, PlayedGame, PoolSummary, SeriesPoint
+
+if TYPE_CHECKING:
+    from .store import Ledger
 
 MAX_POINTS = 500
 """A chart draws at most this many changes (and every annulment)."""
@@ -34,29 +36,35 @@ DAY = 86_400_000_000
 """A day in microseconds."""
 
 
-class LedgerPeople(LedgerQueries):
-    """Reads about one player (the :class:`~chessrate.ledger.Ledger`'s share)."""
+class People:
+    """A ledger's reads about one player (``ledger.people``)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
 
     def _key_of(self, conn: Connection, player_id: str) -> int:
-        key = self.player_keys(conn, [player_id]).get(player_id)
+        key = common.player_keys(conn, [player_id]).get(player_id)
         if key is None:
             raise NotFound(f"player {player_id}: no such player")
         return key
 
     def _pool_code(self, pool: str) -> int:
-        if pool not in self.pools:
-            raise NotFound(f"pool {pool}: not a pool of {self.system_id} ({', '.join(self.pools)})")
-        return self.pools.index(pool)
+        if pool not in self.ledger.pools:
+            raise NotFound(
+                f"pool {pool}: not a pool of {self.ledger.system_id} "
+                f"({', '.join(self.ledger.pools)})"
+            )
+        return self.ledger.pools.index(pool)
 
     # -- the games list -----------------------------------------------------------------
 
-    def player_games(
+    def games(
         self, player_id: str, offset: int = 0, limit: int = 50
     ) -> tuple[list[PlayedGame], int]:
         """The games ``player_id`` played (rated, unrated, void and annulled ones),
         newest first (commit order), ``limit`` of them from ``offset``; and how many
         there are in all."""
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             key = self._key_of(conn, player_id)
             total = sum(
                 conn.execute(
@@ -83,7 +91,7 @@ class LedgerPeople(LedgerQueries):
                     )
                 )
             }
-            codes = range(len(self.pools))
+            codes = range(len(self.ledger.pools))
             own = conn.execute(
                 select(changes)
                 .where(changes.c.player == key, changes.c.pool.in_(codes), changes.c.seq.in_(seqs))
@@ -115,7 +123,7 @@ class LedgerPeople(LedgerQueries):
                     )
                 ).all()
             ) if annulled else {}  # fmt: skip
-        system = self.system
+        system = self.ledger.system
 
         def name(person: int) -> str:
             return str(people[person][0])
@@ -149,7 +157,7 @@ class LedgerPeople(LedgerQueries):
         """The player's record in every pool with a change or a rating, in the system's
         pool order: first rating, peak (and its game), wins/draws/losses of rated games
         (annulled games left out) and the rank on the list."""
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             key = self._key_of(conn, player_id)
             # The player's own changes by pool and score (no join: the changes' key
             # range), less those of annulled games (an annulment's change names its
@@ -181,7 +189,7 @@ class LedgerPeople(LedgerQueries):
                 ).all()
             )
             found = []
-            for code, pool in enumerate(self.pools):
+            for code, pool in enumerate(self.ledger.pools):
                 first = conn.execute(
                     select(changes.c.before)
                     .where(changes.c.player == key, changes.c.pool == code)
@@ -226,9 +234,10 @@ class LedgerPeople(LedgerQueries):
 
     def _rank_on_list(self, player_id: str, pool: str) -> int | None:
         """The player's place on the pool's list of everyone listed (the leaderboard's
-        order, :meth:`board_rank`); None when the player is not listed."""
+        order, :meth:`Boards.rank <chessrate.ledger.boards.Boards.rank>`); None when the
+        player is not listed."""
         try:
-            return self.board_rank(pool, player_id)[0]
+            return self.ledger.boards.rank(pool, player_id)[0]
         except NotFound:
             return None
 
@@ -243,7 +252,7 @@ class LedgerPeople(LedgerQueries):
         Python (the first, the last, every annulment, and each of the equal spans of
         time's lowest and highest rating), so only the drawn points are read."""
         code = self._pool_code(pool)
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             key = self._key_of(conn, player_id)
             mine = and_(changes.c.player == key, changes.c.pool == code)
             reversed_ = conn.execute(
@@ -378,7 +387,7 @@ def bucketed(points: Sequence[SeriesPoint], limit: int = MAX_POINTS) -> tuple[Se
     """At most ``limit`` of ``points`` (in time order): all of them when they are few;
     else every annulment and, of the games' points, the first, the last, and the
     lowest and the highest rating of each of (``limit`` - those) / 2 equal spans of
-    the games' time, in order (the rule :meth:`LedgerPeople.chart_series` applies in
+    the games' time, in order (the rule :meth:`People.chart_series` applies in
     SQL)."""
     if len(points) <= limit:
         return tuple(points)
@@ -399,4 +408,4 @@ def bucketed(points: Sequence[SeriesPoint], limit: int = MAX_POINTS) -> tuple[Se
     return tuple(sorted(kept.values(), key=lambda p: p.seq))
 
 
-__all__ = ["MAX_POINTS", "LedgerPeople", "bucketed"]
+__all__ = ["MAX_POINTS", "People", "bucketed"]

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, func, insert, select, text, update
 
@@ -28,10 +28,12 @@ from ..io.trf import parse_trf
 from ..numbers import from_hundredths, to_hundredths
 from ..records import text_problem
 from ..systems.fide import POOL, FideRules, FideSystem, PeriodResult
-from . import codec
+from . import codec, common
 from .connection import as_utc
 from .schema import fide_files, fide_periods, fide_results, players, ratings
-from .store import Ledger
+
+if TYPE_CHECKING:
+    from .store import Ledger
 
 CLOSE_LOCK = 0x5EE6_0018
 """The PostgreSQL advisory lock key that makes periods close one at a time. Each lock
@@ -227,7 +229,7 @@ class Periods:
         attributes = codec.dumps({"id": player_id, "name": name})
         if conn.execute(select(players.c.id).where(players.c.id == player_id)).first() is None:
             conn.execute(
-                insert(players).values(id=player_id, key=self.ledger.next_player_key(conn),
+                insert(players).values(id=player_id, key=common.next_player_key(self.ledger, conn),
                                        name=name, search=search_key(player_id, name),
                                        attributes=attributes, bot=False,
                                        created_at=now, updated_at=now)

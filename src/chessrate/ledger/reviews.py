@@ -3,17 +3,19 @@
 A finished rated game that is reported gets ONE review case (``open``, ``confirmed``,
 ``dismissed``) gathering every report; a reporter (``by``: a player id, or a
 detector's name) files at most one report per game, so a detector that runs again
-files nothing new (:meth:`LedgerReviews.file_report` answers the stored report).
-Confirming a case annuls the game through site S10 (:meth:`LedgerWrites._annul`, as
-``POST /games/{id}/annul`` does) in the same transaction as the case's update;
+files nothing new (:meth:`Reviews.file_report` answers the stored report).
+Confirming a case annuls the game through site S10 (:meth:`Annulments.annul_in
+<chessrate.ledger.annulments.Annulments.annul_in>`, as ``POST /games/{id}/annul``
+does) in the same transaction as the case's update;
 dismissing leaves the ratings alone; a dismissed case can be reopened (and a new
 report reopens it). Every action writes its audit row (:mod:`.audit`) in its own
 transaction. Each action first locks the game's two players (PostgreSQL; SQLite holds
 the database from ``BEGIN IMMEDIATE``), as an annulment does, so reports, decisions
 and annulments of one game are serialized.
 
-The queue (:meth:`LedgerReviews.reviews`) is ordered by the number of reports, most
-first, then by the case's oldest report, oldest first, then by game id.
+The queue (:meth:`Reviews.list`) is ordered by the number of reports, most
+first, then by the case's oldest report, oldest first, then by game id. The
+ledger's part ``ledger.reviews`` is :class:`Reviews`.
 """
 
 from __future__ import annotations
@@ -23,18 +25,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..records import Outcome, text_problem
-from . import audit, rows
+from . import audit, common, rows
 from .connection import as_utc
 from .schema import live_games, players, reports, reviews
 from .views import AnnulmentView
-from .writes import LedgerWrites
+
+if TYPE_CHECKING:
+    from .store import Ledger
 
 
 class ReviewStatus(StrEnum):
@@ -102,8 +106,11 @@ def _text(value: str, field: str, where: str, limit: int = MAX_REASON) -> str:
     return text
 
 
-class LedgerReviews(LedgerWrites):
-    """Reports and review cases (the :class:`~chessrate.ledger.Ledger`'s share)."""
+class Reviews:
+    """A ledger's reports and review cases (``ledger.reviews``)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
 
     def file_report(
         self,
@@ -138,7 +145,7 @@ class LedgerReviews(LedgerWrites):
                 raise InvalidRecord(where, "evidence", f"is over {MAX_EVIDENCE} characters")
         for attempt in (1, 2):
             try:
-                with self.transaction() as conn:
+                with self.ledger.transaction() as conn:
                     return self._file_report(
                         conn, game_id, by, reason, evidence_text, source, now, via
                     )
@@ -207,7 +214,7 @@ class LedgerReviews(LedgerWrites):
     def _locked_game(self, conn: Connection, game_id: str) -> Any:
         """The game's row, its two players locked (id order); a game not (yet) in the
         ledger: 409 when it is a live game still being played, else 404."""
-        row = self._game_row(conn, game_id)
+        row = common.game_row(conn, game_id)
         if row is None:
             live = conn.execute(
                 select(live_games.c.status).where(live_games.c.id == game_id)
@@ -215,9 +222,9 @@ class LedgerReviews(LedgerWrites):
             if live is not None:
                 raise Conflict(f"game {game_id}: not finished ({live}): report it once it ends")
             raise NotFound(f"game {game_id}: no such game")
-        namer = self._namer(conn, row)
-        self.load_players(conn, (namer(row.white), namer(row.black)), lock=True)
-        return self._game_row(conn, game_id)
+        namer = common.namer(conn, row)
+        common.load_players(conn, (namer(row.white), namer(row.black)), lock=True)
+        return common.game_row(conn, game_id)
 
     def _locked_case(self, conn: Connection, game_id: str) -> Any:
         self._locked_game(conn, game_id)
@@ -228,33 +235,33 @@ class LedgerReviews(LedgerWrites):
             raise NotFound(f"game {game_id}: no review case (nobody reported it)")
         return case
 
-    def confirm_review(
+    def confirm(
         self, game_id: str, reason: str, by: str, now: datetime
     ) -> tuple[ReviewView, AnnulmentView]:
         """Confirm an open case: the game is annulled (site S10, as ``annul`` does, with
         ``by`` and ``reason``) and the case closed, in one transaction. A case confirmed
         already, or a game annulled already: 409; a dismissed case: 409 (reopen it)."""
         reason = _text(reason, "reason", f"game {game_id}")
-        with self.transaction() as conn:
+        with self.ledger.transaction() as conn:
             case = self._locked_case(conn, game_id)
             if case.status == "confirmed":
                 raise Conflict(f"game {game_id}: the case is confirmed already (annulled)")
             if case.status == "dismissed":
                 raise Conflict(f"game {game_id}: the case was dismissed: reopen it first")
-            annulment = self._annul(conn, game_id, reason, by, now)
+            annulment = self.ledger.annulments.annul_in(conn, game_id, reason, by, now)
             conn.execute(
                 update(reviews).where(reviews.c.game_id == game_id)
                 .values(status="confirmed", decided_by=by, decided_at=now, note=reason,
                         updated_at=now)
             )  # fmt: skip
             audit.record(conn, now, by, "confirm", game_id, reason)
-        return self.review(game_id), annulment
+        return self.get(game_id), annulment
 
-    def dismiss_review(self, game_id: str, note: str, by: str, now: datetime) -> ReviewView:
+    def dismiss(self, game_id: str, note: str, by: str, now: datetime) -> ReviewView:
         """Dismiss an open case (the ratings stay as they are)."""
         return self._decide(game_id, note, by, now, "open", "dismissed", "dismiss")
 
-    def reopen_review(self, game_id: str, note: str, by: str, now: datetime) -> ReviewView:
+    def reopen(self, game_id: str, note: str, by: str, now: datetime) -> ReviewView:
         """Open a dismissed case again."""
         return self._decide(game_id, note, by, now, "dismissed", "open", "reopen")
 
@@ -263,7 +270,7 @@ class LedgerReviews(LedgerWrites):
         action: str,
     ) -> ReviewView:  # fmt: skip
         note = _text(note, "note", f"game {game_id}")
-        with self.transaction() as conn:
+        with self.ledger.transaction() as conn:
             case = self._locked_case(conn, game_id)
             if case.status != was:
                 raise Conflict(
@@ -276,41 +283,16 @@ class LedgerReviews(LedgerWrites):
                         updated_at=now)
             )  # fmt: skip
             audit.record(conn, now, by, action, game_id, note)
-        return self.review(game_id)
+        return self.get(game_id)
 
     # -- reads --------------------------------------------------------------------------
 
-    def review(self, game_id: str) -> ReviewView:
-        with self.reading() as conn:
+    def get(self, game_id: str) -> ReviewView:
+        with self.ledger.reading() as conn:
             case = conn.execute(select(reviews).where(reviews.c.game_id == game_id)).first()
             if case is None:
                 raise NotFound(f"game {game_id}: no review case (nobody reported it)")
             return self._cases(conn, [case])[0]
-
-    def reviews(
-        self, status: str | None = "open", offset: int = 0, limit: int = 50
-    ) -> tuple[list[ReviewView], int]:
-        """The cases of ``status`` (None: all), most reported first, then oldest report
-        first, then by game id; ``limit`` from ``offset``, and how many there are."""
-        if status is not None and status not in STATUSES:
-            raise InvalidInput(f"status {status!r}: one of {', '.join(STATUSES)}")
-        count = func.count(reports.c.id)
-        oldest = func.min(reports.c.at)
-        query = (
-            select(reviews)
-            .join(reports, reports.c.game_id == reviews.c.game_id)
-            .group_by(*reviews.c)
-            .order_by(count.desc(), oldest.asc(), reviews.c.game_id.asc())
-            .offset(offset)
-            .limit(limit)
-        )
-        total = select(func.count()).select_from(reviews)
-        if status is not None:
-            query = query.where(reviews.c.status == status)
-            total = total.where(reviews.c.status == status)
-        with self.reading() as conn:
-            found = conn.execute(query).all()
-            return self._cases(conn, found), int(conn.execute(total).scalar() or 0)
 
     def _cases(self, conn: Connection, cases: Sequence[Any]) -> list[ReviewView]:
         ids = [c.game_id for c in cases]
@@ -335,6 +317,31 @@ class LedgerReviews(LedgerWrites):
             for c in cases
         ]
 
+    def list(
+        self, status: str | None = "open", offset: int = 0, limit: int = 50
+    ) -> tuple[list[ReviewView], int]:
+        """The cases of ``status`` (None: all), most reported first, then oldest report
+        first, then by game id; ``limit`` from ``offset``, and how many there are."""
+        if status is not None and status not in STATUSES:
+            raise InvalidInput(f"status {status!r}: one of {', '.join(STATUSES)}")
+        count = func.count(reports.c.id)
+        oldest = func.min(reports.c.at)
+        query = (
+            select(reviews)
+            .join(reports, reports.c.game_id == reviews.c.game_id)
+            .group_by(*reviews.c)
+            .order_by(count.desc(), oldest.asc(), reviews.c.game_id.asc())
+            .offset(offset)
+            .limit(limit)
+        )
+        total = select(func.count()).select_from(reviews)
+        if status is not None:
+            query = query.where(reviews.c.status == status)
+            total = total.where(reviews.c.status == status)
+        with self.ledger.reading() as conn:
+            found = conn.execute(query).all()
+            return self._cases(conn, found), int(conn.execute(total).scalar() or 0)
+
 
 def _report(row: Any) -> ReportView:
     evidence = None if row.evidence is None else json.loads(row.evidence)
@@ -344,9 +351,9 @@ def _report(row: Any) -> ReportView:
 __all__ = [
     "SOURCES",
     "STATUSES",
-    "LedgerReviews",
     "ReportSource",
     "ReportView",
     "ReviewStatus",
     "ReviewView",
+    "Reviews",
 ]

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, func, insert, or_, select, text, update
 
@@ -43,11 +43,13 @@ from ..systems.site_pairing import (
     colours,
 )
 from ..timecontrol import TimeControl, parse_time_control
-from . import codec
+from . import codec, common
 from .connection import as_utc
 from .live import LiveGames, LiveView
 from .schema import games, live_games, players, ratings, seeks
-from .store import Ledger
+
+if TYPE_CHECKING:
+    from .store import Ledger
 
 log = logging.getLogger(__name__)
 
@@ -309,7 +311,7 @@ class Seeks:
         rated: bool,
     ) -> Player:  # fmt: skip
         """The seeking player, locked (one player's seeks are made one at a time)."""
-        found = self.ledger.load_players(conn, (player_id,), lock=True)
+        found = common.load_players(conn, (player_id,), lock=True)
         if player_id not in found:
             raise InvalidRecord("seek", "player", f"unknown player {player_id!r}")
         player = found[player_id]
@@ -392,7 +394,7 @@ class Seeks:
             .order_by(live_games.c.opened_at.desc()).limit(n)
         ):  # fmt: skip
             sides.append(Side.WHITE if row.white == player_id else Side.BLACK)
-        key = self.ledger.player_keys(conn, (player_id,)).get(player_id)
+        key = common.player_keys(conn, (player_id,)).get(player_id)
         if key is not None and len(sides) < n:
             stored: list[tuple[int, Side]] = []
             for side, column in ((Side.WHITE, games.c.white), (Side.BLACK, games.c.black)):
@@ -430,7 +432,7 @@ class Seeks:
 
     def _views(self, conn: Connection, rows: Iterable[Any], now: datetime) -> list[SeekView]:
         rows = list(rows)
-        people = self.ledger.load_players(conn, {row.player_id for row in rows}, lock=False)
+        people = common.load_players(conn, {row.player_id for row in rows}, lock=False)
         elos = self._elos(conn, people) if people else {}
         unknown = (Decimal(0), 0)
         return [_view(row, elos.get(row.player_id, unknown), now) for row in rows]

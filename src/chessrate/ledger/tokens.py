@@ -1,7 +1,7 @@
-"""API tokens in the ledger: a token is shown once; only its SHA-256 is stored, with
-its role (``writer``, ``moderator``), a label saying whose it is, an optional expiry
-and, once revoked, when. A revoked or expired token answers no role. Creating and
-revoking a token are written to the audit log."""
+"""API tokens in the ledger (``ledger.tokens``): a token is shown once; only its
+SHA-256 is stored, with its role (``writer``, ``moderator``), a label saying whose it
+is, an optional expiry and, once revoked, when. A revoked or expired token answers no
+role. Creating and revoking a token are written to the audit log."""
 
 from __future__ import annotations
 
@@ -9,13 +9,17 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import insert, select, update
 
 from ..errors import Conflict, InvalidInput, NotFound
 from . import audit
-from .connection import LedgerConnection, as_utc
+from .connection import as_utc
 from .schema import tokens
+
+if TYPE_CHECKING:
+    from .store import Ledger
 
 ROLES = ("writer", "moderator")
 
@@ -45,10 +49,13 @@ class TokenView:
         return "valid"
 
 
-class LedgerTokens(LedgerConnection):
-    """Bearer tokens (the :class:`~chessrate.ledger.Ledger`'s share)."""
+class Tokens:
+    """A ledger's bearer tokens (``ledger.tokens``)."""
 
-    def create_token(
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def create(
         self,
         role: str,
         label: str,
@@ -63,7 +70,7 @@ class LedgerTokens(LedgerConnection):
         if expires_at is not None and as_utc(expires_at) <= as_utc(now):
             raise InvalidInput(f"the expiry {expires_at.isoformat()} is not in the future")
         token = "cr_" + secrets.token_urlsafe(32)
-        with self.transaction() as conn:
+        with self.ledger.transaction() as conn:
             token_id = conn.execute(
                 insert(tokens)
                 .values(
@@ -79,30 +86,28 @@ class LedgerTokens(LedgerConnection):
             )  # fmt: skip
         return token
 
-    def list_tokens(self) -> list[TokenView]:
+    def list(self) -> list[TokenView]:
         """Every token, oldest first (revoked and expired ones too)."""
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             rows = conn.execute(select(tokens).order_by(tokens.c.id)).all()
         return [_view(row) for row in rows]
 
-    def get_token(self, token_id: int) -> TokenView:
-        with self.reading() as conn:
+    def get(self, token_id: int) -> TokenView:
+        with self.ledger.reading() as conn:
             row = conn.execute(select(tokens).where(tokens.c.id == token_id)).first()
         if row is None:
             raise NotFound(f"token {token_id}: no such token")
         return _view(row)
 
-    def find_token(self, token: str) -> TokenView | None:
+    def find(self, token: str) -> TokenView | None:
         """The stored token (revoked and expired too), or None."""
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             row = conn.execute(select(tokens).where(tokens.c.hash == _hash(token))).first()
         return None if row is None else _view(row)
 
-    def revoke_token(
-        self, token_id: int, now: datetime, by: str = "cli", why: str = ""
-    ) -> TokenView:
+    def revoke(self, token_id: int, now: datetime, by: str = "cli", why: str = "") -> TokenView:
         """Revoke a token from ``now`` on (a token revoked already: 409)."""
-        with self.transaction() as conn:
+        with self.ledger.transaction() as conn:
             row = conn.execute(select(tokens).where(tokens.c.id == token_id)).first()
             if row is None:
                 raise NotFound(f"token {token_id}: no such token")
@@ -113,17 +118,17 @@ class LedgerTokens(LedgerConnection):
                 conn, now, by, "token-revoke", f"token {token_id}",
                 f"{row.role} token {row.label!r}" + (f": {why}" if why else ""),
             )  # fmt: skip
-        return self.get_token(token_id)
+        return self.get(token_id)
 
-    def token_label(self, token: str) -> str | None:
+    def label(self, token: str) -> str | None:
         """The label a token was created with (who it belongs to), or None."""
-        found = self.find_token(token)
+        found = self.find(token)
         return None if found is None else found.label
 
-    def token_role(self, token: str, now: datetime | None = None) -> str | None:
+    def role(self, token: str, now: datetime | None = None) -> str | None:
         """The role of a token that is neither revoked nor expired at ``now`` (default:
         the wall clock); None for any other token."""
-        found = self.find_token(token)
+        found = self.find(token)
         if found is None or not found.valid(now or datetime.now(UTC)):
             return None
         return found.role

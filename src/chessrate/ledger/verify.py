@@ -1,15 +1,15 @@
-"""``verify`` of a ledger that rates games: replay every event in commit order through
-the in-memory engine and compare every stored number (each game's outcome and reason
-code, each change's numbers and the words written from them, each current rating) to
-the replay's. (A ledger that rates periods re-rates them:
-:meth:`chessrate.ledger.periods.Periods.verify`.)"""
+"""``Ledger.verify`` of a ledger that rates games (:class:`Verifier`): replay every
+event in commit order through the in-memory engine (or the compiled replay) and
+compare every stored number (each game's outcome and reason code, each change's
+numbers and the words written from them, each current rating) to the replay's. (A
+ledger that rates periods re-rates them: :meth:`chessrate.ledger.periods.Periods.verify`.)"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
 from itertools import groupby
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sqlalchemy import func, select
@@ -18,14 +18,21 @@ from ..engine import Engine as ReplayEngine
 from ..errors import InvalidInput, InvalidRecord
 from ..records import Player
 from ..systems.base import Change
-from . import codec, rows
-from .bulk import LedgerBulk, Tracker
+from . import codec, common, rows
+from .bulk import Tracker
 from .schema import changes, events, players, ratings
 from .schema import games as rows_games
 
+if TYPE_CHECKING:
+    from .store import Ledger
 
-class LedgerVerify(LedgerBulk):
-    """The replay check (the :class:`~chessrate.ledger.Ledger`'s share)."""
+
+class Verifier:
+    """The replay check of one ledger (:meth:`Ledger.verify
+    <chessrate.ledger.store.Ledger.verify>` asks it)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
 
     def verify(self, engine: str = "auto") -> list[str]:
         """Replay every event in commit order and compare every stored number to the
@@ -37,10 +44,8 @@ class LedgerVerify(LedgerBulk):
         default): compiled when the ledger allows it. A ledger that rates periods
         (``fide``) re-rates its closed periods (:meth:`Periods.verify
         <chessrate.ledger.periods.Periods.verify>`)."""
-        if not self.info.rates_games:
-            from .periods import Periods  # (periods builds on the Ledger class)
-
-            return Periods(self).verify()[0]  # type: ignore[arg-type]
+        if not self.ledger.info.rates_games:
+            return self.ledger.periods.verify()[0]
         if engine != "reference" and self.compiled_verifiable():
             return self.verify_compiled()
         if engine == "compiled":
@@ -53,9 +58,9 @@ class LedgerVerify(LedgerBulk):
     def compiled_verifiable(self) -> bool:
         """Whether the compiled replay can replay this ledger: a system with a compiled
         half, games, every player's event before the first game, no annulment."""
-        if self.info.compiled is None:
+        if self.ledger.info.compiled is None:
             return False
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             first_game = conn.execute(select(func.min(rows_games.c.seq))).scalar()
             if first_game is None:
                 return False
@@ -71,8 +76,8 @@ class LedgerVerify(LedgerBulk):
         from ..fast import replay
         from ..fast.rows import NULL, RowChunk
 
-        system = self.system
-        with self.reading() as conn:
+        system = self.ledger.system
+        with self.ledger.reading() as conn:
             people_rows = conn.execute(
                 select(players.c.key, players.c.id, players.c.attributes).order_by(players.c.key)
             ).all()
@@ -133,13 +138,13 @@ class LedgerVerify(LedgerBulk):
 
     def _verify_reference(self) -> list[str]:
         """:meth:`verify` through the in-memory engine, event by event."""
-        replay: ReplayEngine[Any] = ReplayEngine(self.system)
+        replay: ReplayEngine[Any] = ReplayEngine(self.ledger.system)
         problems: list[str] = []
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             names = dict(conn.execute(select(players.c.key, players.c.id)).all())
         stored_changes = self._changes_by_seq(names)
         pending = next(stored_changes, None)
-        for seq, kind, ref, data, at in self.events():
+        for seq, kind, ref, data, at in self.ledger.games.events():
             mine: list[Change] | Exception = []
             while pending is not None and pending[0] < seq:
                 problems.append(f"event {pending[0]}: changes stored without an event")
@@ -178,7 +183,7 @@ class LedgerVerify(LedgerBulk):
                 problems.append(f"{kind} {ref}: stored changes differ from the replay")
         if pending is not None:
             problems.append(f"event {pending[0]}: changes stored without an event")
-        with self.reading() as conn:
+        with self.ledger.reading() as conn:
             stored_rows = {(r.player_id, r.pool): r for r in conn.execute(select(ratings))}
         for (player_id, pool), state in replay.states.items():
             row = stored_rows.pop((player_id, pool), None)
@@ -197,8 +202,8 @@ class LedgerVerify(LedgerBulk):
     ) -> Iterator[tuple[int, list[Change] | Exception]]:
         """Every stored change, grouped by event, in commit order (the error instead
         of an event's changes when one of them cannot be read)."""
-        system = self.system
-        with self.reading() as conn:
+        system = self.ledger.system
+        with self.ledger.reading() as conn:
             game_ids = dict(conn.execute(select(rows_games.c.seq, rows_games.c.id)).all())
             found = conn.execute(select(changes).order_by(changes.c.seq, changes.c.slot))
             for seq, grouped in groupby(found, key=lambda r: r.seq):
@@ -218,7 +223,7 @@ class LedgerVerify(LedgerBulk):
 
     def _compare_row(self, player: Player, pool: str, state: Any, row: Any) -> list[str]:
         """Every column of a stored rating against the replay's, to the hundredth."""
-        expected = self._rating_row(player, pool, state)
+        expected = common.rating_row(self.ledger, player, pool, state)
         return [
             f"{player.id} {pool}: {name} is {getattr(row, name)!r} in the ledger, "
             f"{value!r} by the replay"

@@ -121,7 +121,7 @@ def sign_in(request: Request, ledger: LedgerDep, form: Form) -> Response:
         page.headers["Retry-After"] = str(wait)
         return page
     given = form.get("token", "").strip()
-    token = ledger.find_token(given) if given else None
+    token = ledger.tokens.find(given) if given else None
     if token is None or token.role != "moderator" or not token.valid(now):
         failures.failed(address)
         problem = "That is not a valid moderator token (unknown, revoked, expired or a writer's)."

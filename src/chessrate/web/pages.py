@@ -66,7 +66,7 @@ def _page(
 ) -> HTMLResponse:
     """A page; ``people`` are the ids of the players it shows, whom ``person(id)`` in
     the template shows by name (the id as the link's tooltip)."""
-    names = ledger.names_of(people)
+    names = ledger.players.names(people)
     context.update(
         system=ledger.system_id,
         info=ledger.info,
@@ -204,7 +204,7 @@ def _find(
     """Where "find a player's rank" lands: the board page with the player (by id, else
     by name), or a notice (its words, and a link with its text) saying why not."""
     try:
-        player_id = ledger.get_player(text).player.id  # an id, as typed
+        player_id = ledger.players.get(text).player.id  # an id, as typed
     except NotFound:
         matches = app_players.search_players(ledger, text, 20).players
         folded = text.casefold()
@@ -249,7 +249,7 @@ def how(request: Request, ledger: LedgerDep, active_days: ActiveDays) -> HTMLRes
     ids = ledger.info.rule_ids
     return _page(
         request, ledger, "how.html", rules=_rules(ledger), active_days=active_days,
-        ledger_date=ledger.ledger_date(), rule_ids=ids,
+        ledger_date=ledger.boards.ledger_date(), rule_ids=ids,
         first_rule=ids[5 if len(ids) > 6 else 0] if ids else "",
         estimate_moves=ESTIMATE_MOVES,
         controls=allowed_controls(),

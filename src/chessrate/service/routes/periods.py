@@ -18,7 +18,10 @@ from .paging import ListLimit, Offset
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
 
 router = APIRouter(
-    prefix="/fide/periods", tags=["rating periods"], responses=NOT_FOUND, route_class=TokenFirstRoute
+    prefix="/fide/periods",
+    tags=["rating periods"],
+    responses=NOT_FOUND,
+    route_class=TokenFirstRoute,
 )
 players_router = APIRouter(
     prefix="/players", tags=["rating periods"], responses=NOT_FOUND, route_class=TokenFirstRoute
