@@ -549,7 +549,7 @@ WEIGHTS = {
 
 
 def cents(value: Decimal) -> Decimal:
-    """Half away from zero to two decimals (spec README "Rounding"), done here by hand."""
+    """Half away from zero to two decimals (the rounding rule), done here by hand."""
     return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 

@@ -157,7 +157,7 @@ class ChangePublic(BaseModel):
 
 
 class RatingPublic(BaseModel):
-    """One player's rating in one pool (spec README "the rating list")."""
+    """One player's rating in one pool (a row of the rating list)."""
 
     player: str
     name: str | None = Field(default=None, description="the player's name, when known")

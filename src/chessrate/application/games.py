@@ -27,7 +27,7 @@ from .group import GroupCommitter
 
 
 class GameCreate(GameFields):
-    """A game record (spec README "The game record")."""
+    """A game record (the fields of :class:`~chessrate.records.GameRecord`)."""
 
     model_config = ConfigDict(
         extra="forbid",

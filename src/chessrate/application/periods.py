@@ -38,7 +38,7 @@ class PeriodCreate(RequestModel):
     name: str = Field(min_length=1, max_length=200)
     rules: Annotated[Ruleset, Choice] = Field(
         default=Ruleset.SEED,
-        description="seed: seed 003's B.02 (spec fide.md); fide-2024: the FIDE Rating "
+        description="seed: seed 003's B.02 (rules F1-F8); fide-2024: the FIDE Rating "
         "Regulations in force since 1 March 2024 (docs/fide-2024.md)",
     )
     list_date: date | None = Field(

@@ -56,7 +56,7 @@ _IMPORTED_PROPERTIES: dict[str, Any] = {
 
 
 class PlayerCreate(RequestModel):
-    """A player's attributes (spec README, players table); ``rating_<pool>`` and
+    """A player's attributes (the players file's columns); ``rating_<pool>`` and
     ``games_<pool>`` import a rating."""
 
     model_config = ConfigDict(extra="allow", json_schema_extra=_IMPORTED_PROPERTIES)

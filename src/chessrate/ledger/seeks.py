@@ -1,5 +1,5 @@
 """Seeks in a ``site`` ledger: made, cancelled, expired, and paired into live games by
-the pairing pass (issue 16; the rules are :mod:`chessrate.systems.site_pairing`'s).
+the pairing pass (the rules are :mod:`chessrate.systems.site_pairing`'s).
 
 A seek expires at ``expires_at``: reads show an open seek past it as expired at once;
 the pass (or a new seek of the same player) writes the status.

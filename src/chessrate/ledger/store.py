@@ -7,9 +7,9 @@ and counts, and its named parts, each built once over that connection and each
 in its module: ``players``, ``games``, ``annulments``, ``boards`` (leaderboards),
 ``people`` (a player's games list, record per pool, chart), ``bulk`` (the bulk
 import), ``tokens``, ``reviews`` (fair play), ``audit`` (the moderation log),
-``periods`` (a ``fide`` ledger's rating periods), ``live`` and ``seeks`` (a ``site``
-ledger's live games and seeks, with the default rules; build :class:`LiveGames` or
-:class:`Seeks` over the ledger for other rules) and ``analyses`` (the fair-play
+``periods`` (a ``fide`` ledger's rating periods), ``live`` (a ``site`` ledger's live
+games, by the ledger's own ``SiteRules``), ``seeks`` (its seeks and pairing, with the
+default pairing rules; build :class:`Seeks` over the ledger for others) and ``analyses`` (the fair-play
 detector's). The parts share their internal helpers through ``common``, never each
 other's private methods.
 """

@@ -1,4 +1,4 @@
-"""seeks: players looking for a game, paired by site Elo (issue 16)
+"""seeks: players looking for a game, paired by site Elo
 
 Revision ID: 0008
 Revises: 0007

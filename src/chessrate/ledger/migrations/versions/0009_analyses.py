@@ -1,4 +1,4 @@
-"""the fair-play detector's analyses of finished live games (issue 16)
+"""the fair-play detector's analyses of finished live games
 
 Revision ID: 0009
 Revises: 0008

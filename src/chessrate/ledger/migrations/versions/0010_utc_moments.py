@@ -1,4 +1,4 @@
-"""every moment a SQLite ledger stores is UTC text in one form (issue 17)
+"""every moment a SQLite ledger stores is UTC text in one form
 
 Revision ID: 0010
 Revises: 0009
