@@ -10,8 +10,8 @@ import), ``tokens``, ``reviews`` (fair play), ``audit`` (the moderation log),
 ``periods`` (a ``fide`` ledger's rating periods), ``live`` (a ``site`` ledger's live
 games, by the ledger's own ``SiteRules``), ``seeks`` (its seeks and pairing, with the
 default pairing rules; build :class:`Seeks` over the ledger for others) and
-``analyses`` (the fair-play detector's). The parts share their internal helpers through ``common``, never each
-other's private methods.
+``analyses`` (the fair-play detector's). The parts share their internal helpers
+through ``common``, never each other's private methods.
 """
 
 from __future__ import annotations
