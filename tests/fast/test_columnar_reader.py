@@ -22,12 +22,11 @@ from hypothesis import strategies as st
 from chessrate.errors import InvalidInput, InvalidRecord
 from chessrate.fast import GameBatch, encode
 from chessrate.fast import columnar as columnar_module
-from chessrate.fast.batch import microseconds
 from chessrate.fast.columnar import read_batch
 from chessrate.fast.csvscan import plain_ids, timestamps
 from chessrate.fast.fields import INTERNED, decide, refused_pairs
 from chessrate.io.games import read_games
-from chessrate.records import PLAIN_ID, FieldReader, GameFields, GameRecord
+from chessrate.records import PLAIN_ID, FieldReader, GameFields, GameRecord, microseconds
 
 SPELLINGS: dict[str, list[str]] = {
     "id": ["g{n}", "g{n}", "g{n}", " g{n}", "g {n}", "ĝ{n}", "", "x" * 201, "g1", "g\t{n}"],
@@ -90,6 +89,7 @@ def assert_same_as_reference(path: Path) -> None:
     """Rows, ids, sources and errors (skipping, and stopping at the first) as
     ``encode(read_games(...))``; a file the reference refuses whole (e.g. a row with
     more cells than the header), refused alike."""
+    failure: Exception | None
     try:
         expected = reference(path)
     except Exception as error:  # whatever it is, the same
@@ -129,7 +129,7 @@ def csv_files(draw: st.DrawFn) -> str:
     names = [name for name in SPELLINGS if draw(st.integers(0, 9)) > 0]
     rows = rows_of(draw, names, draw(st.integers(0, 40)))
     lines = [",".join(names)] + [",".join(row.values()) for row in rows]
-    if rows and draw(st.booleans()):
+    if rows and bool(draw(st.booleans())):
         lines.insert(draw(st.integers(1, len(lines))), "")  # an empty line
     return "\n".join(lines) + ("\n" if draw(st.booleans()) else "")
 
