@@ -138,7 +138,7 @@ NAMES = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_+#=:-]{0,8}", fullmatch=True) | st
     ["White", "Black", "Result", "Event", "Site", "TimeControl"]
 )
 VALUES = st.text(
-    st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\x85\u2028\u2029"),
+    st.characters(blacklist_categories=["Cs"], blacklist_characters="\n\x85\u2028\u2029"),
     max_size=12,
 )
 SPACES = st.sampled_from([" ", " ", " ", "  ", "\t", "\x0b", "\xa0", ""])

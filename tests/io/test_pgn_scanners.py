@@ -78,9 +78,7 @@ GAME = st.fixed_dictionaries(
     {
         "name": st.sampled_from(["White", "Event", "Site", "Annotator"]),
         "value": st.text(
-            st.characters(
-                blacklist_categories=("Cs",), blacklist_characters="\n\r\x85\u2028\u2029"
-            ),
+            st.characters(blacklist_categories=["Cs"], blacklist_characters="\n\r\x85\u2028\u2029"),
             max_size=8,
         ),
         "escape": st.booleans(),
