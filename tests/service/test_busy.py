@@ -223,7 +223,7 @@ def test_writes_during_an_import_wait_for_it_then_answer_503(
         halfway, go_on = threading.Event(), threading.Event()
         failed: list[BaseException] = []
 
-        def progress(stage: str, done: int, total: int) -> None:
+        def progress(stage: str, advance: int, total: int) -> None:
             if stage == "rating and storing":
                 halfway.set()
                 go_on.wait(60)

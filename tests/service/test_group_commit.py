@@ -111,8 +111,12 @@ class Group:
             wait_until(lambda: self.committer.games == games + 1)  # taken, waiting
             for index, body in enumerate(bodies):
                 self.post(index, body)
+
                 # In the order sent: each game is queued before the next is sent.
-                wait_until(lambda n=index: self.committer.queued == n + 1)
+                def queued(n: int = index) -> bool:
+                    return self.committer.queued == n + 1
+
+                wait_until(queued)
         for thread in self.threads:
             thread.join()
         assert self.answers[-1].status_code == 201, self.answers[-1].text
