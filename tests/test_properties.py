@@ -107,6 +107,7 @@ def test_arena_a7_game_between_rated_players_with_same_k_is_zero_sum(
     assert white.after == white_rating + white.change
     assert black.after == black_rating + black.change
     for change in (white, black):
+        assert change.change is not None
         assert change.change == change.change.quantize(Decimal("0.01"))
 
 
