@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -197,6 +198,7 @@ def replay(players: list[Player], games: list[GameRecord]) -> Engine[ArenaState]
     return engine
 
 
+@pytest.mark.slow  # 200 generated streams
 @settings(max_examples=200, deadline=None)
 @given(data=players_and_games())
 def test_replaying_the_same_games_twice_gives_identical_results(
@@ -218,6 +220,7 @@ def test_replaying_the_same_games_twice_gives_identical_results(
                 assert entry.rating == entry.rating.quantize(Decimal("0.01"))
 
 
+@pytest.mark.slow  # 200 generated streams
 @settings(max_examples=200, deadline=None)
 @given(data=players_and_games())
 def test_replay_equals_applying_live_in_played_at_order(

@@ -204,6 +204,7 @@ def test_nothing_kept_nothing_emitted() -> None:
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # generated streams, both engines
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 @SETTINGS
 @given(data=st.data())
@@ -219,6 +220,7 @@ def test_random_streams_are_emitted_as_the_reference_rates_them(
     check_emitted(get_system(system_id), roster, records, annul)
 
 
+@pytest.mark.slow  # long generated streams, both engines
 @SETTINGS
 @given(data=st.data())
 def test_arena_qualifications_and_floors_are_emitted(data: st.DataObject) -> None:

@@ -183,6 +183,7 @@ def annulments(
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # generated streams, both engines
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 @SETTINGS
 @given(data=st.data())
@@ -215,6 +216,7 @@ def qualification_stream(data: st.DataObject) -> tuple[list[Player], list[GameRe
     return roster, records
 
 
+@pytest.mark.slow  # long generated streams, both engines
 @SETTINGS
 @given(data=st.data())
 def test_arena_qualification_and_floor_streams(data: st.DataObject) -> None:

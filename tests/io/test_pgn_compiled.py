@@ -179,6 +179,7 @@ def pgn_texts(draw: st.DrawFn) -> str:
     return "".join(parts)
 
 
+@pytest.mark.slow  # 150 generated files
 @settings(max_examples=150, deadline=None)
 @given(pgn_texts(), st.booleans(), st.sampled_from([0, 97, 1 << 20]))
 def test_property_compiled_scan_equals_python_scan(text: str, crlf: bool, chunk: int) -> None:

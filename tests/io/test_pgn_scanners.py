@@ -127,6 +127,7 @@ print(name(COMPILED_MIN_BYTES), name(1000), name(1000, False))
 """
 
 
+@pytest.mark.slow  # a big PGN input
 def test_choose_scanner_takes_python_for_small_input_and_numba_for_big() -> None:
     """In a fresh interpreter: small input is scanned in Python without importing
     numba; from COMPILED_MIN_BYTES, or once the compiled scanner is loaded, by numba."""

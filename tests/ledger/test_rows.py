@@ -141,6 +141,7 @@ def test_every_sample_change_and_game_comes_back_from_its_row_and_gives_its_stat
     assert check_stream(system_id, engine, records, wanted) > 300
 
 
+@pytest.mark.slow  # generated streams
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

@@ -173,6 +173,7 @@ def test_a_pool_with_no_free_connection_is_unavailable_not_a_500() -> None:
             raise PoolTimeout("QueuePool limit of size 5 overflow 10 reached")
 
 
+@pytest.mark.slow  # a real server
 def test_the_served_ledger_waits_busy_seconds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

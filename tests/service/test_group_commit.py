@@ -308,6 +308,7 @@ class Load:
         assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow  # a real server killed under load
 def test_a_killed_server_loses_only_unanswered_games(ledger_url: str) -> None:
     """The server and its workers killed at once (SIGKILL to its process group) after 200
     of 400 games were acknowledged; then started again for the games sent anew."""
@@ -339,6 +340,7 @@ def workers_of(server: int) -> list[int]:
     return sorted(found)
 
 
+@pytest.mark.slow  # a real server's worker killed under load
 def test_one_killed_worker_leaves_the_other_serving(ledger_url: str) -> None:
     """One of two workers killed (SIGKILL) under load, after 150 of 500 games
     were acknowledged. The other goes on answering alone, 150 games more (uvicorn's

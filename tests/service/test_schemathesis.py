@@ -45,6 +45,8 @@ from chessrate.timecontrol import parse_time_control
 
 from .conftest import NOW, FakeClock
 
+pytestmark = pytest.mark.slow  # about a minute of CPU: the quick tier does not import it
+
 MAX_EXAMPLES = int(os.environ.get("CHESSRATE_FUZZ_EXAMPLES", "12"))
 """Generated requests per operation in the fuzzing phase (a longer run:
 ``CHESSRATE_FUZZ_EXAMPLES=200 ./test tests/service/test_schemathesis.py``)."""
