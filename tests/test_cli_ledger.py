@@ -103,7 +103,7 @@ def test_every_ledger_command_has_help(command: list[str]) -> None:
 
 
 def test_the_cli_lists_match_the_ledger() -> None:
-    assert tuple(REGISTRY) == cli_ledger.LEDGER_SYSTEMS
+    assert tuple(REGISTRY) == vars(cli_ledger)["LEDGER_SYSTEMS"]
     assert cli_moderation.ROLES == ROLES
 
 
