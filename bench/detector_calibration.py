@@ -31,6 +31,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import chess.pgn
 
@@ -108,7 +109,7 @@ def main() -> None:
         print(f"{Path(path).name}: {len(games)} rated standard games of >= {min_plies} plies, "
               f"{len(chosen)} sampled", file=sys.stderr)  # fmt: skip
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     started = time.monotonic()
     with StockfishDetector(rules) as detector:
         for n, (source, game_id, white, black, moves) in enumerate(sample, 1):

@@ -39,10 +39,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -113,7 +113,7 @@ class Rng:
     def __init__(self, seed: int) -> None:
         self.gen = np.random.default_rng(seed)
 
-    def pick(self, weights: Sequence[float] | F64, size: int) -> I64:
+    def pick(self, weights: Sequence[float] | NDArray[np.floating[Any]], size: int) -> I64:
         w = np.asarray(weights, dtype=np.float64)
         cumulative = np.cumsum(w / w.sum())
         cumulative[-1] = 1.0
@@ -244,7 +244,7 @@ def write_table(path: Path, columns: dict[str, list[str]], fmt: str) -> None:
                 handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
-def hundredths_text(values: F64) -> NDArray[np.str_]:
+def hundredths_text(values: NDArray[np.floating[Any]]) -> NDArray[np.str_]:
     return np.char.mod("%.2f", np.round(values, 2))
 
 
@@ -636,4 +636,4 @@ def default_dir(games: int, players: int, seed: int) -> Path:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

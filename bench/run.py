@@ -534,7 +534,7 @@ def peer_openskill(
 
     model = PlackettLuce()
     people = [model.rating() for _ in range(players)]
-    ranks = {2: [0, 1], 0: [1, 0], 1: [0, 0]}
+    ranks: dict[int, list[float]] = {2: [0, 1], 0: [1, 0], 1: [0, 0]}
     CLOCK.start()
     for w, b, s in zip(white, black, score2, strict=True):
         [[people[w]], [people[b]]] = model.rate([[people[w]], [people[b]]], ranks=ranks[s])
@@ -920,7 +920,7 @@ def memory_rows(players: int, big: int, out: Printer) -> None:
     )  # fmt: skip
     mib = 1024**2
     for system_id in SYSTEMS:
-        probes = []
+        probes: list[dict[str, Any]] = []
         for count in (players, big):
             done = subprocess.run(
                 [sys.executable, __file__, "--memory-probe", system_id, str(count),

@@ -3,6 +3,12 @@
 The suite runs in several processes (pytest-xdist, ``./test`` passes ``-n auto``): a
 session fixture is made once per worker process, and each test must leave the process
 as it found it (see ``environment_restored``).
+
+The tiers: a test that needs PostgreSQL, Chromium or Stockfish is marked ``postgres``,
+``browser`` or ``stockfish``, long-running ones ``slow``; ``./test --quick`` runs the
+others. ``pytest_collection_modifyitems`` marks a test by the fixtures it uses (a
+fixture parametrised over the databases marks only its PostgreSQL case); a test that
+reaches one of them another way is marked where it is written.
 """
 
 from __future__ import annotations
@@ -16,6 +22,48 @@ import pytest
 from tests.support import postgres
 
 DATABASES = ("sqlite", "postgres")
+
+NEEDS = {
+    "postgres": frozenset({"postgres_admin_url", "postgres_url"}),
+    "browser": frozenset({"browser"}),
+    "stockfish": frozenset({"detector"}),
+}
+"""Marker → the fixtures whose use means the test needs what the marker names."""
+
+
+SLOW_MODULES = frozenset({"service/test_schemathesis.py"})
+"""Modules whose every test is ``slow`` (each says so: ``pytestmark``) and whose import
+costs seconds: schemathesis builds a test for every operation of the OpenAPI document
+when the module is collected."""
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Not even import ``SLOW_MODULES`` when the ``-m`` expression leaves out the slow
+    tests (``./test --quick``): their tests would all be deselected anyway."""
+    expression = str(config.getoption("markexpr", "") or "")
+    here = Path(__file__).parent
+    if (
+        "not slow" in expression
+        and collection_path.is_relative_to(here)
+        and collection_path.relative_to(here).as_posix() in SLOW_MODULES
+    ):
+        return True
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by the fixtures it uses. A fixture parametrised over
+    ``DATABASES`` that takes ``postgres_admin_url`` only in its PostgreSQL case (with
+    ``request.getfixturevalue``) is seen by that case's parameter: ``"postgres"``."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params.values() if callspec is not None else ()
+        for marker, fixtures in NEEDS.items():
+            if used & fixtures:
+                item.add_marker(marker)
+        if any(isinstance(value, str) and value == "postgres" for value in params):
+            item.add_marker("postgres")
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ bob,Bob,2026-12-31,2340.00,40,1500.00,50
 carol,Carol,2026-12-31,,,,
 """
 
-GAMES = [
+GAMES: list[dict[str, object]] = [
     {"id": "g1", "played_at": "2026-01-02T10:00:00Z", "white": "alice", "black": "bob",
      "result": "1-0", "time_control": "300+3"},
     {"id": "g2", "played_at": "2026-01-03T10:00:00Z", "white": "carol", "black": "bob",
@@ -148,8 +148,9 @@ def test_invalid_json_line_exits_2(tmp_path: Path) -> None:
 
 
 def test_refused_by_the_system_exits_2_naming_the_line(tmp_path: Path) -> None:
-    bad = [*GAMES, {"id": "g4", "played_at": "2026-01-05T10:00:00Z", "white": "alice",
-                    "black": "bob", "result": "1-0", "time_control": "420+0"}]  # fmt: skip
+    bad: list[dict[str, object]] = [
+        *GAMES, {"id": "g4", "played_at": "2026-01-05T10:00:00Z", "white": "alice",
+                 "black": "bob", "result": "1-0", "time_control": "420+0"}]  # fmt: skip
     games, players = write_inputs(tmp_path, bad)
     out_path = tmp_path / "r.json"
     code, _, err = invoke(
@@ -161,7 +162,7 @@ def test_refused_by_the_system_exits_2_naming_the_line(tmp_path: Path) -> None:
 
 
 def test_skip_invalid_rates_the_rest_and_lists_the_skipped(tmp_path: Path) -> None:
-    bad = [
+    bad: list[dict[str, object]] = [
         *GAMES,
         {"id": "g4", "played_at": "2026-01-05T10:00:00Z", "white": "alice", "black": "bob",
          "result": "1-0", "time_control": "420+0"},
@@ -356,7 +357,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 def test_rate_prints_the_top_of_each_pool_and_says_how_many_more(tmp_path: Path) -> None:
     """rate prints 20 entries a pool by default, --top N of them, --all every one; a line
     says how many more there are and where the whole list is."""
-    args = [EXAMPLES / "corr_games.jsonl", "--system", "corr",
+    args: list[str | Path] = [EXAMPLES / "corr_games.jsonl", "--system", "corr",
             "--players", EXAMPLES / "corr_players.csv"]  # fmt: skip
     code, everything, err = invoke("rate", *args, "--all")
     assert code == 0, err

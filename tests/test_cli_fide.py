@@ -210,18 +210,21 @@ def test_periods_chain_through_the_written_list_as_through_lists_typed_by_hand(
     """Three periods of real TRF files (Frankfurt 2005, Heraklion 2024, Heraklion 2025):
     each period's --out list (CSV, then JSON) is the next period's --list as it is,
     and gives the same ratings as lists typed by hand from the reports."""
-    chained = None
-    typed = None
+    chained: Path | None = None
+    typed: Path | None = None
     for n, trf in enumerate(CHAIN, start=1):
         out = tmp_path / f"chained{n}.{'json' if n == 2 else 'csv'}"
-        args = ["fide", "rate", trf, "--out", out, "--report", tmp_path / f"report{n}.json"]
-        code, _, err = invoke(*args, *(["--list", chained] if chained else []))
+        args: list[str | Path] = ["fide", "rate", trf, "--out", out, "--report",
+                                  tmp_path / f"report{n}.json"]  # fmt: skip
+        given: list[str | Path] = ["--list", chained] if chained else []
+        code, _, err = invoke(*args, *given)
         assert code == 0, err
         chained = out
         report = tmp_path / f"hand{n}.json"
         hand_out = tmp_path / f"hand{n}.csv"
         args = ["fide", "rate", trf, "--out", hand_out, "--report", report]
-        code, _, err = invoke(*args, *(["--list", typed] if typed else []))
+        given = ["--list", typed] if typed else []
+        code, _, err = invoke(*args, *given)
         assert code == 0, err
         typed = tmp_path / f"typed{n}.csv"
         _by_hand(report, typed)

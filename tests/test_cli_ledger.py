@@ -103,7 +103,7 @@ def test_every_ledger_command_has_help(command: list[str]) -> None:
 
 
 def test_the_cli_lists_match_the_ledger() -> None:
-    assert tuple(REGISTRY) == cli_ledger.LEDGER_SYSTEMS
+    assert tuple(REGISTRY) == vars(cli_ledger)["LEDGER_SYSTEMS"]
     assert cli_moderation.ROLES == ROLES
 
 
@@ -442,6 +442,7 @@ def test_the_export_is_in_commit_order_in_the_record_form(ledger_url: str, tmp_p
                        "plies": 40}  # fmt: skip
 
 
+@pytest.mark.slow  # the arena sample exported and imported
 def test_an_arena_export_round_trips_too(
     request: pytest.FixtureRequest, ledger_url: str, tmp_path: Path
 ) -> None:
@@ -480,6 +481,7 @@ def test_export_writes_all_files_or_none(site_ledger: str, tmp_path: Path) -> No
 # -- serve (without starting the server) --------------------------------------------------
 
 
+@pytest.mark.slow  # a real server
 def test_serve_creates_loads_the_sample_and_runs_uvicorn(
     ledger_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -621,6 +623,7 @@ def test_rate_of_hostile_values_exits_2_naming_the_line(tmp_path: Path) -> None:
         assert err.startswith(f"error: {path}{expected}"), err[:300]
 
 
+@pytest.mark.slow  # deep files read in subprocesses
 def test_objects_nested_thousands_deep_do_not_crash_the_columnar_reader(tmp_path: Path) -> None:
     """pyarrow's JSON reader crashes the process (SIGSEGV) on objects nested some ten
     thousand deep: such a file goes to the reference reader, which refuses it. (A

@@ -388,11 +388,11 @@ def test_an_extra_system_goes_through_the_ledger_and_verify(
     # game by game (the reference path), the same stored numbers
     one_by_one = Ledger.create(f"sqlite:///{tmp_path / 'one.db'}", "elo", START)
     for player in PLAYERS:
-        one_by_one.create_player(player, START)
+        one_by_one.players.create(player, START)
     for game in games:
-        one_by_one.submit_game(game, START)
+        one_by_one.games.submit(game, START)
     assert one_by_one.verify() == []
-    board, _ = one_by_one.leaderboard(POOL, limit=100)
+    board, _ = one_by_one.boards.leaderboard(POOL, limit=100)
     assert {(e.player, e.rating, e.games) for e in board} == expected
 
     # verify reads every stored number: a tampered change is found by both engines

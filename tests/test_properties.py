@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -107,6 +108,7 @@ def test_arena_a7_game_between_rated_players_with_same_k_is_zero_sum(
     assert white.after == white_rating + white.change
     assert black.after == black_rating + black.change
     for change in (white, black):
+        assert change.change is not None
         assert change.change == change.change.quantize(Decimal("0.01"))
 
 
@@ -196,6 +198,7 @@ def replay(players: list[Player], games: list[GameRecord]) -> Engine[ArenaState]
     return engine
 
 
+@pytest.mark.slow  # 200 generated streams
 @settings(max_examples=200, deadline=None)
 @given(data=players_and_games())
 def test_replaying_the_same_games_twice_gives_identical_results(
@@ -217,6 +220,7 @@ def test_replaying_the_same_games_twice_gives_identical_results(
                 assert entry.rating == entry.rating.quantize(Decimal("0.01"))
 
 
+@pytest.mark.slow  # 200 generated streams
 @settings(max_examples=200, deadline=None)
 @given(data=players_and_games())
 def test_replay_equals_applying_live_in_played_at_order(

@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -241,6 +242,7 @@ def site_snapshot(engine: Engine[SiteState]) -> dict[tuple[str, str], tuple[str,
     }
 
 
+@pytest.mark.slow  # 200 generated streams
 @settings(max_examples=200, deadline=None)
 @given(site_history())
 def test_site_annulling_the_last_game_restores_every_rating_exactly(
@@ -315,6 +317,7 @@ def corr_lists(engine: Engine[CorrState]) -> list[dict[str, object]]:
     return [entry.as_mapping() for entry in engine.rating_list("corr")]
 
 
+@pytest.mark.slow  # 200 generated streams
 @settings(max_examples=200, deadline=None)
 @given(players=corr_players(), games=corr_games())
 def test_corr_replaying_the_same_games_gives_identical_lists(

@@ -53,6 +53,7 @@ def test_a_missing_sample_file_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path
         sample_text("site_games.jsonl")
 
 
+@pytest.mark.slow  # builds and installs the wheel
 def test_the_wheel_carries_the_samples_and_an_install_reads_them(tmp_path: Path) -> None:
     """Build the wheel, install it into a bare folder, and read the samples from there
     (no checkout next to it)."""
@@ -93,6 +94,7 @@ def test_the_wheel_carries_the_samples_and_an_install_reads_them(tmp_path: Path)
     assert all(line.startswith(f"{target}/chessrate/sample_data/") for line in lines)
 
 
+@pytest.mark.slow  # each sample loaded
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 def test_is_empty_until_the_sample_is_loaded(ledger_url: str, system_id: str) -> None:
     ledger = Ledger.create(ledger_url, system_id, NOW)
@@ -103,6 +105,7 @@ def test_is_empty_until_the_sample_is_loaded(ledger_url: str, system_id: str) ->
     assert ledger.verify() == []
 
 
+@pytest.mark.slow  # the site sample loaded
 def test_the_site_sample_brings_its_annulments_by_sample(ledger_url: str) -> None:
     ledger = Ledger.create(ledger_url, "site", NOW)
     assert load_sample(ledger, NOW) == "loaded the site sample: 43 players, 485 games, 3 annulments"

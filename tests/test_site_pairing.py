@@ -73,7 +73,7 @@ def test_exactly_the_window_is_accepted() -> None:
 
 def test_no_self_pairing() -> None:
     same = [seek(1, "a", "1500"), seek(2, "a", "1500", control="3m+2s")]
-    assert not compatible(*same, T0, RULES)
+    assert not compatible(same[0], same[1], T0, RULES)
     assert choose_pairs(same, T0, RULES) == []
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,8 @@ OFFICIAL = {
 
 def five_opponents(rating_text: str = "1600.00", pool: str = "blitz") -> list[Player]:
     """o1..o5, rated in ``pool`` with 40 games (K 20), and the qualifier q."""
-    players = [member(f"o{n}", **{pool: (rating_text, 40)}) for n in range(1, 6)]
+    in_pool: dict[str, Any] = {pool: (rating_text, 40)}
+    players = [member(f"o{n}", **in_pool) for n in range(1, 6)]
     return [*players, member("q")]
 
 
@@ -115,7 +117,7 @@ def test_a1_rated_in_one_pool_qualifies_in_another() -> None:
 def test_a2_official_controls_map_to_their_pool(control: str, pool: str) -> None:
     """arena A2: each official control is rated in its pool (10+0 is blitz, 10+10 is
     rapid, PGN 600+10 is 10 minutes + 10 s)."""
-    rated_everywhere = {p: ("1500.00", 40) for p in OFFICIAL}
+    rated_everywhere: dict[str, Any] = {p: ("1500.00", 40) for p in OFFICIAL}
     engine = arena(member("a", **rated_everywhere), member("b", **rated_everywhere))
     result = play(engine, "a", "b", "1-0", tc=control)
 
@@ -781,7 +783,9 @@ def test_a8_k_by_pool_for_players_with_30_games(
 ) -> None:
     """arena A8: K is 20 in rapid and blitz, 10 in bullet, once 30 games are completed.
     1800.00 beats 1700.00 (PD .64): ΔR .36 x K."""
-    engine = arena(member("w", **{pool: ("1800.00", 30)}), member("b", **{pool: ("1700.00", 45)}))
+    white: dict[str, Any] = {pool: ("1800.00", 30)}
+    black: dict[str, Any] = {pool: ("1700.00", 45)}
+    engine = arena(member("w", **white), member("b", **black))
     result = play(engine, "w", "b", "1-0", tc=control)
     assert change_of(result, "w").k == k
     assert change_of(result, "b").k == k
@@ -808,9 +812,9 @@ def test_a8_imported_player_k_follows_its_games_count(
     """arena A8: K 40 while fewer than 30 rated games are completed (games 6-30), then
     the pool's K; an imported player follows the same rule on the imported count.
     The opponent (1700.00, 40 games) loses .36 x its own K."""
-    engine = arena(
-        member("w", **{pool: ("1800.00", games)}), member("b", **{pool: ("1700.00", 40)})
-    )
+    white: dict[str, Any] = {pool: ("1800.00", games)}
+    black: dict[str, Any] = {pool: ("1700.00", 40)}
+    engine = arena(member("w", **white), member("b", **black))
     result = play(engine, "w", "b", "1-0", tc=control)
     assert change_of(result, "w").k == k
     assert rating(engine, "w", pool) == D(white_after)

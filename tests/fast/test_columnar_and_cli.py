@@ -57,6 +57,7 @@ def columnar(path: Path) -> tuple[list[object], list[str]]:
     return [(r, r.source) for r in records], [str(e) for e in errors]
 
 
+@pytest.mark.slow  # every spelling of a file, both readers
 @pytest.mark.parametrize(
     ("name", "text"),
     [
@@ -153,6 +154,7 @@ def test_history_needs_the_reference_engine(tmp_path: Path) -> None:
     assert code == 2 and "--history needs the reference engine" in stderr
 
 
+@pytest.mark.slow  # whole PGN exports, both engines
 @pytest.mark.parametrize("name", ["lichess_bfx.pgn", "lichess_cmrade.pgn", "chesscom.pgn"])
 def test_rate_engine_compiled_equals_reference_on_pgn(name: str) -> None:
     """A PGN export rated by site through both engines: the same lists and summary, and
@@ -165,6 +167,7 @@ def test_rate_engine_compiled_equals_reference_on_pgn(name: str) -> None:
     assert f"games from {path}" in runs[0][2]
 
 
+@pytest.mark.slow  # a file big enough for the compiled replay
 def test_rate_auto_takes_the_compiled_replay_for_big_files_only(tmp_path: Path) -> None:
     """--engine auto: the reference engine below rating.COMPILED_FROM_BYTES (numba is never
     loaded), the compiled replay from there on; --history always the reference."""
@@ -213,6 +216,7 @@ CELLS = {
 }  # fmt: skip
 
 
+@pytest.mark.slow  # many spellings, both readers
 @pytest.mark.parametrize("without", [None, "id", "played_at", "black", "plies"])
 def test_csv_scanner_gives_the_reference_records_and_errors_on_many_spellings(
     tmp_path: Path, without: str | None
@@ -247,6 +251,7 @@ def test_csv_scanner_gives_the_reference_records_and_errors_on_many_spellings(
     assert got_records == expected_records
 
 
+@pytest.mark.slow  # both engines, through the CLI
 def test_rate_engine_compiled_equals_reference_on_csv_with_annulments(tmp_path: Path) -> None:
     """The site examples as CSV (read by the scanner, game ids kept as bytes and found
     by hash for the annulments): the same output from both engines."""

@@ -22,12 +22,11 @@ from hypothesis import strategies as st
 from chessrate.errors import InvalidInput, InvalidRecord
 from chessrate.fast import GameBatch, encode
 from chessrate.fast import columnar as columnar_module
-from chessrate.fast.batch import microseconds
 from chessrate.fast.columnar import read_batch
 from chessrate.fast.csvscan import plain_ids, timestamps
 from chessrate.fast.fields import INTERNED, decide, refused_pairs
 from chessrate.io.games import read_games
-from chessrate.records import PLAIN_ID, FieldReader, GameFields, GameRecord
+from chessrate.records import PLAIN_ID, FieldReader, GameFields, GameRecord, microseconds
 
 SPELLINGS: dict[str, list[str]] = {
     "id": ["g{n}", "g{n}", "g{n}", " g{n}", "g {n}", "ĝ{n}", "", "x" * 201, "g1", "g\t{n}"],
@@ -90,6 +89,7 @@ def assert_same_as_reference(path: Path) -> None:
     """Rows, ids, sources and errors (skipping, and stopping at the first) as
     ``encode(read_games(...))``; a file the reference refuses whole (e.g. a row with
     more cells than the header), refused alike."""
+    failure: Exception | None
     try:
         expected = reference(path)
     except Exception as error:  # whatever it is, the same
@@ -129,11 +129,12 @@ def csv_files(draw: st.DrawFn) -> str:
     names = [name for name in SPELLINGS if draw(st.integers(0, 9)) > 0]
     rows = rows_of(draw, names, draw(st.integers(0, 40)))
     lines = [",".join(names)] + [",".join(row.values()) for row in rows]
-    if rows and draw(st.booleans()):
+    if rows and bool(draw(st.booleans())):
         lines.insert(draw(st.integers(1, len(lines))), "")  # an empty line
     return "\n".join(lines) + ("\n" if draw(st.booleans()) else "")
 
 
+@pytest.mark.slow  # 150 generated files
 @given(text=csv_files(), mapped=st.booleans())
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_csv_reader_is_the_reference_on_any_spelling(text: str, mapped: bool) -> None:
@@ -162,6 +163,7 @@ def jsonl_files(draw: st.DrawFn) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow  # 100 generated files
 @given(text=jsonl_files())
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_jsonl_reader_is_the_reference_on_any_spelling(text: str) -> None:
@@ -206,6 +208,7 @@ def row_parser_calls() -> Iterator[list[int]]:
         yield calls
 
 
+@pytest.mark.slow  # every spelling, both readers
 @pytest.mark.parametrize("name", ["games.csv", "mapped.csv", "games.jsonl"])
 def test_every_spelling_is_read_as_the_reference_reads_it(
     tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
@@ -357,6 +360,7 @@ TIMESTAMP_PARTS = st.tuples(
 )  # fmt: skip
 
 
+@pytest.mark.slow  # 3,000 examples
 @given(parts=TIMESTAMP_PARTS)
 @settings(max_examples=3000, deadline=None)
 def test_a_plain_timestamp_is_one_the_reference_reads_as_the_same_instant(
@@ -387,6 +391,7 @@ def test_the_timestamp_screen_on_hand_picked_spellings() -> None:
     )
 
 
+@pytest.mark.slow  # 1,000 examples
 @given(cell=st.text(min_size=0, max_size=210) | st.text("ab \t~!é/", max_size=5))
 @settings(max_examples=1000, deadline=None)
 def test_a_plain_id_is_one_the_reference_takes_as_it_is(cell: str) -> None:
@@ -429,6 +434,7 @@ def test_refused_pairs_are_the_reference_checks() -> None:
     assert confirmation.tolist() == [[False, True, True], [False, False, False]]
 
 
+@pytest.mark.slow  # the reader again in a process without pyarrow
 def test_csv_is_read_without_pyarrow(tmp_path: Path) -> None:
     """CSV reading does not import pyarrow (its import is a JSON Lines cost)."""
     path = tmp_path / "games.csv"

@@ -75,8 +75,10 @@ def emitted_games(result: CompiledReplay, chunks: list[RowChunk], keys: Keys) ->
         changes: list[list[dict[str, Any]]] = [[] for _ in range(len(chunk))]
         for game, row in zip(chunk.game.tolist(), chunk.change_rows(), strict=True):
             assert row["slot"] == len(changes[game])
-            row["player"] = keys.key(result.names[row["player"]])
-            row["opponent"] = keys.key(result.names[row["opponent"]])
+            player, opponent = row["player"], row["opponent"]
+            assert player is not None and opponent is not None
+            row["player"] = keys.key(result.names[player])
+            row["opponent"] = keys.key(result.names[opponent])
             changes[game].append(row)
         for i, row_number in enumerate(chunk.rows.tolist()):
             record = result.batch.record(row_number)
@@ -137,7 +139,7 @@ def sample(system_id: str) -> tuple[list[Player], list[GameRecord], list[str]]:
 
 
 def test_the_columns_are_the_ledgers() -> None:
-    assert fast_rows.CHANGE_COLUMNS is CHANGE_COLUMNS  # one copy, in systems.base
+    assert vars(fast_rows)["CHANGE_COLUMNS"] is CHANGE_COLUMNS  # one copy, in systems.base
     assert fast_rows.OUTCOMES == rows.OUTCOMES
     assert ("game", *CHANGE_COLUMNS) == fast_rows.KERNEL_COLUMNS
     assert tuple(RowChunk.__dataclass_fields__)[4:] == CHANGE_COLUMNS
@@ -202,6 +204,7 @@ def test_nothing_kept_nothing_emitted() -> None:
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # generated streams, both engines
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 @SETTINGS
 @given(data=st.data())
@@ -217,6 +220,7 @@ def test_random_streams_are_emitted_as_the_reference_rates_them(
     check_emitted(get_system(system_id), roster, records, annul)
 
 
+@pytest.mark.slow  # long generated streams, both engines
 @SETTINGS
 @given(data=st.data())
 def test_arena_qualifications_and_floors_are_emitted(data: st.DataObject) -> None:

@@ -12,6 +12,7 @@ annulments.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -133,7 +134,7 @@ def games(draw: st.DrawFn, system_id: str) -> list[GameRecord]:
                 data["confirmed"] = confirmed
         records.append(GameRecord.from_mapping(data, f"stream:{number + 1}"))
     # a repeated record (same content): changes nothing, counted once
-    if records and draw(st.booleans()):
+    if records and bool(draw(st.booleans())):
         records.append(draw(st.sampled_from(records)))
     return records
 
@@ -164,7 +165,7 @@ def check_same(system: str | RatingSystem[Any], roster: list[Player], records: l
     assert compiled.rating_lists() == reference.rating_lists()
     assert compiled.games == len(reference.ratings)
     outcomes = Counter(reference.outcome(rating.game.id) for rating in reference.ratings)
-    assert all(compiled.outcome_counts()[o] == outcomes[o] for o in outcomes)
+    assert all(o is not None and compiled.outcome_counts()[o] == outcomes[o] for o in outcomes)
     # without on_invalid, the first refusal (in rating order) stops both
     if reference_errors:
         with pytest.raises(InvalidRecord) as stopped:
@@ -172,7 +173,9 @@ def check_same(system: str | RatingSystem[Any], roster: list[Player], records: l
         assert str(stopped.value) == str(reference_errors[0])
 
 
-def annulments(draw: st.DrawFn, records: list[GameRecord]) -> list[str]:
+def annulments(
+    draw: Callable[[st.SearchStrategy[list[str]]], list[str]], records: list[GameRecord]
+) -> list[str]:
     ids = [r.id for r in records] + ["nope"]
     return draw(st.lists(st.sampled_from(ids), max_size=4))
 
@@ -180,6 +183,7 @@ def annulments(draw: st.DrawFn, records: list[GameRecord]) -> list[str]:
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # generated streams, both engines
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 @SETTINGS
 @given(data=st.data())
@@ -212,6 +216,7 @@ def qualification_stream(data: st.DataObject) -> tuple[list[Player], list[GameRe
     return roster, records
 
 
+@pytest.mark.slow  # long generated streams, both engines
 @SETTINGS
 @given(data=st.data())
 def test_arena_qualification_and_floor_streams(data: st.DataObject) -> None:

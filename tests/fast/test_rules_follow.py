@@ -63,14 +63,14 @@ def stream(system_id: str, seed: int, count: int = 600) -> tuple[list[Player], l
         until = date(2027, 1, 1) if system_id == "arena" else None
         players.append(Player(player_id, membership_until=until, imported=imported))
     low = ["low0", "low1", "low2"]  # near the floors, playing each other
-    for player_id, rating in zip(low, IMPORTED[system_id][:3], strict=True):
-        imported = {pool: ImportedRating(Decimal(rating), 40) for pool in POOLS[system_id]}
+    for player_id, rating_text in zip(low, IMPORTED[system_id][:3], strict=True):
+        imported = {pool: ImportedRating(Decimal(rating_text), 40) for pool in POOLS[system_id]}
         until = date(2027, 1, 1) if system_id == "arena" else None
         players.append(Player(player_id, membership_until=until, imported=imported))
     everyone = list(humans)
     if system_id == "site":
-        for bot_id, rating in (("bot0", "1400.00"), ("bot1", "2500.00")):
-            players.append(Player(bot_id, bot=True, bot_rating=Decimal(rating)))
+        for bot_id, bot_rating in (("bot0", "1400.00"), ("bot1", "2500.00")):
+            players.append(Player(bot_id, bot=True, bot_rating=Decimal(bot_rating)))
             everyone.append(bot_id)
     controls = [c for c in CONTROLS[system_id] if c is not None]
     if system_id == "arena":
@@ -141,7 +141,7 @@ CHANGES: list[tuple[str, dict[str, Any]]] = [
     ("site", {"weights": CHANGED_WEIGHTS}),
 ]
 
-SYSTEM_OF = {
+SYSTEM_OF: dict[str, tuple[type[Any], type[ArenaRules] | type[CorrRules] | type[SiteRules]]] = {
     "arena": (ArenaSystem, ArenaRules),
     "corr": (CorrSystem, CorrRules),
     "site": (SiteSystem, SiteRules),

@@ -124,6 +124,7 @@ def games(draw: st.DrawFn) -> str:
     return "".join(parts)
 
 
+@pytest.mark.slow  # 150 generated files
 @settings(max_examples=150, deadline=None)
 @given(games(), st.sampled_from(["name", "fide"]))
 def test_property_batch_equals_encoded_records(text: str, player_ids: PlayerIds) -> None:

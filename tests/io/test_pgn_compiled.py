@@ -138,7 +138,7 @@ NAMES = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_+#=:-]{0,8}", fullmatch=True) | st
     ["White", "Black", "Result", "Event", "Site", "TimeControl"]
 )
 VALUES = st.text(
-    st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\x85\u2028\u2029"),
+    st.characters(blacklist_categories=["Cs"], blacklist_characters="\n\x85\u2028\u2029"),
     max_size=12,
 )
 SPACES = st.sampled_from([" ", " ", " ", "  ", "\t", "\x0b", "\xa0", ""])
@@ -179,6 +179,7 @@ def pgn_texts(draw: st.DrawFn) -> str:
     return "".join(parts)
 
 
+@pytest.mark.slow  # 150 generated files
 @settings(max_examples=150, deadline=None)
 @given(pgn_texts(), st.booleans(), st.sampled_from([0, 97, 1 << 20]))
 def test_property_compiled_scan_equals_python_scan(text: str, crlf: bool, chunk: int) -> None:

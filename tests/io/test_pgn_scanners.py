@@ -78,9 +78,7 @@ GAME = st.fixed_dictionaries(
     {
         "name": st.sampled_from(["White", "Event", "Site", "Annotator"]),
         "value": st.text(
-            st.characters(
-                blacklist_categories=("Cs",), blacklist_characters="\n\r\x85\u2028\u2029"
-            ),
+            st.characters(blacklist_categories=["Cs"], blacklist_characters="\n\r\x85\u2028\u2029"),
             max_size=8,
         ),
         "escape": st.booleans(),
@@ -129,6 +127,7 @@ print(name(COMPILED_MIN_BYTES), name(1000), name(1000, False))
 """
 
 
+@pytest.mark.slow  # a big PGN input
 def test_choose_scanner_takes_python_for_small_input_and_numba_for_big() -> None:
     """In a fresh interpreter: small input is scanned in Python without importing
     numba; from COMPILED_MIN_BYTES, or once the compiled scanner is loaded, by numba."""

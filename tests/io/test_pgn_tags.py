@@ -113,9 +113,9 @@ def test_value_functions() -> None:
     assert day_start("2024/02/29", "Date") == datetime(2024, 2, 29, tzinfo=UTC)
     with pytest.raises(RefusedTag, match="is partial"):
         day_start("2024.??.??", "Date")
-    with pytest.raises(ValueError, match="day is out of range") as raised:
+    with pytest.raises(ValueError, match="day is out of range") as out_of_range:
         day_start("2023.02.29", "Date")
-    assert not isinstance(raised.value, RefusedTag)  # a date, not on the calendar
+    assert not isinstance(out_of_range.value, RefusedTag)  # a date, not on the calendar
     assert clock_seconds("9:05", "Time") == 9 * 3600 + 5 * 60
     assert clock_seconds(" ??:??:?? ", "Time") == 0
     with pytest.raises(RefusedTag, match="is not a time"):

@@ -74,6 +74,7 @@ def players_files(draw: st.DrawFn) -> str:
     return "\n".join(lines) + ("\n" if draw(st.booleans()) else "")
 
 
+@pytest.mark.slow  # 300 generated files
 @given(text=players_files())
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_players_reader_is_the_reference_on_any_spelling(text: str) -> None:

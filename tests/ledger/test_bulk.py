@@ -93,6 +93,7 @@ def both_ways(
     return one, bulk
 
 
+@pytest.mark.slow  # each sample stored twice
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 def test_the_bulk_path_stores_the_rows_of_the_per_game_path(
     two_urls: tuple[str, str], system_id: str
@@ -107,6 +108,7 @@ def test_the_bulk_path_stores_the_rows_of_the_per_game_path(
     bulk.dispose()
 
 
+@pytest.mark.slow  # generated streams stored twice
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
           HealthCheck.function_scoped_fixture])  # fmt: skip
@@ -148,6 +150,7 @@ def test_a_refused_annulment_leaves_the_ledger_empty(tmp_path: Path) -> None:
     bulk.dispose()
 
 
+@pytest.mark.slow  # each sample stored twice
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 def test_groups_of_the_service_store_the_rows_of_the_per_game_path(
     two_urls: tuple[str, str], system_id: str
@@ -182,6 +185,7 @@ def test_groups_of_the_service_store_the_rows_of_the_per_game_path(
     grouped.dispose()
 
 
+@pytest.mark.slow  # each sample stored twice
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 def test_a_later_file_is_appended_in_bulk_from_the_ledger_s_ratings(
     two_urls: tuple[str, str], system_id: str, tmp_path: Path

@@ -12,6 +12,7 @@ import threading
 from collections import Counter
 from datetime import timedelta
 
+import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
@@ -55,6 +56,7 @@ def ended_once(ledger: Ledger, ids: list[str]) -> None:
     assert ledger.verify() == []
 
 
+@pytest.mark.slow  # two sweeping processes
 def test_two_sweepers_at_once_end_each_expired_game_once(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site", *PLAYERS)
     ids = open_expiring_games(ledger, GAMES)

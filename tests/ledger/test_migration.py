@@ -109,6 +109,7 @@ def today(system_id: str, folder: Path) -> Today:
     return _today[system_id]
 
 
+@pytest.mark.slow  # a sample ledger through every migration
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 def test_a_ledger_of_the_previous_schema_is_converted(
     ledger_url: str, tmp_path: Path, system_id: str

@@ -118,17 +118,23 @@ def test_rank_for_every_listed_player(ledger_url: str) -> None:
         assert summary.rank == place, row.player
 
 
+def hundredths(rating: Decimal | None) -> int:
+    """A rating that is there, in hundredths."""
+    assert rating is not None
+    return to_hundredths(rating)
+
+
 def test_chart_series_starts_at_the_first_before_and_marks_annulments(site_sample: str) -> None:
     ledger = Ledger(site_sample)
     series = ledger.people.chart_series("zed", "site")
     history = ledger.players.history("zed", "site")
     assert series.start is not None
-    assert series.start[1] == to_hundredths(history[0].change.before)
+    assert series.start[1] == hundredths(history[0].change.before)
     assert series.start[0] == microseconds(history[0].played_at)
     # few changes: all of them, annulments as their own kind at their own moment
     assert [p.seq for p in series.points] == [i.seq for i in history]
     assert [p.kind for p in series.points] == [i.kind for i in history]
-    assert [p.after for p in series.points] == [to_hundredths(i.change.after) for i in history]
+    assert [p.after for p in series.points] == [hundredths(i.change.after) for i in history]
     assert series.changes == len(history)
     moments = [p.at for p in series.points]
     assert moments == sorted(moments)
@@ -138,7 +144,7 @@ def test_chart_series_starts_at_the_first_before_and_marks_annulments(site_sampl
     ranged = ledger.people.chart_series("zed", "site", days=20)
     since = last - 20 * 86_400_000_000
     before = [i for i in history if microseconds(i.played_at) < since and i.kind == "game"]
-    assert ranged.start == (since, to_hundredths(before[-1].change.after))
+    assert ranged.start == (since, hundredths(before[-1].change.after))
     assert all(p.at >= since for p in ranged.points)
 
 

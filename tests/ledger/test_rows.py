@@ -26,6 +26,7 @@ from chessrate.errors import InvalidRecord
 from chessrate.io.games import parse_annulments, parse_games, parse_players
 from chessrate.ledger import rows
 from chessrate.records import GameRecord, microseconds
+from chessrate.records import moment as moment_of
 from chessrate.samples import SAMPLE_FILES, sample_text
 from chessrate.systems import get_system
 from chessrate.systems.base import CHANGE_COLUMNS, Change, RatingSystem
@@ -140,6 +141,7 @@ def test_every_sample_change_and_game_comes_back_from_its_row_and_gives_its_stat
     assert check_stream(system_id, engine, records, wanted) > 300
 
 
+@pytest.mark.slow  # generated streams
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -166,5 +168,5 @@ def test_moments_are_microseconds_utc() -> None:
     moment = datetime.fromisoformat("2026-06-01T10:00:00.000123+02:00")
     value = microseconds(moment)
     assert value == microseconds(datetime(2026, 6, 1, 8, 0, 0, 123, tzinfo=UTC))
-    assert rows.moment(value) == moment
-    assert rows.moment(value).utcoffset() is not None
+    assert moment_of(value) == moment
+    assert moment_of(value).utcoffset() is not None

@@ -304,7 +304,9 @@ def test_leaderboard_is_best_first_and_paged(ledger_url: str) -> None:
     board, total = ledger.boards.leaderboard("rapid")
     assert total == 5
     assert [r.player for r in board] == ids
-    assert [r.rating for r in board] == sorted((r.rating for r in board), reverse=True)
+    assert [r.rating for r in board] == sorted(
+        (r.rating for r in board if r.rating is not None), reverse=True
+    )
     page, total = ledger.boards.leaderboard("rapid", offset=1, limit=2)
     assert ([r.player for r in page], total) == (["p2", "p3"], 5)
     assert ledger.boards.leaderboard("rapid", offset=5)[0] == []
@@ -313,6 +315,7 @@ def test_leaderboard_is_best_first_and_paged(ledger_url: str) -> None:
         ledger.boards.leaderboard("chess960")
 
 
+@pytest.mark.slow  # the site sample, both engines
 def test_leaderboard_matches_the_batch_engine_on_the_site_sample(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site")
     load_sample(ledger, NOW)
@@ -475,6 +478,7 @@ def test_tokens_store_only_their_hash(ledger_url: str) -> None:
 # -- verify -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the site sample verified
 def test_verify_passes_on_the_site_sample_with_its_annulments(ledger_url: str) -> None:
     ledger = ledger_with(ledger_url, "site")
     load_sample(ledger, NOW)
@@ -583,6 +587,7 @@ def sample_engine(system_id: str) -> Engine[object]:
     return engine
 
 
+@pytest.mark.slow  # two samples loaded and verified
 @pytest.mark.parametrize(("system_id", "players", "games"), [("arena", 36, 419), ("corr", 30, 342)])
 def test_the_arena_and_corr_samples_load_and_verify(
     ledger_url: str, system_id: str, players: int, games: int

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner
 
@@ -130,6 +131,7 @@ def offset_forms(text: str, n: int) -> str:
     return forms[n % len(forms)]
 
 
+@pytest.mark.slow  # a sample ledger migrated
 def test_0010_rewrites_every_moment_with_an_offset_as_utc_on_sqlite(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ledger.db'}"
     ledger = every_moment_written(url)

@@ -31,6 +31,7 @@ def named(problems: list[str]) -> set[str]:
     return {problem.split(":")[0] for problem in problems}
 
 
+@pytest.mark.slow  # samples verified twice
 @pytest.mark.parametrize("system_id", ["arena", "corr"])
 def test_the_compiled_verify_finds_what_the_reference_finds(
     ledger_url: str, system_id: str
@@ -51,6 +52,7 @@ def test_the_compiled_verify_finds_what_the_reference_finds(
     ledger.dispose()
 
 
+@pytest.mark.slow  # a sample verified twice
 def test_a_ledger_with_annulments_is_verified_by_the_reference(ledger_url: str) -> None:
     ledger = Ledger.create(ledger_url, "site", NOW)
     load_sample(ledger, NOW)  # the site sample has annulments

@@ -173,6 +173,7 @@ def test_a_pool_with_no_free_connection_is_unavailable_not_a_500() -> None:
             raise PoolTimeout("QueuePool limit of size 5 overflow 10 reached")
 
 
+@pytest.mark.slow  # a real server
 def test_the_served_ledger_waits_busy_seconds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -223,7 +224,7 @@ def test_writes_during_an_import_wait_for_it_then_answer_503(
         halfway, go_on = threading.Event(), threading.Event()
         failed: list[BaseException] = []
 
-        def progress(stage: str, done: int, total: int) -> None:
+        def progress(stage: str, advance: int, total: int) -> None:
             if stage == "rating and storing":
                 halfway.set()
                 go_on.wait(60)

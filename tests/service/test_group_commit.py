@@ -111,8 +111,12 @@ class Group:
             wait_until(lambda: self.committer.games == games + 1)  # taken, waiting
             for index, body in enumerate(bodies):
                 self.post(index, body)
+
                 # In the order sent: each game is queued before the next is sent.
-                wait_until(lambda n=index: self.committer.queued == n + 1)
+                def queued(n: int = index) -> bool:
+                    return self.committer.queued == n + 1
+
+                wait_until(queued)
         for thread in self.threads:
             thread.join()
         assert self.answers[-1].status_code == 201, self.answers[-1].text
@@ -304,6 +308,7 @@ class Load:
         assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow  # a real server killed under load
 def test_a_killed_server_loses_only_unanswered_games(ledger_url: str) -> None:
     """The server and its workers killed at once (SIGKILL to its process group) after 200
     of 400 games were acknowledged; then started again for the games sent anew."""
@@ -335,6 +340,7 @@ def workers_of(server: int) -> list[int]:
     return sorted(found)
 
 
+@pytest.mark.slow  # a real server's worker killed under load
 def test_one_killed_worker_leaves_the_other_serving(ledger_url: str) -> None:
     """One of two workers killed (SIGKILL) under load, after 150 of 500 games
     were acknowledged. The other goes on answering alone, 150 games more (uvicorn's

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 
 from .conftest import Api
 
@@ -214,9 +215,11 @@ def test_no_route_answers_500_to_a_nul_in_its_path_or_query(site_pair: Api) -> N
     each query parameter given ``%00``: a 4xx on both databases."""
     api = site_pair
     api.game("g1", "alice", "bob", "1-0", time_control="300+3")
+    app = api.client.app
+    assert isinstance(app, FastAPI)
     routes = [
         context
-        for route in api.client.app.routes
+        for route in app.routes
         if hasattr(route, "effective_route_contexts")
         for context in route.effective_route_contexts()
     ]

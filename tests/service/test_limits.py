@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -173,12 +173,12 @@ def call_without_reading(
 ) -> tuple[int, dict[str, str], bytes]:
     """Call the app with a request whose body must never be read (its ``receive``
     fails the test), and return the answer's status, headers and body."""
-    sent: list[dict[str, Any]] = []
+    sent: list[MutableMapping[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
         raise AssertionError(f"{method} {path}: the body was read")
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
     raw = [(k.lower().encode(), v.encode()) for k, v in headers.items()]

@@ -24,7 +24,9 @@ def live(site_pair: Api) -> Api:
     return site_pair
 
 
-def open_game(api: Api, game_id: str, white: str = "alice", black: str = "bob", **fields: Any):
+def open_game(
+    api: Api, game_id: str, white: str = "alice", black: str = "bob", **fields: Any
+) -> Any:
     answer = api.post("/live-games", {"id": game_id, "white": white, "black": black, **fields})
     assert answer.status_code == 201, answer.text
     return answer.json()

@@ -90,6 +90,7 @@ def test_every_write_path_stores_utc_whatever_the_offset_of_now(site_pair: Api) 
     assert (stored.created_at, stored.expires_at, stored.revoked_at) == (
         NOW, NOW + timedelta(days=1), NOW
     )  # fmt: skip
+    assert stored.revoked_at is not None
     assert all(moment.tzinfo is UTC for moment in (stored.created_at, stored.revoked_at))
 
     written = 0

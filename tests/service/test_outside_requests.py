@@ -74,7 +74,8 @@ def says_why(answer: Any) -> str:
     if answer.headers["content-type"].startswith("text/html"):
         assert f'data-status="{answer.status_code}"' in answer.text
         assert '<p class="message">' in answer.text
-        return answer.text
+        page: str = answer.text
+        return page
     detail = answer.json()["detail"]
     if isinstance(detail, list):
         assert all(error.get("field") and error.get("msg") for error in detail), detail

@@ -45,6 +45,8 @@ from chessrate.timecontrol import parse_time_control
 
 from .conftest import NOW, FakeClock
 
+pytestmark = pytest.mark.slow  # about a minute of CPU: the quick tier does not import it
+
 MAX_EXAMPLES = int(os.environ.get("CHESSRATE_FUZZ_EXAMPLES", "12"))
 """Generated requests per operation in the fuzzing phase (a longer run:
 ``CHESSRATE_FUZZ_EXAMPLES=200 ./test tests/service/test_schemathesis.py``)."""
@@ -197,7 +199,7 @@ def fide_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
 @site_schema.parametrize()
 @FUZZ_SETTINGS
 def test_site_api_answers_no_server_error_and_only_documented_codes(
-    case: schemathesis.Case, site_app: Fuzzed
+    case: schemathesis.Case[Any], site_app: Fuzzed
 ) -> None:
     case.call_and_validate(app=site_app.app, headers=site_app.headers(case.path))
 
@@ -205,6 +207,6 @@ def test_site_api_answers_no_server_error_and_only_documented_codes(
 @fide_schema.parametrize()
 @FUZZ_SETTINGS
 def test_fide_api_answers_no_server_error_and_only_documented_codes(
-    case: schemathesis.Case, fide_app: Fuzzed
+    case: schemathesis.Case[Any], fide_app: Fuzzed
 ) -> None:
     case.call_and_validate(app=fide_app.app, headers=fide_app.headers(case.path))

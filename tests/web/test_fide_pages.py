@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 from chessrate.ledger import Ledger
 
@@ -33,7 +33,7 @@ LONG = "W" * 120
 """A 120-character unbroken name (unbroken, it could make a page 2,900 px wide)."""
 
 
-def cells(page: Page, selector: str) -> list[str]:
+def cells(page: Page | Locator, selector: str) -> list[str]:
     return [text.strip() for text in page.locator(selector).all_inner_texts()]
 
 
