@@ -36,6 +36,7 @@ from chessrate.fast.compiled import (
     Decided,
     Decider,
     Listed,
+    WithoutAnnulment,
     halves,
 )
 from chessrate.fast.kernels import round_div, write_change
@@ -217,7 +218,7 @@ def elo_kernel(
     return c
 
 
-class EloKernel:
+class EloKernel(WithoutAnnulment):
     def __init__(self, system: EloSystem, players: Attributes, started: list[Any]) -> None:
         self.system = system
         start = to_hundredths(system.rules.start)
@@ -247,15 +248,6 @@ class EloKernel:
 
     def no_rating_display(self) -> str:
         raise AssertionError("every listed row has a rating")
-
-    def rated_game(self, replay: Any, row: int) -> GameRating[Any]:
-        return GameRating(replay.batch.record(row), Outcome.RATED, "")
-
-    def state(self, player: int, pool: int) -> Any:
-        raise AssertionError("no annulment")
-
-    def set_state(self, player: int, pool: int, state: Any) -> None:
-        raise AssertionError("no annulment")
 
 
 class EloCompiled:

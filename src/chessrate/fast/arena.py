@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..numbers import to_hundredths
-from ..records import MICROSECONDS_PER_DAY, Outcome
+from ..records import MICROSECONDS_PER_DAY
 from ..systems import arena
 from ..systems.arena import (
     FOREIGN_TERMINATIONS,
@@ -26,7 +26,6 @@ from ..systems.arena import (
     display_arena,
     pool_for_control,
 )
-from ..systems.base import GameRating
 from ..timecontrol import TimeControl
 from .batch import NO_RESULT, T_FORFEIT, GameBatch
 from .compiled import (
@@ -38,6 +37,7 @@ from .compiled import (
     Decided,
     Decider,
     Listed,
+    WithoutAnnulment,
     halves,
     is_in,
     per_control,
@@ -119,7 +119,7 @@ def decide_arena(batch: GameBatch, member_until: I64, reasons: bool = False) -> 
     return Decided(decide.action, pool, halves(batch.result), decide.reason)
 
 
-class ArenaKernel:
+class ArenaKernel(WithoutAnnulment):
     """A replay's arena states: status, rating and games per (player, pool), and the
     qualifying games folded (count, sum of the opponents' ratings, points in halves)."""
 
@@ -193,16 +193,6 @@ class ArenaKernel:
 
     def no_rating_display(self) -> str:
         return display_arena(ArenaState(ArenaStatus.QUALIFYING), self.system.rules)
-
-    def rated_game(self, replay: Any, row: int) -> GameRating[Any]:
-        # arena has no annulment: the reference refuses it, whatever the changes
-        return GameRating(replay.batch.record(row), Outcome.RATED, "")
-
-    def state(self, player: int, pool: int) -> Any:
-        raise AssertionError("arena has no annulment: no state is read back")
-
-    def set_state(self, player: int, pool: int, state: Any) -> None:
-        raise AssertionError("arena has no annulment: no state is written back")
 
 
 class ArenaCompiled:

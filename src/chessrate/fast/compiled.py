@@ -164,6 +164,21 @@ class SystemKernel(Protocol):
         """Write a reference state (an annulment's) into the arrays."""
 
 
+class WithoutAnnulment:
+    """The :class:`SystemKernel` methods of a system whose regulation has no annulment:
+    the reference ``annul`` refuses before it reads a state, so the rated game needs no
+    changes and no state is ever read or written back."""
+
+    def rated_game(self, replay: Any, row: int) -> GameRating[Any]:
+        return GameRating(replay.batch.record(row), Outcome.RATED, "")
+
+    def state(self, player: int, pool: int) -> Any:
+        raise AssertionError("no annulment: no state is read back")
+
+    def set_state(self, player: int, pool: int, state: Any) -> None:
+        raise AssertionError("no annulment: no state is written back")
+
+
 @runtime_checkable
 class CompiledSystem(Protocol):
     """A system's compiled half (see the module docstring)."""

@@ -14,9 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..numbers import to_hundredths
-from ..records import Outcome
 from ..systems import corr
-from ..systems.base import GameRating
 from ..systems.corr import FOREIGN_TERMINATIONS, CorrRules, CorrStatus, CorrSystem, corr_mark
 from .batch import NO_RESULT, T_FORFEIT, GameBatch
 from .compiled import (
@@ -27,6 +25,7 @@ from .compiled import (
     Decided,
     Decider,
     Listed,
+    WithoutAnnulment,
     halves,
     is_in,
 )
@@ -105,7 +104,7 @@ def decide_corr(batch: GameBatch, reasons: bool = False) -> Decided:
     return Decided(decide.action, pool, halves(batch.result), decide.reason)
 
 
-class CorrKernel:
+class CorrKernel(WithoutAnnulment):
     """A replay's corr states: status, rating, games and the sum of the performances
     (while provisional) per player."""
 
@@ -173,16 +172,6 @@ class CorrKernel:
 
     def no_rating_display(self) -> str:
         raise AssertionError("every listed corr row has a rating")
-
-    def rated_game(self, replay: Any, row: int) -> GameRating[Any]:
-        # corr has no annulment: the reference refuses it, whatever the changes
-        return GameRating(replay.batch.record(row), Outcome.RATED, "")
-
-    def state(self, player: int, pool: int) -> Any:
-        raise AssertionError("corr has no annulment: no state is read back")
-
-    def set_state(self, player: int, pool: int, state: Any) -> None:
-        raise AssertionError("corr has no annulment: no state is written back")
 
 
 class CorrCompiled:
