@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from chessrate.errors import Forbidden
 from chessrate.ledger import Ledger
 from chessrate.server import create_app
 from tests.service.conftest import NOW, Api, FakeClock, MakeApi, TestClient
@@ -230,3 +231,89 @@ def test_revoked_and_expired_tokens_are_refused(make_api: MakeApi) -> None:
     assert listed["test writer"] == "valid"
     actions = [(e.action, e.target) for e in ledger.audit.log()[0]]
     assert ("token-revoke", f"token {found.id}") in actions
+
+
+# -- separation of duties ------------------------------------------------------------------
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_moderator_who_reported_the_game_cannot_confirm_it(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    ledger: Ledger = api.ledger
+    mia = _bearer(ledger.tokens.create("moderator", "Mia", NOW))
+    mia_again = _bearer(ledger.tokens.create("moderator", "Mia", NOW))  # her second token
+    named_bob = _bearer(ledger.tokens.create("moderator", "bob", NOW))  # the reporter's id
+    max_ = _bearer(ledger.tokens.create("moderator", "Max", NOW))
+    # Mia's token files carol's report on g1 (a moderator may do what a writer does)
+    filed = api.post("/games/g1/reports", {"by": "carol", "reason": "x"}, headers=mia)
+    assert filed.status_code == 201, filed.text
+    assert api.post("/games/g1/reports", {"by": "bob", "reason": "y"}).status_code == 201
+    before = _state(api)
+    audited = ledger.audit.log()[1]
+    for who, why in ((mia, "through your token"), (mia_again, "a token of yours ('Mia')"),
+                     (named_bob, "is by 'bob'")):  # fmt: skip
+        refused = api.post("/reviews/g1/confirm", {"reason": "engine"}, headers=who)
+        assert refused.status_code == 403, refused.text
+        assert why in refused.json()["detail"], refused.text
+        assert "a moderator who did not report the game must decide it" in refused.text
+        annul = api.post("/games/g1/annul", {"reason": "engine"}, headers=who)
+        assert annul.status_code == 403 and "cannot annul this game" in annul.text, annul.text
+    # nothing applied, nothing audited
+    assert _state(api) == before and ledger.audit.log()[1] == audited
+    assert api.get("/reviews/g1", headers=max_).json()["status"] == "open"
+    # Mia may still dismiss; another moderator confirms
+    confirmed = api.post("/reviews/g1/confirm", {"reason": "engine"}, headers=max_)
+    assert confirmed.status_code == 200, confirmed.text
+    assert confirmed.json()["annulment"]["by"] == "Max"
+    # the game's reports keep the token they came through; a detector's has none
+    ledger.reviews.file_report("g2", "detector:stockfish", "improbable", {"version": 2},
+                               "detector", NOW, accused="carol")  # fmt: skip
+    assert api.post("/reviews/g2/confirm", {"reason": "engine"}, headers=mia).status_code == 200
+
+
+def test_accused_self_reports_and_bots(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    api.player("robo", name="Robo", bot=True, bot_rating="1500")
+    api.game("gb", "alice", "robo", "0-1", time_control="180+2")
+    # a player of the game accuses their opponent by default
+    by_alice = api.post("/games/g1/reports", {"by": "alice", "reason": "too good"})
+    assert by_alice.status_code == 201, by_alice.text
+    assert (by_alice.json()["accused"], by_alice.json()["accused_name"]) == ("bob", "Bob")
+    # someone else names the accused, or nobody
+    named = api.post("/games/g1/reports", {"by": "carol", "reason": "x", "accused": "alice"})
+    assert (named.status_code, named.json()["accused"]) == (201, "alice")
+    unnamed = api.post("/games/g1/reports", {"by": "dave", "reason": "x"})
+    assert (unnamed.status_code, unnamed.json()["accused"]) == (201, None)
+    case = api.get("/reviews/g1", headers=api.moderator).json()
+    assert [r["accused"] for r in case["reports"]] == ["bob", "alice", None]
+    # a player cannot report themselves
+    self_report = api.post("/games/g2/reports", {"by": "carol", "reason": "x", "accused": "carol"})
+    assert self_report.status_code == 403, self_report.text
+    assert "cannot report themselves" in self_report.json()["detail"]
+    # a bot cannot report
+    bot = api.post("/games/gb/reports", {"by": "robo", "reason": "x"})
+    assert bot.status_code == 403 and "a bot cannot report" in bot.text, bot.text
+    # the accused must have played the game
+    stranger = api.post("/games/g2/reports", {"by": "alice", "reason": "x", "accused": "bob"})
+    assert stranger.status_code == 422, stranger.text
+    assert stranger.json()["detail"][0]["field"] == "accused"
+    assert "did not play this game" in stranger.text
+    with pytest.raises(Forbidden, match="cannot report themselves"):
+        api.ledger.reviews.file_report("g2", "dave", "r", None, "player", NOW, accused="dave")
+    # nothing of the refused reports was stored
+    assert api.get("/reviews/g2", headers=api.moderator).status_code == 404
+    assert api.get("/reviews/gb", headers=api.moderator).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "accused", ["", "\x00", "a" * 201, 5, ["bob"], {"id": "bob"}, True, "bob\x00"]
+)
+def test_hostile_accused_is_a_422(make_api: MakeApi, accused: Any) -> None:
+    api = _played(make_api)
+    answer = api.post("/games/g1/reports", {"by": "carol", "reason": "x", "accused": accused})
+    assert answer.status_code == 422, answer.text
+    assert "accused" in answer.text
+    assert api.get("/reviews/g1", headers=api.moderator).status_code == 404
