@@ -168,10 +168,8 @@ class Analyses:
             )  # fmt: skip
             found = conn.execute(query).all()
             keys = {k for row in found for k in (row.white_key, row.black_key)}
-            ids = dict(
-                conn.execute(select(players.c.key, players.c.id).where(players.c.key.in_(keys)))
-                .tuples().all()
-            ) if keys else {}  # fmt: skip
+            named = select(players.c.key, players.c.id).where(players.c.key.in_(keys))
+            ids = {row.key: row.id for row in conn.execute(named)} if keys else {}
         return [
             _view(row, ids.get(row.white_key), ids.get(row.black_key), codec_moment(row.played))
             for row in found
