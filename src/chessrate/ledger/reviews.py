@@ -106,6 +106,18 @@ class ReviewView:
         return min(r.at for r in self.reports) if self.reports else self.opened_at
 
 
+def reason_problem(value: str, limit: int = MAX_REASON) -> str | None:
+    """What is wrong with a reason or a note (None: nothing): empty, a character the
+    ledger refuses, too long."""
+    text = (value or "").strip()
+    if not text:
+        return "is required"
+    refused = text_problem(text)
+    if refused is not None:
+        return refused
+    return f"is longer than {limit} characters" if len(text) > limit else None
+
+
 def _text(value: str, field: str, where: str, limit: int = MAX_REASON) -> str:
     text = (value or "").strip()
     if not text:
@@ -439,4 +451,5 @@ __all__ = [
     "ReviewView",
     "Reviews",
     "duty_problem",
+    "reason_problem",
 ]

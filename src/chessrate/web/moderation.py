@@ -30,7 +30,7 @@ from ..application.deps import LedgerDep
 from ..application.limits import FailedAuth, client_address
 from ..application.sessions import COOKIE, Session, Sessions
 from ..ledger import Ledger
-from ..ledger.reviews import ReviewStatus
+from ..ledger.reviews import ReviewStatus, reason_problem
 from .cases import case_view
 from .errors import error_page
 from .pages import _page, templates
@@ -200,12 +200,13 @@ def _confirm_step(
     if review.status != ReviewStatus.OPEN:
         return error_page(templates, request, 409, f"game {game_id}: the case is "
                           f"{review.status.value}: only an open case can be confirmed")  # fmt: skip
-    problem = ledger.reviews.duty(game_id, session.moderator, session.token_id)
+    duty = ledger.reviews.duty(game_id, session.moderator, session.token_id)
+    if duty is not None:
+        return _forbidden(request, duty)
+    problem = reason_problem(why)
     if problem is not None:
-        return _forbidden(request, problem)
-    if not why.strip():
         return error_page(templates, request, 422, "The request is not valid.",
-                          [f"game {game_id}: reason: is required"])  # fmt: skip
+                          [f"game {game_id}: reason: {problem}"])  # fmt: skip
     players = {c.player for c in review.game.changes}
     now_rating = {
         (p, r.pool): r for p in players for r in app_players.get_player(ledger, p).ratings
