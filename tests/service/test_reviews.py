@@ -428,3 +428,17 @@ def test_sessions_end_at_sign_out_expiry_and_revocation(make_api: MakeApi) -> No
         assert conn.execute(sessions.select().where(sessions.c.token_id == found.id)).all() == []
     actions = [e.action for e in ledger.audit.log()[0]]
     assert actions.count("sign-in") == 3 and actions.count("sign-out") == 1
+
+
+def test_recent_analyses_of_a_player(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    ledger: Ledger = api.ledger
+    for game in ("g3", "g1", "g2"):  # stored in another order than played
+        ledger.analyses.store(game, "Stockfish 15.1", {}, {"version": 2}, False, None, NOW)
+    recent = ledger.analyses.recent_of("alice")
+    assert [(a.game_id, a.side_of("alice")) for a in recent] == [("g3", "white"), ("g1", "white")]
+    assert (recent[0].white, recent[0].black) == ("alice", "carol")
+    assert recent[0].played_at is not None
+    assert [a.game_id for a in ledger.analyses.recent_of("carol", limit=1)] == ["g3"]
+    assert [a.game_id for a in ledger.analyses.recent_of("dave")] == ["g2"]
+    assert ledger.analyses.recent_of("nobody") == [] and ledger.analyses.recent_of("bob", 0) == []

@@ -127,6 +127,8 @@ def test_sign_in_queue_confirm_sign_out(moderated: tuple[Site, str], screen: Pag
         r.get_attribute("data-game") for r in page.query_selector_all("table.queue tbody tr")
     ] == ["g1", "g2"]
     assert "Alice Longname-Example" in page.inner_text("table.queue")
+    accused = page.locator("table.queue tr[data-game='g1'] td.accused")
+    assert accused.inner_text() == "Alice Longname-Example"
     assert "Moderator Mia" in page.inner_text(".moderation-bar")
     assert_fits(page)
     screenshot(page, f"moderation-queue-{width_of(page)}")
