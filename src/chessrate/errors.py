@@ -3,7 +3,8 @@
 Every message names the record (``FILE:LINE`` or ``game ID``), the field and the
 reason. Each is mapped in one place per front end: the command line prints
 ``error: MESSAGE`` and exits with code 2 (``cli.reports_errors``); the HTTP API
-answers 422, or 404 (:class:`NotFound`), 409 (:class:`Conflict`) and 503
+answers 422, or 404 (:class:`NotFound`), 409 (:class:`Conflict`), 403
+(:class:`Forbidden`) and 503
 (:class:`LedgerUnavailable`) (``service.errors``).
 """
 
@@ -35,6 +36,12 @@ class NotFound(ChessrateError):
 class Conflict(ChessrateError):
     """A game id already used for different content, a player that exists, a closed
     period, a finished live game (HTTP 409)."""
+
+
+class Forbidden(ChessrateError):
+    """An action the caller may not take on this record, whatever its role: a
+    moderator confirming a case they reported, a player reporting themselves, a bot
+    reporting (HTTP 403)."""
 
 
 class LedgerUnavailable(ChessrateError):

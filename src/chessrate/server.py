@@ -142,8 +142,7 @@ def create_app(
     app.state.auth_failures = FailedAuth(
         settings.auth_failures, settings.auth_window_seconds, timer=timer
     )
-    secret = settings.session_secret.encode() if settings.session_secret else None
-    app.state.sessions = Sessions(secret, settings.session_hours)
+    app.state.sessions = Sessions(settings.session_hours)
     mount_api(app)
     mount_web(app)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=5)

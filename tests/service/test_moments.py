@@ -32,7 +32,7 @@ def test_every_datetime_column_of_the_ledger_is_utc() -> None:
         for column in table.columns:
             if isinstance(column.type, sa.DateTime):
                 raise AssertionError(f"{table.name}.{column.name} is a plain DateTime")
-    assert len(moment_columns()) == 23
+    assert len(moment_columns()) == 25  # sessions (0012): created_at, expires_at
 
 
 def test_an_otb_result_played_at_an_offset_is_stored_at_its_utc_instant(site_pair: Api) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from chessrate.errors import Forbidden
 from chessrate.ledger import Ledger
 from chessrate.server import create_app
 from tests.service.conftest import NOW, Api, FakeClock, MakeApi, TestClient
@@ -230,3 +231,214 @@ def test_revoked_and_expired_tokens_are_refused(make_api: MakeApi) -> None:
     assert listed["test writer"] == "valid"
     actions = [(e.action, e.target) for e in ledger.audit.log()[0]]
     assert ("token-revoke", f"token {found.id}") in actions
+
+
+# -- separation of duties ------------------------------------------------------------------
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_moderator_who_reported_the_game_cannot_confirm_it(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    ledger: Ledger = api.ledger
+    mia = _bearer(ledger.tokens.create("moderator", "Mia", NOW))
+    mia_again = _bearer(ledger.tokens.create("moderator", "Mia", NOW))  # her second token
+    named_bob = _bearer(ledger.tokens.create("moderator", "bob", NOW))  # the reporter's id
+    max_ = _bearer(ledger.tokens.create("moderator", "Max", NOW))
+    # Mia's token files carol's report on g1 (a moderator may do what a writer does)
+    filed = api.post("/games/g1/reports", {"by": "carol", "reason": "x"}, headers=mia)
+    assert filed.status_code == 201, filed.text
+    assert api.post("/games/g1/reports", {"by": "bob", "reason": "y"}).status_code == 201
+    before = _state(api)
+    audited = ledger.audit.log()[1]
+    for who, why in ((mia, "through your token"), (mia_again, "a token of yours ('Mia')"),
+                     (named_bob, "is by 'bob'")):  # fmt: skip
+        refused = api.post("/reviews/g1/confirm", {"reason": "engine"}, headers=who)
+        assert refused.status_code == 403, refused.text
+        assert why in refused.json()["detail"], refused.text
+        assert "a moderator who did not report the game must decide it" in refused.text
+        annul = api.post("/games/g1/annul", {"reason": "engine"}, headers=who)
+        assert annul.status_code == 403 and "cannot annul this game" in annul.text, annul.text
+    # nothing applied, nothing audited
+    assert _state(api) == before and ledger.audit.log()[1] == audited
+    assert api.get("/reviews/g1", headers=max_).json()["status"] == "open"
+    # Mia may still dismiss; another moderator confirms
+    confirmed = api.post("/reviews/g1/confirm", {"reason": "engine"}, headers=max_)
+    assert confirmed.status_code == 200, confirmed.text
+    assert confirmed.json()["annulment"]["by"] == "Max"
+    # the game's reports keep the token they came through; a detector's has none
+    ledger.reviews.file_report("g2", "detector:stockfish", "improbable", {"version": 2},
+                               "detector", NOW, accused="carol")  # fmt: skip
+    assert api.post("/reviews/g2/confirm", {"reason": "engine"}, headers=mia).status_code == 200
+
+
+def test_accused_self_reports_and_bots(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    api.player("robo", name="Robo", bot=True, bot_rating="1500")
+    api.game("gb", "alice", "robo", "0-1", time_control="180+2")
+    # a player of the game accuses their opponent by default
+    by_alice = api.post("/games/g1/reports", {"by": "alice", "reason": "too good"})
+    assert by_alice.status_code == 201, by_alice.text
+    assert (by_alice.json()["accused"], by_alice.json()["accused_name"]) == ("bob", "Bob")
+    # someone else names the accused, or nobody
+    named = api.post("/games/g1/reports", {"by": "carol", "reason": "x", "accused": "alice"})
+    assert (named.status_code, named.json()["accused"]) == (201, "alice")
+    unnamed = api.post("/games/g1/reports", {"by": "dave", "reason": "x"})
+    assert (unnamed.status_code, unnamed.json()["accused"]) == (201, None)
+    case = api.get("/reviews/g1", headers=api.moderator).json()
+    assert [r["accused"] for r in case["reports"]] == ["bob", "alice", None]
+    # a player cannot report themselves
+    self_report = api.post("/games/g2/reports", {"by": "carol", "reason": "x", "accused": "carol"})
+    assert self_report.status_code == 403, self_report.text
+    assert "cannot report themselves" in self_report.json()["detail"]
+    # a bot cannot report
+    bot = api.post("/games/gb/reports", {"by": "robo", "reason": "x"})
+    assert bot.status_code == 403 and "a bot cannot report" in bot.text, bot.text
+    # the accused must have played the game
+    stranger = api.post("/games/g2/reports", {"by": "alice", "reason": "x", "accused": "bob"})
+    assert stranger.status_code == 422, stranger.text
+    assert stranger.json()["detail"][0]["field"] == "accused"
+    assert "did not play this game" in stranger.text
+    with pytest.raises(Forbidden, match="cannot report themselves"):
+        api.ledger.reviews.file_report("g2", "dave", "r", None, "player", NOW, accused="dave")
+    # nothing of the refused reports was stored
+    assert api.get("/reviews/g2", headers=api.moderator).status_code == 404
+    assert api.get("/reviews/gb", headers=api.moderator).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "accused", ["", "\x00", "a" * 201, 5, ["bob"], {"id": "bob"}, True, "bob\x00"]
+)
+def test_hostile_accused_is_a_422(make_api: MakeApi, accused: Any) -> None:
+    api = _played(make_api)
+    answer = api.post("/games/g1/reports", {"by": "carol", "reason": "x", "accused": accused})
+    assert answer.status_code == 422, answer.text
+    assert "accused" in answer.text
+    assert api.get("/reviews/g1", headers=api.moderator).status_code == 404
+
+
+# -- the case page: any evidence, two steps, sessions (over HTTP, no browser) ------------
+
+FORM = {"content-type": "application/x-www-form-urlencoded"}
+ODD_EVIDENCE: list[Any] = [
+    {"version": 2, "moves": [{"ply": 1, "played": "e2e4", "best": "zz", "suspicious": True},
+                             {"ply": 2, "played": "e2e4", "suspicious": True},  # illegal
+                             {"ply": "3"}, {"ply": -1}, None, [], [0]]},
+    {"version": 2, "white": {"score": "high", "window": {"from_ply": "x"}, "flagged": "yes"},
+     "black": [], "flagged": "white", "moves": "e4"},
+    {"moves": [[17, "e2e4", "d2d4", 12], [18], ["x"], [10**12, None, None, None]],
+     "white": {"match_rate": 0.9, "acpl": float("1e308")}},
+    {"version": 2, "kind": "record", "games": [{"game": "g2"}, {"game": 5}, "g3"], "score": []},
+    {"version": 99, "moves": [{"ply": 1, "played": "0000", "best": "0000"}]},
+    {},
+]  # fmt: skip
+
+
+def _signed_in(api: Api) -> str:
+    api.client.cookies.clear()
+    token = api.moderator["Authorization"].split()[1]
+    answer = api.client.post("/moderation/sign-in", content=f"token={token}", headers=FORM,
+                             follow_redirects=False)  # fmt: skip
+    assert answer.status_code == 303, answer.text
+    return str(api.client.cookies["chessrate_moderation"])
+
+
+def test_case_page_reads_any_evidence(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    ledger: Ledger = api.ledger
+    ledger.analyses.store("g1", "Stockfish 15.1", {}, None, False, "moves not recorded", NOW)
+    ledger.reviews.file_report("g1", "bob", "x", None, "player", NOW)
+    for n, evidence in enumerate(ODD_EVIDENCE):
+        ledger.reviews.file_report("g1", f"detector:{n}", "odd", evidence, "detector", NOW)
+    ledger.analyses.store("g3", "Stockfish 15.1", {}, ODD_EVIDENCE[0], True, None, NOW)
+    ledger.reviews.file_report("g3", "detector:x", "odd", ODD_EVIDENCE[1], "detector", NOW,
+                               accused="alice")  # fmt: skip
+    _signed_in(api)
+    for game, ply in (("g1", ""), ("g3", ""), ("g3", "?ply=1"), ("g3", "?ply=99999")):
+        page = api.client.get(f"/moderation/{game}{ply}")
+        assert page.status_code == 200, page.text
+    page = api.client.get("/moderation/g1")
+    assert "moves not recorded" in page.text and "not named" in page.text
+    assert "Alice" in api.client.get("/moderation/g3").text
+    for bad in ("?ply=0", "?ply=x", "?ply=100001"):
+        assert api.client.get(f"/moderation/g3{bad}").status_code == 422
+
+
+def test_confirm_on_the_page_takes_two_steps(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    api.post("/games/g1/reports", {"by": "bob", "reason": "x"})
+    _signed_in(api)
+    page = api.client.get("/moderation/g1")
+    csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
+    url = "/moderation/g1"
+    step = api.client.post(url, data={"csrf": csrf, "action": "confirm", "why": "engine"})
+    assert step.status_code == 200 and "Yes: annul the game" in step.text
+    assert "the game&#39;s +" in step.text or "the game's +" in step.text
+    assert not api.get("/games/g1").json()["annulled"]
+    for why, status in (("", 422), ("x" * 2001, 422), ("a\x00b", 422)):
+        bad = api.client.post(url, data={"csrf": csrf, "action": "confirm", "why": why})
+        assert bad.status_code == status, bad.text
+    final = api.client.post(
+        url, data={"csrf": csrf, "action": "confirm", "step": "final", "why": "engine"},
+        follow_redirects=False,
+    )  # fmt: skip
+    assert final.status_code == 303, final.text
+    assert api.get("/games/g1").json()["annulled"]
+    assert api.get("/reviews/g1", headers=api.moderator).json()["status"] == "confirmed"
+
+
+def test_sessions_end_at_sign_out_expiry_and_revocation(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    ledger: Ledger = api.ledger
+    cookie = _signed_in(api)
+    assert api.client.get("/moderation", follow_redirects=False).status_code == 200
+    with ledger.engine.connect() as conn:  # only the id's hash is stored
+        from chessrate.ledger.schema import sessions
+
+        stored = conn.execute(sessions.select()).all()
+    assert len(stored) == 1 and stored[0].id != cookie and len(stored[0].id) == 64
+    csrf = api.client.get("/moderation").text.split('name="csrf" value="')[1].split('"')[0]
+    out = api.client.post("/moderation/sign-out", data={"csrf": csrf}, follow_redirects=False)
+    assert out.status_code == 303
+    # the same cookie, sent again by hand: refused
+    api.client.cookies.clear()
+    copied = {"Cookie": f"chessrate_moderation={cookie}"}
+    page = api.client.get("/moderation", headers=copied, follow_redirects=False)
+    assert page.status_code == 303 and page.headers["location"] == "/moderation/sign-in"
+    post = api.client.post(
+        "/moderation/g1", data={"csrf": csrf, "action": "dismiss", "why": "x"}, headers=copied
+    )
+    assert post.status_code == 403
+    for odd in ("", "x" * 5000, "%7f", cookie + "x", '"quoted"'):
+        odd_cookie = {"Cookie": f"chessrate_moderation={odd}"}
+        answer = api.client.get("/moderation", headers=odd_cookie, follow_redirects=False)
+        assert answer.status_code == 303
+    # a session ends after its hours, and when its token is revoked
+    _signed_in(api)
+    api.clock.advance(hours=8)
+    assert api.client.get("/moderation", follow_redirects=False).status_code == 303
+    _signed_in(api)
+    found = ledger.tokens.find(api.moderator["Authorization"].split()[1])
+    assert found is not None
+    ledger.tokens.revoke(found.id, api.clock.now, by="test")
+    assert api.client.get("/moderation", follow_redirects=False).status_code == 303
+    with ledger.engine.connect() as conn:
+        assert conn.execute(sessions.select().where(sessions.c.token_id == found.id)).all() == []
+    actions = [e.action for e in ledger.audit.log()[0]]
+    assert actions.count("sign-in") == 3 and actions.count("sign-out") == 1
+
+
+def test_recent_analyses_of_a_player(make_api: MakeApi) -> None:
+    api = _played(make_api)
+    ledger: Ledger = api.ledger
+    for game in ("g3", "g1", "g2"):  # stored in another order than played
+        ledger.analyses.store(game, "Stockfish 15.1", {}, {"version": 2}, False, None, NOW)
+    recent = ledger.analyses.recent_of("alice")
+    assert [(a.game_id, a.side_of("alice")) for a in recent] == [("g3", "white"), ("g1", "white")]
+    assert (recent[0].white, recent[0].black) == ("alice", "carol")
+    assert recent[0].played_at is not None
+    assert [a.game_id for a in ledger.analyses.recent_of("carol", limit=1)] == ["g3"]
+    assert [a.game_id for a in ledger.analyses.recent_of("dave")] == ["g2"]
+    assert ledger.analyses.recent_of("nobody") == [] and ledger.analyses.recent_of("bob", 0) == []

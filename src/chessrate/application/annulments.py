@@ -40,11 +40,6 @@ class AnnulmentsPublic(PagePublic):
 # -- services ---------------------------------------------------------------------------
 
 
-def _token_label(ledger: Ledger, token: str) -> str | None:
-    """The label given to a token when it was created."""
-    return ledger.tokens.label(token)
-
-
 def annulment_public(view: AnnulmentView) -> AnnulmentPublic:
     return AnnulmentPublic(
         game=view.game_id,
@@ -63,8 +58,12 @@ def annul(
     reason = reason.strip()
     if not reason:
         raise InvalidRecord(f"game {game_id}", "reason", "is required")
-    by = _token_label(ledger, caller.token) or caller.role
-    return annulment_public(ledger.annulments.annul(game_id, reason, by, now))
+    token = ledger.tokens.find(caller.token)
+    by = (token.label if token else None) or caller.role
+    annulment = ledger.annulments.annul(
+        game_id, reason, by, now, token_id=None if token is None else token.id
+    )
+    return annulment_public(annulment)
 
 
 def annulments(ledger: Ledger, offset: int = 0, limit: int = LIST_PAGE_MAX) -> AnnulmentsPublic:

@@ -1,8 +1,8 @@
 """Fair play over the ledger: a player's report on a game, the review queue of the
 reported games, the moderators' decisions on a case (confirm: the game is annulled;
-dismiss; reopen), the audit log, and whether a moderation session's token is still
-valid. The API's routes (:mod:`chessrate.service.routes.reviews`) and the moderation
-pages (:mod:`chessrate.web.moderation`) call these functions; the ledger does the work
+dismiss; reopen), and the audit log. The API's routes
+(:mod:`chessrate.service.routes.reviews`) and the moderation pages
+(:mod:`chessrate.web.moderation`) call these functions; the ledger does the work
 (:mod:`chessrate.ledger.reviews`, :mod:`chessrate.ledger.audit`)."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..ledger import Ledger
 from ..ledger.audit import AuditEntry
 from ..ledger.reviews import ReportSource, ReportView, ReviewStatus, ReviewView
-from ..ledger.tokens import TokenView
 from .annulments import AnnulmentPublic, annulment_public
 from .common import ChangePublic, Choice, RequestModel, change_public
 from .deps import Caller
@@ -34,10 +33,18 @@ class ReportCreate(RequestModel):
 
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={"examples": [{"by": "bob", "reason": "engine-like accuracy"}]},
+        json_schema_extra={
+            "examples": [{"by": "bob", "reason": "engine-like accuracy", "accused": "alice"}]
+        },
     )
     by: str = Field(min_length=1, max_length=200, description="the reporting player's id")
     reason: str = Field(min_length=1, max_length=2000)
+    accused: str | None = Field(
+        default=None, min_length=1, max_length=200,
+        description="the player accused: one of the game's two players (default: the "
+        "reporter's opponent when the reporter played the game, else nobody named); "
+        "never the reporter",
+    )  # fmt: skip
 
 
 class DecisionCreate(RequestModel):
@@ -62,6 +69,8 @@ class ReportPublic(BaseModel):
     reason: str
     evidence: dict[str, Any] | None = Field(description="a detector's findings (JSON)")
     at: datetime
+    accused: str | None = Field(default=None, description="the accused player (None: not named)")
+    accused_name: str | None = Field(default=None, description="the accused player's name")
 
 
 class ReportFiled(ReportPublic):
@@ -134,23 +143,34 @@ def moderator_name(ledger: Ledger, caller: Caller) -> str:
     return ledger.tokens.label(caller.token) or caller.role
 
 
+def moderator(ledger: Ledger, caller: Caller) -> tuple[str, int | None]:
+    """A moderator's name (:func:`moderator_name`) and token id."""
+    token = ledger.tokens.find(caller.token)
+    return (token.label if token else None) or caller.role, None if token is None else token.id
+
+
 def report_public(view: ReportView, names: dict[str, str]) -> ReportPublic:
     return ReportPublic(
         id=view.id, game=view.game_id, by=view.by, by_name=names.get(view.by),
         source=ReportSource(view.source),
         reason=view.reason, evidence=view.evidence, at=view.at,
+        accused=view.accused, accused_name=None if view.accused is None
+        else names.get(view.accused),
     )  # fmt: skip
 
 
 def file_report(
     ledger: Ledger, game_id: str, body: ReportCreate, caller: Caller, now: datetime
 ) -> tuple[ReportFiled, bool]:
-    """A player's report (through a writer token); answers the stored report when the
-    player had reported the game already."""
+    """A player's report (through a writer token, kept with the report); answers the
+    stored report when the player had reported the game already."""
+    token = ledger.tokens.find(caller.token)
     view, created = ledger.reviews.file_report(
-        game_id, body.by, body.reason, None, "player", now, via=ledger.tokens.label(caller.token)
-    )
-    names = ledger.players.names([view.by])
+        game_id, body.by, body.reason, None, "player", now,
+        via=None if token is None else token.label, accused=body.accused,
+        token_id=None if token is None else token.id,
+    )  # fmt: skip
+    names = ledger.players.names([view.by, *([view.accused] if view.accused else [])])
     status = ledger.reviews.get(game_id).status
     filed = ReportFiled(
         **report_public(view, names).model_dump(), created=created,
@@ -184,6 +204,7 @@ def _names(ledger: Ledger, views: list[ReviewView]) -> dict[str, str]:
     wanted: set[str] = set()
     for view in views:
         wanted.update(r.by for r in view.reports)
+        wanted.update(r.accused for r in view.reports if r.accused)
         game = ledger.games.get(view.game_id)
         wanted.update((game.record.white, game.record.black))
     return ledger.players.names(wanted)
@@ -205,9 +226,12 @@ def review(ledger: Ledger, game_id: str) -> ReviewPublic:
     return review_public(ledger, view, _names(ledger, [view]))
 
 
-def confirm(ledger: Ledger, game_id: str, reason: str, by: str, now: datetime) -> ConfirmedPublic:
-    """Confirm a case: the game is annulled (site S10) with ``by`` and ``reason``."""
-    view, annulment = ledger.reviews.confirm(game_id, reason, by, now)
+def confirm(
+    ledger: Ledger, game_id: str, reason: str, by: str, now: datetime, token_id: int | None
+) -> ConfirmedPublic:
+    """Confirm a case: the game is annulled (site S10) with ``by`` and ``reason``; not
+    by a moderator who reported it (``by``, the token ``token_id``: 403)."""
+    view, annulment = ledger.reviews.confirm(game_id, reason, by, now, token_id=token_id)
     return ConfirmedPublic(
         review=review_public(ledger, view, _names(ledger, [view])),
         annulment=annulment_public(annulment),
@@ -237,17 +261,3 @@ def audit_log(ledger: Ledger, offset: int, limit: int, target: str | None) -> Au
         total=total, offset=offset, limit=limit,
         entries=[audit_entry_public(e) for e in entries],
     )  # fmt: skip
-
-
-def valid_moderator(
-    ledger: Ledger, token_id: int, fingerprint: str, now: datetime
-) -> TokenView | None:
-    """The moderator token a session names, while it is valid (not revoked, not
-    expired, still a moderator's, the same token); else None."""
-    try:
-        found = ledger.tokens.get(token_id)
-    except Exception:  # NotFound: the token is gone
-        return None
-    if found.role != "moderator" or found.fingerprint != fingerprint or not found.valid(now):
-        return None
-    return found

@@ -1,71 +1,70 @@
-"""Moderators' web sessions: a cookie signed with HMAC-SHA256 (standard library).
+"""Moderators' web sessions, kept in the ledger (:mod:`chessrate.ledger.sessions`).
 
-The cookie holds ``token id . token fingerprint . expiry . nonce . signature``: which
-moderator token signed in (the id, and the first 16 hex digits of its SHA-256 so that
-a forged id needs the token's hash too), until when (Unix seconds: the session's hours,
-never past the token's own expiry) and a random nonce from which the session's CSRF
-token is derived (HMAC of the nonce: per session, checked on every POST). The secret
-is ``CHESSRATE_SESSION_SECRET``; without it each process draws a random one, so a
-session lives only in the worker that signed it in (with several workers, set the
-secret) and ends when the process restarts. The cookie proves who signed in; each
-request still asks the ledger whether the token is valid (revoked, expired)."""
+Signing in stores a session and sets a cookie holding its random id (the ledger keeps
+only the id's SHA-256); each request looks the session up: it must still be stored
+(signing out deletes it, so a copied cookie is refused afterwards), not expired (the
+session's hours, never past its token's own expiry), and its token a valid
+moderator's (a revoked or expired token ends it at once). Sessions are shared by every
+worker and survive a restart: no key is needed. Every form carries the session's CSRF
+token, the SHA-256 of the session id with a fixed prefix: only the cookie's holder can
+make it, and it is checked on every POST."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+from ..ledger import Ledger
+from ..ledger.tokens import TokenView
 
 COOKIE = "chessrate_moderation"
 
 
 @dataclass(frozen=True, slots=True)
 class Session:
+    """A valid session: its id (the cookie's value), its moderator token and expiry."""
+
+    id: str
     token_id: int
-    fingerprint: str
-    expires: int
-    nonce: str
+    label: str
+    expires_at: datetime
+
+    @property
+    def moderator(self) -> str:
+        """Who the moderator is (the token's label, else ``token N``)."""
+        return self.label or f"token {self.token_id}"
 
 
 class Sessions:
-    """Signs and reads session cookies; derives and checks CSRF tokens."""
+    """Starts, reads and ends sessions; derives and checks CSRF tokens."""
 
-    def __init__(self, secret: bytes | None = None, hours: float = 8.0) -> None:
-        self.secret = secret or secrets.token_bytes(32)
+    def __init__(self, hours: float = 8.0) -> None:
         self.hours = hours
 
-    def _sign(self, text: str) -> str:
-        return hmac.new(self.secret, text.encode(), hashlib.sha256).hexdigest()
-
-    def issue(
-        self, token_id: int, fingerprint: str, now: datetime, token_expires: datetime | None
-    ) -> tuple[str, int]:
-        """A new session's cookie value, and its lifetime in seconds."""
+    def issue(self, ledger: Ledger, token: TokenView, now: datetime) -> tuple[str, int]:
+        """A new session of ``token``: the cookie's value, and its lifetime in seconds."""
         until = now + timedelta(hours=self.hours)
-        if token_expires is not None:
-            until = min(until, token_expires)
-        expires = int(until.timestamp())
-        payload = f"{token_id}.{fingerprint}.{expires}.{secrets.token_hex(16)}"
-        return f"{payload}.{self._sign(payload)}", max(0, expires - int(now.timestamp()))
+        if token.expires_at is not None:
+            until = min(until, token.expires_at)
+        value = ledger.sessions.start(token.id, now, until)
+        return value, max(0, int((until - now).total_seconds()))
 
-    def read(self, value: str | None, now: datetime) -> Session | None:
-        """The session of a cookie that is well signed and not expired; else None."""
-        if not value or len(value) > 300:
+    def read(self, ledger: Ledger, value: str | None, now: datetime) -> Session | None:
+        """The session of a cookie while it is valid; else None."""
+        found = ledger.sessions.find(value, now)
+        if found is None or value is None:
             return None
-        payload, _, signature = value.rpartition(".")
-        if not hmac.compare_digest(self._sign(payload), signature):
-            return None
-        parts = payload.split(".")
-        if len(parts) != 4 or not parts[0].isdigit() or not parts[2].isdigit():
-            return None
-        session = Session(int(parts[0]), parts[1], int(parts[2]), parts[3])
-        return session if session.expires > now.timestamp() else None
+        return Session(value, found.token_id, found.label, found.expires_at)
+
+    def end(self, ledger: Ledger, session: Session, now: datetime) -> None:
+        """Sign out: the session is deleted from the ledger."""
+        ledger.sessions.end(session.id, now)
 
     def csrf(self, session: Session) -> str:
         """The session's CSRF token (every form carries it)."""
-        return self._sign(f"csrf:{session.nonce}")
+        return hashlib.sha256(f"chessrate-csrf:{session.id}".encode()).hexdigest()
 
     def csrf_ok(self, session: Session, given: str | None) -> bool:
         return bool(given) and hmac.compare_digest(self.csrf(session), given or "")

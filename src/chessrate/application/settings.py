@@ -33,11 +33,8 @@ class Settings(BaseSettings):
     ``CHESSRATE_GROUP_WRITERS``: how many groups a worker commits at once (1);
     ``CHESSRATE_ACTIVE_DAYS``: on ``site`` leaderboards, an established player played a
     rated game in the pool within this many days of the ledger's date (its latest
-    game); ``CHESSRATE_SESSION_SECRET``: the key that signs moderators' session
-    cookies (unset: a random key per process, so sessions do not survive a restart
-    and, with several workers, a session works only in the worker that signed it in:
-    set it when running more than one); ``CHESSRATE_SESSION_HOURS``: how long a
-    moderator's web session lasts (never past its token's expiry);
+    game); ``CHESSRATE_SESSION_HOURS``: how long a moderator's web session lasts
+    (never past its token's expiry; sessions are kept in the ledger);
     ``CHESSRATE_PAIR_SECONDS``: how often each worker runs the pairing pass (0:
     never; use ``chessrate pair``); ``CHESSRATE_SEEK_SECONDS``: a seek's life;
     ``CHESSRATE_PAIR_WINDOW_START``, ``…_STEP``, ``…_EVERY`` (seconds) and ``…_MAX``:
@@ -63,7 +60,6 @@ class Settings(BaseSettings):
     group_max: int = Field(default=DEFAULT_GROUP_MAX, ge=1)
     group_writers: int = Field(default=1, ge=1)
     active_days: int = Field(default=90, ge=1, le=36_500)
-    session_secret: str | None = None
     session_hours: float = Field(default=8.0, gt=0, le=24 * 30)
     pair_seconds: float = Field(default=2.0, ge=0)
     seek_seconds: int = Field(default=_PAIRING.expiry, ge=1, le=7 * 86400)

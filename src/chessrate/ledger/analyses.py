@@ -13,14 +13,14 @@ from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import exc, insert, select, update
+from sqlalchemy import exc, insert, or_, select, update
 
 from ..errors import NotFound
-from ..records import Outcome, Venue
+from ..records import Outcome, Venue, moment
 from ..systems.site_live import LiveStatus, Side
 from . import codec, rows
 from .connection import as_utc
-from .schema import analyses, games, live_games
+from .schema import analyses, games, live_games, players
 
 if TYPE_CHECKING:
     from .store import Ledger
@@ -53,6 +53,14 @@ class AnalysisView:
     flagged: bool
     flags: tuple[str, ...]
     note: str | None
+    white: str | None = None
+    """The game's players' ids (read with the analysis; None: not looked up)."""
+    black: str | None = None
+    played_at: datetime | None = None
+
+    def side_of(self, player_id: str) -> str | None:
+        """``"white"`` or ``"black"``: the side ``player_id`` played (None: neither)."""
+        return "white" if player_id == self.white else "black" if player_id == self.black else None
 
 
 class Analyses:
@@ -142,6 +150,31 @@ class Analyses:
             raise NotFound(f"game {game_id}: not analysed")
         return _view(row)
 
+    def recent_of(self, player_id: str, limit: int = 10) -> list[AnalysisView]:
+        """The stored analyses of the last ``limit`` analysed games ``player_id``
+        played (either side), the newest game first (the ledger's game order); each
+        with the game's players and date. An unknown player has none."""
+        with self.ledger.reading() as conn:
+            key = conn.execute(select(players.c.key).where(players.c.id == player_id)).scalar()
+            if key is None:
+                return []
+            query = (
+                select(analyses, games.c.white.label("white_key"),
+                       games.c.black.label("black_key"), games.c.played_at.label("played"))
+                .join(games, games.c.id == analyses.c.game_id)
+                .where(or_(games.c.white == key, games.c.black == key))
+                .order_by(games.c.seq.desc())
+                .limit(max(0, limit))
+            )  # fmt: skip
+            found = conn.execute(query).all()
+            keys = {k for row in found for k in (row.white_key, row.black_key)}
+            named = select(players.c.key, players.c.id).where(players.c.key.in_(keys))
+            ids = {row.key: row.id for row in conn.execute(named)} if keys else {}
+        return [
+            _view(row, ids.get(row.white_key), ids.get(row.black_key), codec_moment(row.played))
+            for row in found
+        ]
+
     def list(self, flagged: bool | None = None, limit: int = 100) -> list[AnalysisView]:
         """Stored analyses, the latest first; only the flagged (or unflagged) ones when
         told."""
@@ -153,7 +186,15 @@ class Analyses:
             return [_view(row) for row in conn.execute(query).all()]
 
 
-def _view(row: Any) -> AnalysisView:
+def codec_moment(micros: int | None) -> datetime | None:
+    """A ``games.played_at`` (microseconds since 1970 UTC) as a moment."""
+    return None if micros is None else moment(int(micros))
+
+
+def _view(
+    row: Any, white: str | None = None, black: str | None = None,
+    played_at: datetime | None = None,
+) -> AnalysisView:  # fmt: skip
     return AnalysisView(
         game_id=row.game_id,
         analysed_at=as_utc(row.analysed_at),
@@ -163,4 +204,7 @@ def _view(row: Any) -> AnalysisView:
         flagged=row.flagged,
         flags=tuple(json.loads(row.flags)),
         note=row.note,
+        white=white,
+        black=black,
+        played_at=played_at,
     )

@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
-from ..errors import Conflict, InvalidRecord, NotFound
+from ..errors import Conflict, Forbidden, InvalidRecord, NotFound
 from ..records import Outcome, text_problem
 from ..systems.base import GameRating
 from . import audit, codec, common, rows
 from .connection import as_utc
+from .reviews import duty_problem
 from .schema import annulments, games, reviews
 from .views import AnnulmentView
 
@@ -29,11 +30,21 @@ class Annulments:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
 
-    def annul(self, game_id: str, reason: str, by: str | None, now: datetime) -> AnnulmentView:
+    def annul(
+        self, game_id: str, reason: str, by: str | None, now: datetime, *,
+        token_id: int | None = None,
+    ) -> AnnulmentView:  # fmt: skip
         """site S10: reverse a rated game's changes, take it out of the games counts,
-        keep the annulment (who, when, why)."""
+        keep the annulment (who, when, why). A moderator (``by``, the token
+        ``token_id``) who reported the game may not annul it (403, as confirming its
+        case: :func:`~chessrate.ledger.reviews.duty_problem`)."""
         with self.ledger.transaction() as conn:
-            return self.ledger.annulments.annul_in(conn, game_id, reason, by, now)
+            annulment = self.ledger.annulments.annul_in(conn, game_id, reason, by, now)
+            # checked under annul_in's locks; refused, the whole annulment rolls back
+            problem = duty_problem(conn, game_id, by, token_id)
+            if problem is not None:
+                raise Forbidden(problem.replace("confirm this case", "annul this game"))
+            return annulment
 
     def annul_in(
         self, conn: Connection, game_id: str, reason: str, by: str | None, now: datetime

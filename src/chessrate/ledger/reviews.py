@@ -13,6 +13,14 @@ transaction. Each action first locks the game's two players (PostgreSQL; SQLite 
 the database from ``BEGIN IMMEDIATE``), as an annulment does, so reports, decisions
 and annulments of one game are serialized.
 
+A report may name the player it accuses (``accused``: one of the game's two players; a
+player reporting a game they played accuses their opponent unless told otherwise) and
+keeps the API token it was filed through (``token_id``). Separation of duties: a
+player cannot report themselves (a report whose reporter is its accused is refused),
+a bot cannot report, and a moderator cannot confirm (nor annul) a game whose case
+holds a report of theirs (:func:`duty_problem`): filed through their token, through
+another token with their label (a token's label says whose it is), or by their name.
+
 The queue (:meth:`Reviews.list`) is ordered by the number of reports, most
 first, then by the case's oldest report, oldest first, then by game id. The
 ledger's part ``ledger.reviews`` is :class:`Reviews`.
@@ -30,11 +38,11 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
+from ..errors import Conflict, Forbidden, InvalidInput, InvalidRecord, NotFound
 from ..records import Outcome, text_problem
 from . import audit, common, rows
 from .connection import as_utc
-from .schema import live_games, players, reports, reviews
+from .schema import live_games, players, reports, reviews, tokens
 from .views import AnnulmentView
 
 if TYPE_CHECKING:
@@ -72,6 +80,10 @@ class ReportView:
     reason: str
     evidence: dict[str, Any] | None
     at: datetime
+    accused: str | None = None
+    """The player the report accuses (one of the game's two), None: not named."""
+    token_id: int | None = None
+    """The API token the report was filed through (None: given to the ledger)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +104,18 @@ class ReviewView:
     @property
     def first_reported_at(self) -> datetime:
         return min(r.at for r in self.reports) if self.reports else self.opened_at
+
+
+def reason_problem(value: str, limit: int = MAX_REASON) -> str | None:
+    """What is wrong with a reason or a note (None: nothing): empty, a character the
+    ledger refuses, too long."""
+    text = (value or "").strip()
+    if not text:
+        return "is required"
+    refused = text_problem(text)
+    if refused is not None:
+        return refused
+    return f"is longer than {limit} characters" if len(text) > limit else None
 
 
 def _text(value: str, field: str, where: str, limit: int = MAX_REASON) -> str:
@@ -122,17 +146,25 @@ class Reviews:
         now: datetime,
         *,
         via: str | None = None,
+        accused: str | None = None,
+        token_id: int | None = None,
     ) -> tuple[ReportView, bool]:
         """Report a finished rated game: ``by`` a player (``source`` "player": a known
         player id) or a detector (``source`` "detector": its name, ``evidence`` its
-        JSON-able findings). Idempotent per (game, ``by``): a second report by the same
-        reporter answers the stored one, ``created`` False, and changes nothing. A new
-        report on a dismissed case reopens it. ``via`` (the writer token's label) goes
-        to the audit row. Refused: an unknown game (404), a game still being played or
-        already annulled (409), an unrated or void game (422)."""
+        JSON-able findings), accusing ``accused`` (one of the game's players; None: a
+        player of the game accuses their opponent, anyone else names nobody).
+        Idempotent per (game, ``by``): a second report by the same reporter answers the
+        stored one, ``created`` False, and changes nothing. A new report on a dismissed
+        case reopens it. ``via`` (the writer token's label) goes to the audit row,
+        ``token_id`` (the token's id) with the report. Refused: an unknown game (404), a
+        game still being played or already annulled (409), an unrated or void game or
+        an ``accused`` who did not play it (422), a player reporting themselves or a
+        bot reporting (403)."""
         where = f"game {game_id}"
         by = _text(by, "by", where, 200)
         reason = _text(reason, "reason", where)
+        if accused is not None:
+            accused = _text(accused, "accused", where, 200)
         if source not in SOURCES:
             raise InvalidRecord(where, "source", f"is {source!r}: one of {', '.join(SOURCES)}")
         evidence_text = None
@@ -147,8 +179,9 @@ class Reviews:
             try:
                 with self.ledger.transaction() as conn:
                     return self._file_report(
-                        conn, game_id, by, reason, evidence_text, source, now, via
-                    )
+                        conn, game_id, by, reason, evidence_text, source, now, via, accused,
+                        token_id,
+                    )  # fmt: skip
             except IntegrityError:
                 # Another worker filed this (game, by) or opened the case meanwhile:
                 # the second attempt sees it.
@@ -166,19 +199,34 @@ class Reviews:
         source: str,
         now: datetime,
         via: str | None,
+        accused: str | None,
+        token_id: int | None,
     ) -> tuple[ReportView, bool]:
         row = self._locked_game(conn, game_id)
+        where = f"game {game_id}"
+        namer = common.namer(conn, row)
+        white, black = namer(row.white), namer(row.black)
+        if accused is not None and accused not in (white, black):
+            raise InvalidRecord(
+                where, "accused", f"{accused!r} did not play this game: {white!r} or {black!r}"
+            )
         existing = conn.execute(
             select(reports).where(reports.c.game_id == game_id, reports.c.by == by)
         ).first()
         if existing is not None:
             return _report(existing), False
-        where = f"game {game_id}"
-        if (
-            source == "player"
-            and conn.execute(select(players.c.id).where(players.c.id == by)).first() is None
-        ):
-            raise InvalidRecord(where, "by", f"unknown player {by!r}")
+        if source == "player":
+            bot = conn.execute(select(players.c.bot).where(players.c.id == by)).first()
+            if bot is None:
+                raise InvalidRecord(where, "by", f"unknown player {by!r}")
+            if bot.bot:
+                raise Forbidden(f"{where}: by: {by!r} is a bot: a bot cannot report games")
+            if accused is None and by in (white, black):
+                accused = black if by == white else white
+        if accused is not None and accused == by:
+            raise Forbidden(
+                f"{where}: accused: {by!r} cannot report themselves (the reporter is the accused)"
+            )
         if row.annulled:
             raise Conflict(f"game {game_id}: already annulled (site S10): nothing to review")
         outcome = rows.OUTCOMES[row.outcome]
@@ -203,10 +251,11 @@ class Reviews:
         report_id = conn.execute(
             insert(reports)
             .values(game_id=game_id, by=by, source=source, reason=reason, evidence=evidence,
-                    at=now)
+                    at=now, accused=accused, token_id=token_id)
             .returning(reports.c.id)
         ).scalar_one()  # fmt: skip
-        details = f"{source} report: {reason}" + (f" (via token {via!r})" if via else "")
+        details = f"{source} report: {reason}" + (f" (accused: {accused})" if accused else "")
+        details += f" (via token {via!r})" if via else ""
         audit.record(conn, now, by, "report", game_id, details)
         stored = conn.execute(select(reports).where(reports.c.id == report_id)).one()
         return _report(stored), True
@@ -236,11 +285,13 @@ class Reviews:
         return case
 
     def confirm(
-        self, game_id: str, reason: str, by: str, now: datetime
+        self, game_id: str, reason: str, by: str, now: datetime, *, token_id: int | None = None
     ) -> tuple[ReviewView, AnnulmentView]:
         """Confirm an open case: the game is annulled (site S10, as ``annul`` does, with
         ``by`` and ``reason``) and the case closed, in one transaction. A case confirmed
-        already, or a game annulled already: 409; a dismissed case: 409 (reopen it)."""
+        already, or a game annulled already: 409; a dismissed case: 409 (reopen it); a
+        moderator (``by``, the token ``token_id``) who reported the game: 403
+        (:func:`duty_problem`)."""
         reason = _text(reason, "reason", f"game {game_id}")
         with self.ledger.transaction() as conn:
             case = self._locked_case(conn, game_id)
@@ -248,6 +299,9 @@ class Reviews:
                 raise Conflict(f"game {game_id}: the case is confirmed already (annulled)")
             if case.status == "dismissed":
                 raise Conflict(f"game {game_id}: the case was dismissed: reopen it first")
+            problem = duty_problem(conn, game_id, by, token_id)
+            if problem is not None:
+                raise Forbidden(problem)
             annulment = self.ledger.annulments.annul_in(conn, game_id, reason, by, now)
             conn.execute(
                 update(reviews).where(reviews.c.game_id == game_id)
@@ -286,6 +340,12 @@ class Reviews:
         return self.get(game_id)
 
     # -- reads --------------------------------------------------------------------------
+
+    def duty(self, game_id: str, by: str, token_id: int | None) -> str | None:
+        """Why the moderator ``by`` (token ``token_id``) may not confirm the game's case
+        (:func:`duty_problem`), or None."""
+        with self.ledger.reading() as conn:
+            return duty_problem(conn, game_id, by, token_id)
 
     def get(self, game_id: str) -> ReviewView:
         with self.ledger.reading() as conn:
@@ -343,9 +403,43 @@ class Reviews:
             return self._cases(conn, found), int(conn.execute(total).scalar() or 0)
 
 
+def duty_problem(
+    conn: Connection, game_id: str, by: str | None, token_id: int | None
+) -> str | None:
+    """Why the moderator named ``by`` (their token's label), holding the token
+    ``token_id``, may not decide the game's case by annulling it, or None: a report on
+    the game was filed through that token, through another token with the same label
+    (a label says whose a token is), or by ``by`` itself (a moderator whose label is the
+    reporting player's id). Someone else must confirm."""
+    found = conn.execute(
+        select(reports.c.id, reports.c.by, reports.c.token_id, tokens.c.label)
+        .outerjoin(tokens, tokens.c.id == reports.c.token_id)
+        .where(reports.c.game_id == game_id)
+        .order_by(reports.c.id)
+    ).all()  # fmt: skip
+    who = by or f"token {token_id}"
+    for r in found:
+        if token_id is not None and r.token_id == token_id:
+            why = f"report {r.id} (by {r.by}) was filed through your token"
+        elif by and r.label is not None and r.label == by:
+            why = f"report {r.id} (by {r.by}) was filed through a token of yours ({r.label!r})"
+        elif by and r.by == by:
+            why = f"report {r.id} is by {by!r}"
+        else:
+            continue
+        return (
+            f"game {game_id}: {who} cannot confirm this case: {why}; a moderator who did "
+            "not report the game must decide it"
+        )
+    return None
+
+
 def _report(row: Any) -> ReportView:
     evidence = None if row.evidence is None else json.loads(row.evidence)
-    return ReportView(row.id, row.game_id, row.by, row.source, row.reason, evidence, as_utc(row.at))
+    return ReportView(
+        row.id, row.game_id, row.by, row.source, row.reason, evidence, as_utc(row.at),
+        row.accused, row.token_id,
+    )  # fmt: skip
 
 
 __all__ = [
@@ -356,4 +450,6 @@ __all__ = [
     "ReviewStatus",
     "ReviewView",
     "Reviews",
+    "duty_problem",
+    "reason_problem",
 ]

@@ -212,8 +212,25 @@ reports = Table(
     Column("evidence", Text),  # JSON (a detector's), or NULL
     Column("at", UtcDateTime(), nullable=False),
     UniqueConstraint("game_id", "by", name="reports_game_by"),
+    # migration 0012: whom the report accuses (one of the game's players; NULL: not
+    # named) and the API token it was filed through (NULL: given to the ledger directly)
+    Column("accused", String(200)),
+    Column("token_id", Seq),
     sqlite_autoincrement=True,
 )
+
+# Moderators' web sessions (migration 0012): the SHA-256 of the cookie's random id, the
+# moderator token signed in, and until when. Signing out deletes the row.
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("token_id", Seq, ForeignKey("tokens.id"), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("expires_at", UtcDateTime(), nullable=False),
+)
+Index("sessions_token", sessions.c.token_id)
+Index("sessions_expires", sessions.c.expires_at)
 
 audit = Table(
     "audit",

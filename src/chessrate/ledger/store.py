@@ -34,6 +34,7 @@ from .players import Players
 from .reviews import Reviews
 from .schema import games, players
 from .seeks import Seeks
+from .sessions import Sessions
 from .tokens import Tokens
 from .verify import Verifier
 
@@ -81,6 +82,11 @@ class Ledger(LedgerConnection):
     def reviews(self) -> Reviews:
         """Fair play: reports and review cases."""
         return Reviews(self)
+
+    @cached_property
+    def sessions(self) -> Sessions:
+        """Moderators' web sessions."""
+        return Sessions(self)
 
     @cached_property
     def audit(self) -> Audit:

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 
 from ..errors import Conflict, InvalidInput, NotFound
 from . import audit
 from .connection import as_utc
-from .schema import tokens
+from .schema import sessions, tokens
 
 if TYPE_CHECKING:
     from .store import Ledger
@@ -106,7 +106,8 @@ class Tokens:
         return None if row is None else _view(row)
 
     def revoke(self, token_id: int, now: datetime, by: str = "cli", why: str = "") -> TokenView:
-        """Revoke a token from ``now`` on (a token revoked already: 409)."""
+        """Revoke a token from ``now`` on (a token revoked already: 409); its web
+        sessions are deleted."""
         with self.ledger.transaction() as conn:
             row = conn.execute(select(tokens).where(tokens.c.id == token_id)).first()
             if row is None:
@@ -114,6 +115,7 @@ class Tokens:
             if row.revoked_at is not None:
                 raise Conflict(f"token {token_id}: already revoked")
             conn.execute(update(tokens).where(tokens.c.id == token_id).values(revoked_at=now))
+            conn.execute(delete(sessions).where(sessions.c.token_id == token_id))
             audit.record(
                 conn, now, by, "token-revoke", f"token {token_id}",
                 f"{row.role} token {row.label!r}" + (f": {why}" if why else ""),

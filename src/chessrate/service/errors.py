@@ -9,6 +9,7 @@ FastAPI's unreadable body   422    the same shape (a body not UTF-8, nested too 
 InvalidInput, other errors  422    the same shape, ``field`` null
 NotFound                    404    ``{"detail": "game g9: no such game"}``
 Conflict                    409    ``{"detail": "game g1: id: already used …"}``
+Forbidden                   403    ``{"detail": "game g1: you reported this game: …"}``
 LedgerUnavailable           503    ``{"status": "unavailable", "detail": "database: …"}``
                                    and ``Retry-After: 5``
 HTTPException               its    ``{"detail": "…"}`` and its headers (401, 403, 413
@@ -40,6 +41,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..errors import (
     ChessrateError,
     Conflict,
+    Forbidden,
     InvalidInput,
     InvalidRecord,
     LedgerUnavailable,
@@ -194,6 +196,12 @@ def install_error_handlers(app: FastAPI) -> None:
     async def conflict(request: Request, error: Conflict) -> Response:
         return _page(request, status.HTTP_409_CONFLICT, str(error)) or AsciiJSONResponse(
             status_code=status.HTTP_409_CONFLICT, content={"detail": str(error)}
+        )
+
+    @app.exception_handler(Forbidden)
+    async def forbidden(request: Request, error: Forbidden) -> Response:
+        return _page(request, status.HTTP_403_FORBIDDEN, str(error)) or AsciiJSONResponse(
+            status_code=status.HTTP_403_FORBIDDEN, content={"detail": str(error)}
         )
 
     @app.exception_handler(LedgerUnavailable)

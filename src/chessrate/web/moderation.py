@@ -1,11 +1,15 @@
 """The moderators' pages: sign in with a moderator token, the review queue, a case with
-its Confirm / Dismiss / Reopen forms, sign out.
+its evidence (the accused, the moves with the suspicious ones marked on a board, the
+accused's record, every report) and its Confirm / Dismiss / Reopen forms, sign out.
 
-Signing in sets a signed session cookie (:mod:`chessrate.application.sessions`:
-HttpOnly, SameSite=Strict, path ``/moderation``, Secure over HTTPS) naming the token;
-every request checks the cookie's signature and expiry and asks the ledger that the
-token is still a valid moderator's (a revoked or expired token ends the session at
-once). Without a session a page redirects to the sign-in form and a POST answers 403.
+Signing in stores a session in the ledger and sets a cookie holding its random id
+(:mod:`chessrate.application.sessions`: HttpOnly, SameSite=Strict, path
+``/moderation``, Secure over HTTPS); every request looks the session up, so signing
+out (which deletes it) ends it everywhere, and a revoked or expired token ends it at
+once. Without a session a page redirects to the sign-in form and a POST answers 403.
+Confirming takes two steps: the case's Confirm button shows what confirming will do
+(the game annulled, whose ratings change) and only that page's button confirms. A
+moderator who reported the game cannot confirm it (403; the case page says so).
 Every form carries the session's CSRF token; a POST without the right one answers a
 403 page. Failed sign-ins count against the client's address with failed API tokens
 (429 after too many). Forms are read without python-multipart (URL-encoded bodies, bounded)."""
@@ -20,13 +24,14 @@ from urllib.parse import parse_qs, quote
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from ..application import players as app_players
 from ..application import reviews
 from ..application.deps import LedgerDep
 from ..application.limits import FailedAuth, client_address
 from ..application.sessions import COOKIE, Session, Sessions
 from ..ledger import Ledger
-from ..ledger.reviews import ReviewStatus
-from ..ledger.tokens import TokenView
+from ..ledger.reviews import ReviewStatus, reason_problem
+from .cases import case_view
 from .errors import error_page
 from .pages import _page, templates
 
@@ -56,44 +61,35 @@ def _sessions(request: Request) -> Sessions:
     return cast(Sessions, request.app.state.sessions)
 
 
-def _signed_in(request: Request, ledger: Ledger) -> tuple[Session, TokenView] | None:
-    """The request's session and its moderator token, while both are valid."""
-    now = _now(request)
-    session = _sessions(request).read(request.cookies.get(COOKIE), now)
-    if session is None:
-        return None
-    token = reviews.valid_moderator(ledger, session.token_id, session.fingerprint, now)
-    return None if token is None else (session, token)
+def _signed_in(request: Request, ledger: Ledger) -> Session | None:
+    """The request's session (stored, not expired, its moderator token valid)."""
+    return _sessions(request).read(ledger, request.cookies.get(COOKIE), _now(request))
 
 
 def _forbidden(request: Request, message: str) -> Response:
     return error_page(templates, request, 403, message)
 
 
-def _checked(
-    request: Request, ledger: Ledger, form: dict[str, str]
-) -> tuple[Session, TokenView] | Response:
+def _checked(request: Request, ledger: Ledger, form: dict[str, str]) -> Session | Response:
     """A POST's session and token, or the 403 page: no valid session, or a CSRF token
     that is missing or wrong."""
     found = _signed_in(request, ledger)
     if found is None:
         return _forbidden(request, "You are not signed in as a moderator (or your token is "
                                    "no longer valid). Sign in again.")  # fmt: skip
-    if not _sessions(request).csrf_ok(found[0], form.get("csrf")):
+    if not _sessions(request).csrf_ok(found, form.get("csrf")):
         return _forbidden(request, "The form's security token is missing or wrong. Reload "
                                    "the page and try again.")  # fmt: skip
     return found
 
 
 def _moderator_page(
-    request: Request, ledger: Ledger, name: str, found: tuple[Session, TokenView],
+    request: Request, ledger: Ledger, name: str, session: Session,
     people: Any = (), status: int = 200, **context: Any,
 ) -> HTMLResponse:  # fmt: skip
-    session, token = found
     return _page(
         request, ledger, name, status=status, people=people,
-        csrf=_sessions(request).csrf(session), moderator=token.label or f"token {token.id}",
-        **context,
+        csrf=_sessions(request).csrf(session), moderator=session.moderator, **context,
     )  # fmt: skip
 
 
@@ -126,7 +122,7 @@ def sign_in(request: Request, ledger: LedgerDep, form: Form) -> Response:
         failures.failed(address)
         problem = "That is not a valid moderator token (unknown, revoked, expired or a writer's)."
         return _page(request, ledger, "moderation_sign_in.html", status=401, problem=problem)
-    value, seconds = _sessions(request).issue(token.id, token.fingerprint, now, token.expires_at)
+    value, seconds = _sessions(request).issue(ledger, token, now)
     response = RedirectResponse("/moderation", status_code=303)
     response.set_cookie(
         COOKIE, value, max_age=seconds, path="/moderation", httponly=True, samesite="strict",
@@ -137,9 +133,12 @@ def sign_in(request: Request, ledger: LedgerDep, form: Form) -> Response:
 
 @router.post("/sign-out", response_model=None)
 def sign_out(request: Request, ledger: LedgerDep, form: Form) -> Response:
+    """Sign out: the session is deleted from the ledger (a copy of the cookie no longer
+    works anywhere) and the cookie cleared."""
     checked = _checked(request, ledger, form)
     if isinstance(checked, Response):
         return checked
+    _sessions(request).end(ledger, checked, _now(request))
     response = RedirectResponse(SIGN_IN, status_code=303)
     response.delete_cookie(COOKIE, path="/moderation", httponly=True, samesite="strict")
     return response
@@ -158,6 +157,7 @@ def queue(
         return RedirectResponse(SIGN_IN, status_code=303)
     cases = reviews.reviews(ledger, status, (page - 1) * QUEUE_PAGE, QUEUE_PAGE)
     people = {p for r in cases.reviews for p in (r.game.white, r.game.black)}
+    people |= {x.accused for r in cases.reviews for x in r.reports if x.accused}
     pages = max(1, -(-cases.total // QUEUE_PAGE))
     return _moderator_page(
         request, ledger, "moderation_queue.html", found, people=people, cases=cases,
@@ -166,33 +166,74 @@ def queue(
 
 
 @router.get("/{game_id:path}", response_class=HTMLResponse, response_model=None)
-def case(request: Request, ledger: LedgerDep, game_id: str) -> Response:
+def case(
+    request: Request,
+    ledger: LedgerDep,
+    game_id: str,
+    ply: int | None = Query(None, ge=1, le=100_000),
+) -> Response:
+    """A case: the game, the accused, the moves with the suspicious ones marked and the
+    position before ``ply`` (default: the first suspicious move) drawn, the accused's
+    recent analysed games, every report, the decision forms and the audit rows."""
     found = _signed_in(request, ledger)
     if found is None:
         return RedirectResponse(SIGN_IN, status_code=303)
     review = reviews.review(ledger, game_id)
     log = reviews.audit_log(ledger, 0, 50, game_id)
+    view = case_view(ledger, review, ply)
     people = {review.game.white, review.game.black, *(r.by for r in review.reports)}
-    people |= {c.player for c in review.game.changes}
+    people |= {c.player for c in review.game.changes} | set(view["accused"])
+    url = f"/moderation/{quote(game_id, safe='')}"
     return _moderator_page(
         request, ledger, "moderation_case.html", found, people=people, review=review,
         log=log, evidence=lambda e: json.dumps(e, indent=2, sort_keys=True),
-        action_url=f"/moderation/{quote(game_id, safe='')}",
+        action_url=url, duty=ledger.reviews.duty(game_id, found.moderator, found.token_id),
+        ply_url=lambda n: f"{url}?ply={n}#board", **view,
+    )  # fmt: skip
+
+
+def _confirm_step(
+    request: Request, ledger: Ledger, session: Session, game_id: str, why: str
+) -> Response:
+    """Confirming's first step: what confirming will do (the game annulled, each
+    rating the game changed put back), with the button that confirms."""
+    review = reviews.review(ledger, game_id)
+    if review.status != ReviewStatus.OPEN:
+        return error_page(templates, request, 409, f"game {game_id}: the case is "
+                          f"{review.status.value}: only an open case can be confirmed")  # fmt: skip
+    duty = ledger.reviews.duty(game_id, session.moderator, session.token_id)
+    if duty is not None:
+        return _forbidden(request, duty)
+    problem = reason_problem(why)
+    if problem is not None:
+        return error_page(templates, request, 422, "The request is not valid.",
+                          [f"game {game_id}: reason: {problem}"])  # fmt: skip
+    players = {c.player for c in review.game.changes}
+    now_rating = {
+        (p, r.pool): r for p in players for r in app_players.get_player(ledger, p).ratings
+    }
+    return _moderator_page(
+        request, ledger, "moderation_confirm.html", session,
+        people=players | {review.game.white, review.game.black}, review=review, why=why,
+        now_rating=now_rating, action_url=f"/moderation/{quote(game_id, safe='')}",
     )  # fmt: skip
 
 
 @router.post("/{game_id:path}", response_model=None)
 def decide(request: Request, ledger: LedgerDep, game_id: str, form: Form) -> Response:
     """A decision from the case page's forms (``action``: confirm, dismiss, reopen;
-    ``why``: the reason or note)."""
+    ``why``: the reason or note). ``confirm`` without ``step=final`` is the first step:
+    the page saying what confirming will do; with it (that page's button), the case
+    is confirmed."""
     checked = _checked(request, ledger, form)
     if isinstance(checked, Response):
         return checked
-    _, token = checked
-    by, why, now = token.label or f"token {token.id}", form.get("why", ""), _now(request)
+    by, why, now = checked.moderator, form.get("why", ""), _now(request)
     action = form.get("action")
+    if action == "confirm" and form.get("step") != "final":
+        return _confirm_step(request, ledger, checked, game_id, why)
     if action == "confirm":
-        reviews.confirm(ledger, game_id, why, by, now)
+        reviews.confirm(ledger, game_id, why, by, now, checked.token_id)
     elif action == "dismiss":
         reviews.dismiss(ledger, game_id, why, by, now)
     elif action == "reopen":

@@ -28,7 +28,8 @@ def annul_game(
 ) -> annulments.AnnulmentPublic:
     """Reverse a rated game's changes and take it out of the games counts (site S10);
     the annulment (who, when, why) is kept. Needs a moderator token. A game that is
-    already annulled: 409; a system without annulment or an unrated game: 422."""
+    already annulled: 409; a system without annulment or an unrated game: 422; a
+    moderator who reported the game (as for confirming its case): 403."""
     return annulments.annul(ledger, game_id, body.reason, caller, now)
 
 

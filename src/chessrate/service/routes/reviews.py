@@ -37,10 +37,14 @@ def report_game(
     now: Now,
     response: Response,
 ) -> reviews.ReportFiled:
-    """A player (``by``) reports a finished rated game; the game's review case gathers
-    every report. A player reports a game once: the same report again answers 200
+    """A player (``by``) reports a finished rated game, accusing ``accused`` (one of
+    its two players; by default the reporter's opponent when the reporter played it,
+    else nobody named); the game's review case gathers every report, with the token it
+    was filed through. A player reports a game once: the same report again answers 200
     with the stored one. An unknown game: 404; a game still being played or already
-    annulled: 409; an unrated or void game, an unknown player: 422."""
+    annulled: 409; an unrated or void game, an unknown player, an ``accused`` who did
+    not play the game: 422; a player reporting themselves (``accused`` is ``by``) or a
+    bot reporting: 403."""
     filed, created = reviews.file_report(ledger, game_id, body, caller, now)
     if not created:
         response.status_code = status.HTTP_200_OK
@@ -81,9 +85,11 @@ def confirm_review(
     """Confirm cheating: the game is annulled as ``POST /games/{id}/annul`` does (site
     S10, the moderator's token label as ``by``, ``reason`` as the reason), in the same
     transaction as the case. A case confirmed or a game annulled already, or a
-    dismissed case (reopen it first): 409."""
-    by = reviews.moderator_name(ledger, caller)
-    return reviews.confirm(ledger, game_id, body.reason, by, now)
+    dismissed case (reopen it first): 409. A moderator who reported the game (a report
+    filed through their token, through another token with their label, or by their
+    label): 403, another moderator must confirm."""
+    by, token_id = reviews.moderator(ledger, caller)
+    return reviews.confirm(ledger, game_id, body.reason, by, now, token_id)
 
 
 @router.post(
