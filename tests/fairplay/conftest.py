@@ -14,6 +14,7 @@ import chess.pgn
 import pytest
 
 from chessrate.fairplay import DetectorRules, StockfishDetector, stockfish_path
+from chessrate.fairplay.analysis import search
 
 PGN = Path(__file__).parents[1] / "data" / "pgn" / "lichess_human_games.pgn"
 
@@ -35,7 +36,7 @@ def detector() -> Iterator[StockfishDetector]:
 @pytest.fixture(scope="session")
 def engine_game(detector: StockfishDetector) -> list[str]:
     """After the opening White plays the detector's own first choice (the same search:
-    depth 10, hash cleared) every move; Black picks at random (seed 16) among the three
+    its depth, hash cleared) every move; Black picks at random (seed 16) among the three
     best moves of a depth-4 search, a club player's game. UCI moves, to ply 90 or the
     end."""
     rng = random.Random(16)
@@ -45,9 +46,9 @@ def engine_game(detector: StockfishDetector) -> list[str]:
     weak = detector.engine
     while len(board.move_stack) < ENGINE_GAME_PLIES and not board.is_game_over():
         if board.turn == chess.WHITE:
-            best, _ = detector.best(board)
-            assert best is not None
-            board.push(best)
+            rules = detector.rules
+            best = search(detector.engine, board, rules.depth, rules.candidates)[0][0]
+            board.push_uci(best)
         else:
             infos = weak.analyse(board, chess.engine.Limit(depth=4), multipv=3, game=object())
             board.push(rng.choice([info["pv"][0] for info in infos]))

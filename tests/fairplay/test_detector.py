@@ -1,5 +1,6 @@
-"""The detector: exact statistics on a line a person can check, the flag rule, and a
-game where White played the engine's first choice every move is flagged."""
+"""The detector with a real Stockfish: the analysis of positions on a line a person can
+check, forced moves left out, the budget, and a game where White played the engine's
+first choice every move is flagged."""
 
 from __future__ import annotations
 
@@ -10,50 +11,50 @@ import pytest
 
 from chessrate.errors import InvalidInput
 from chessrate.fairplay import DetectorRules, StockfishDetector
-from chessrate.fairplay.detector import Band, MoveCheck, PlayerStats, parse_moves
+from chessrate.fairplay.analysis import MATE_CP, search
+from chessrate.fairplay.detector import Reason, parse_moves
+from chessrate.fairplay.model import expected
 from chessrate.systems.site_live import Side
 
 SCHOLARS_MATE = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
 
 
-def test_exact_statistics_on_a_hand_checkable_line(detector: StockfishDetector) -> None:
+def test_the_positions_of_a_hand_checkable_line(detector: StockfishDetector) -> None:
     """1.e4 e5 2.Bc4 Nc6 3.Qh5 Nf6?? 4.Qxf7#, analysed from ply 6 at depth 6. Before
-    3...Nf6 Black is fine (evaluation >= 0 for Black); after it White mates in one, which
-    is -1000 for Black: the loss is at least 1000, capped at 1000. 4.Qxf7# is the mate in
-    one, the engine's first choice: a match, no loss."""
+    3...Nf6 Black is fine; 3...Nf6 is not among the engine's four best (White mates at
+    once: its value for Black is read from the next search, a mate against). 4.Qxf7# is
+    White's best, a mate, and the only reasonable move: no evidence. The loss of Nf6 is
+    the whole expected score, capped."""
     rules = replace(DetectorRules(), opening_plies=5, depth=6, min_moves=1)
     with StockfishDetector(rules, detector.path) as short:
-        best, black_eval = short.best(_board(SCHOLARS_MATE[:5]))
+        analysis = short.positions(SCHOLARS_MATE)
+        top = search(short.engine, _board(SCHOLARS_MATE[:5]), 6, 4)
         evidence = short.analyse(SCHOLARS_MATE, {Side.WHITE: 1500, Side.BLACK: None})
-    assert best is not None and best.uci() != "g8f6"
-    assert black_eval >= 0
-    assert evidence.checks == (
-        MoveCheck(6, "g8f6", best.uci(), 1000),
-        MoveCheck(7, "h5f7", "h5f7", 0),
-    )
-    assert evidence.white == PlayerStats(Side.WHITE, 1500, moves=1, matches=1, total_loss=0)
-    assert evidence.black == PlayerStats(Side.BLACK, None, moves=1, matches=0, total_loss=1000)
-    assert (evidence.white.match_rate, evidence.white.acpl) == (1.0, 0.0)
-    assert (evidence.black.match_rate, evidence.black.acpl) == (0.0, 1000.0)
-    assert evidence.complete
+    nf6, qxf7 = analysis.positions
+    assert (nf6.ply, nf6.played, nf6.top) == (6, "g8f6", top)
+    assert "g8f6" not in [m for m, _ in top] and top[0][1] >= -50
+    assert nf6.after is not None and nf6.after <= -(MATE_CP - 5)
+    assert (qxf7.ply, qxf7.played, qxf7.top[0][0]) == (7, "h5f7", "h5f7")
+    assert qxf7.top[0][1] >= MATE_CP - 5 and qxf7.after is None
+    assert analysis.complete
+    (black,) = evidence.moves
+    assert black.ply == 6 and black.loss == rules.loss_cap and not black.matched
+    assert expected(qxf7.top[0][1]) - expected(qxf7.top[1][1]) >= rules.only_move_gap
     assert evidence.engine.startswith("Stockfish")
-    assert evidence.flagged == (Side.WHITE,)  # min_moves 1: one perfect move is enough here
-    assert evidence.to_json()["white"] == {
-        "side": "white", "rating": 1500, "moves": 1, "matches": 1, "match_rate": 1.0,
-        "acpl": 0.0,
-    }  # fmt: skip
+    assert (evidence.white.moves, evidence.black.moves) == (0, 1)
 
 
-def test_a_forced_move_is_not_counted(detector: StockfishDetector) -> None:
+def test_a_forced_move_carries_no_evidence(detector: StockfishDetector) -> None:
     """1.e4 f5 2.Qh5+ g6 3.Qxg6+ hxg6, from ply 3: 2...g6 and 3...hxg6 are Black's only
-    legal moves and are left out; White's two moves count."""
+    legal moves; White's two moves may count (unless one is the only reasonable one)."""
     rules = replace(DetectorRules(), opening_plies=2, depth=6, min_moves=1)
     line = ["e4", "f5", "Qh5+", "g6", "Qxg6+", "hxg6"]
     with StockfishDetector(rules, detector.path) as short:
+        analysis = short.positions(line)
         evidence = short.analyse(line, {Side.WHITE: None, Side.BLACK: None})
-    assert [check.ply for check in evidence.checks] == [3, 5]
-    assert (evidence.white.moves, evidence.black.moves) == (2, 0)
-    assert evidence.black.match_rate == 0.0 and evidence.black.acpl == 0.0
+    assert [(p.ply, p.legal) for p in analysis.positions if p.ply % 2 == 0] == [(4, 1), (6, 1)]
+    assert evidence.black.moves == 0
+    assert all(m.ply % 2 == 1 for m in evidence.moves)
 
 
 def test_moves_are_read_as_uci_or_san_and_must_be_legal() -> None:
@@ -66,32 +67,17 @@ def test_moves_are_read_as_uci_or_san_and_must_be_legal() -> None:
         parse_moves([None, "e5"])
 
 
-def test_the_flag_rule_by_rating_band() -> None:
-    rules = DetectorRules(min_moves=20, bands=(Band(1600, 0.80, 20.0), Band(None, 0.90, 10.0)))
-
-    def stats(rating: int | None, moves: int, matches: int, loss: int) -> PlayerStats:
-        return PlayerStats(Side.WHITE, rating, moves, matches, loss)
-
-    assert rules.improbable(stats(1500, 20, 16, 400))  # 80 %, ACPL 20: both limits met
-    assert not rules.improbable(stats(1500, 20, 15, 0))  # 75 %
-    assert not rules.improbable(stats(1500, 20, 20, 420))  # ACPL 21
-    assert not rules.improbable(stats(1500, 19, 19, 0))  # too few moves
-    assert not rules.improbable(stats(1700, 20, 16, 400))  # the upper band wants more
-    assert rules.improbable(stats(1700, 20, 18, 200))
-    assert not rules.improbable(stats(None, 20, 17, 0))  # unknown: the hardest band
-    assert rules.band(1599).below == 1600 and rules.band(1600).below is None
-
-
 def test_the_engine_game_flags_white_only(
     detector: StockfishDetector, engine_game: list[str]
 ) -> None:
     evidence = detector.analyse(engine_game, {Side.WHITE: 1500, Side.BLACK: 1500})
     assert evidence.complete
-    assert evidence.white.moves >= DetectorRules().min_moves
     assert evidence.white.match_rate == 1.0
-    assert evidence.white.acpl == 0.0
+    assert evidence.white.reason is Reason.GAME
     assert evidence.flagged == (Side.WHITE,)
     assert evidence.black.match_rate < 0.8
+    data = evidence.to_json()
+    assert all(m["suspicious"] for m in data["moves"] if m["ply"] % 2 == 1)
 
 
 def _board(san: list[str]) -> chess.Board:
@@ -106,9 +92,9 @@ def test_the_analysis_of_a_game_is_bounded(detector: StockfishDetector) -> None:
     line = [*SCHOLARS_MATE[:6], "Qxf7+"]  # 4.Qxf7+ is mate: the same line
     few = replace(DetectorRules(), opening_plies=4, depth=4, max_positions=1, min_moves=1)
     with StockfishDetector(few, detector.path) as short:
-        cut = short.analyse(line, {Side.WHITE: None, Side.BLACK: None})
-    assert [check.ply for check in cut.checks] == [5] and not cut.complete
+        cut = short.positions(line)
+    assert [p.ply for p in cut.positions] == [5] and not cut.complete
     no_time = replace(few, max_positions=240, game_seconds=0.0)
     with StockfishDetector(no_time, detector.path) as short:
         late = short.analyse(line, {Side.WHITE: None, Side.BLACK: None})
-    assert late.checks == () and not late.complete and late.flagged == ()
+    assert late.moves == () and not late.complete and late.flagged == ()

@@ -3,7 +3,9 @@ detector's cron pass ``detect``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import click
@@ -117,33 +119,59 @@ def audit(target: str | None, limit: int, db: str | None) -> None:
 
 
 @main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @db_option
 @click.option(
     "--limit", type=click.IntRange(1), default=20, show_default=True,
-    help="Analyse at most this many games in this run.",
+    help="With a ledger: analyse at most this many games in this run.",
 )  # fmt: skip
 @click.option(
     "--stockfish", metavar="PATH",
     help="The Stockfish binary (default: $CHESSRATE_STOCKFISH, else /usr/games/stockfish).",
 )  # fmt: skip
 @click.option(
+    "--depth", type=click.IntRange(1, 30), default=None,
+    help="Search depth per position (default: the detector's, 8).",
+)  # fmt: skip
+@click.option(
+    "--window", type=click.IntRange(5, 200), default=None,
+    help="Moves per window inside a game (default: the detector's, 15).",
+)  # fmt: skip
+@click.option(
+    "--rating", type=click.IntRange(0, 4000), default=None,
+    help="FILES: the rating of a player whose Elo tag is missing (default: none, judged "
+    "as the top band).",
+)  # fmt: skip
+@click.option(
     "--flagged", "list_flagged", is_flag=True,
-    help="Analyse nothing: list the stored analyses that flagged a player.",
+    help="With a ledger: analyse nothing, list the stored analyses that flagged a player.",
 )  # fmt: skip
 @reports_errors
-def detect(db: str | None, limit: int, stockfish: str | None, list_flagged: bool) -> None:
-    """Run the fair-play detector over the finished live games, for cron.
+def detect(
+    files: tuple[Path, ...], db: str | None, limit: int, stockfish: str | None,
+    depth: int | None, window: int | None, rating: int | None, list_flagged: bool,
+) -> None:  # fmt: skip
+    """Run the fair-play detector: over PGN FILES, or over a ledger's games (cron).
 
-    Analyses the finished rated online live games not analysed yet, the earliest ended
-    first, with Stockfish at the detector's limits (depth 10, one thread, at most 60 s
-    per game): per player the engine top-move match rate and the average centipawn
-    loss over the moves after the opening (from ply 17). Flags a player whose
-    statistics are improbable for their rating (README "Fair play: the detector").
-    Stores every analysis; prints one line per analysed game, FLAGGED lines last.
+    With FILES, no ledger is read or written: every game is analysed with Stockfish
+    and one JSON object per line is printed for each player-game ({"type": "game",
+    ...}: the score, whether flagged, the flagged windows), then one for each player
+    ({"type": "player", ...}: their last games together and the games that carry a
+    flag). Without FILES, the ledger's finished rated games with moves that are not
+    analysed yet are analysed, the earliest first, and stored; one line per game,
+    FLAGGED lines last. README "Fair play" says what the score is.
     """
-    from ..fairplay import StockfishDetector
+    from ..fairplay import DetectorRules, StockfishDetector
     from ..fairplay.job import DetectionJob
 
+    rules = DetectorRules()
+    if depth is not None:
+        rules = replace(rules, depth=depth)
+    if window is not None:
+        rules = replace(rules, window=window)
+    if files:
+        _detect_files(files, rules, stockfish, rating)
+        return
     ledger = open_ledger(db)
     try:
         if list_flagged:
@@ -151,7 +179,7 @@ def detect(db: str | None, limit: int, stockfish: str | None, list_flagged: bool
                 click.echo(f"FLAGGED\t{view.game_id}\t{','.join(view.flags)}\t"
                            f"{_evidence_text(view.evidence)}")  # fmt: skip
             return
-        with StockfishDetector(path=stockfish) as detector:
+        with StockfishDetector(rules, path=stockfish) as detector:
             report = DetectionJob(ledger, detector, utc_now).run(limit)
     finally:
         ledger.dispose()
@@ -166,16 +194,41 @@ def detect(db: str | None, limit: int, stockfish: str | None, list_flagged: bool
     )
 
 
+def _detect_files(
+    files: tuple[Path, ...], rules: Any, stockfish: str | None, rating: int | None
+) -> None:
+    import json
+    from itertools import chain
+
+    from ..fairplay import StockfishDetector
+    from ..fairplay.screen import read_pgn, screen
+
+    games = list(chain.from_iterable(read_pgn(path, rating) for path in files))  # all read first
+    count = 0
+
+    def progress(game: Any) -> None:
+        nonlocal count
+        count += 1
+        if count % 10 == 0:
+            click.echo(f"{count} games analysed", err=True)
+
+    with StockfishDetector(rules, path=stockfish) as detector:
+        for line in screen(games, detector, progress):
+            click.echo(json.dumps(line, ensure_ascii=False))
+
+
 def _evidence_text(evidence: dict[str, Any] | None) -> str:
-    """``white 1850: 52% match, ACPL 31.2 (25 moves)\tblack ...`` from stored evidence."""
+    """``white 1850: score 0.4, 52% match (25 moves)\tblack ...`` from stored evidence
+    (an analysis stored before scores were kept shows its match rate and ACPL)."""
     if evidence is None:
         return "-"
     parts = []
     for side in ("white", "black"):
         stats = evidence[side]
         rating = "unrated" if stats["rating"] is None else stats["rating"]
-        parts.append(
-            f"{side} {rating}: {stats['match_rate']:.0%} match, ACPL {stats['acpl']:.1f} "
-            f"({stats['moves']} moves)"
-        )
+        if "score" in stats:
+            shown = f"score {stats['score']:.1f}, {stats['match_rate']:.0%} match"
+        else:
+            shown = f"{stats['match_rate']:.0%} match, ACPL {stats['acpl']:.1f}"
+        parts.append(f"{side} {rating}: {shown} ({stats['moves']} moves)")
     return "\t".join(parts)

@@ -1,8 +1,9 @@
 """Fair play: the detector of suspicious moves.
 
-:mod:`.detector` analyses a game's moves and says whether a player's play is
-improbable for their rating; :mod:`.job` runs it over the ledger's finished live games
-and stores what it found.
+:mod:`.analysis` asks the engine about a game's positions; :mod:`.model` says how
+surprising the moves played are for a human of the player's rating; :mod:`.detector`
+judges a game (its whole and its runs of moves) and a player's record of games;
+:mod:`.job` runs it over the ledger's games and stores what it found.
 """
 
 from .detector import (
@@ -10,19 +11,28 @@ from .detector import (
     Detector,
     DetectorRules,
     Evidence,
-    PlayerStats,
+    PlayerGame,
+    Record,
     StockfishDetector,
     UnanalysableGame,
+    judge,
+    judge_record,
     stockfish_path,
 )
+from .model import HumanModel, default_model
 
 __all__ = [
     "DEFAULT_STOCKFISH",
     "Detector",
     "DetectorRules",
     "Evidence",
-    "PlayerStats",
+    "HumanModel",
+    "PlayerGame",
+    "Record",
     "StockfishDetector",
     "UnanalysableGame",
+    "default_model",
+    "judge",
+    "judge_record",
     "stockfish_path",
 ]

@@ -1,67 +1,40 @@
-"""The detector: is a player's play in one game improbable for their rating?
+"""The detector: is a player's play improbable for a human of their rating?
 
 A :class:`Detector` takes a game's moves and the players' ratings and answers
-:class:`Evidence`: per player, how often they played the engine's first choice and how
-many centipawns their moves lost on average, and which players it flags. One detector
-is built in, :class:`StockfishDetector` (Debian's ``stockfish`` through python-chess's
-UCI engine module); another can be passed wherever a detector is taken.
+:class:`Evidence`: per player, the surprise of their moves against the model of human
+play (:mod:`.model`) over the whole game and over every run of ``window`` consecutive
+moves, and which players it flags. One detector is built in,
+:class:`StockfishDetector` (Debian's ``stockfish`` through python-chess); another can
+be passed wherever a detector is taken. A player's last games are judged together by
+:func:`judge_record`.
 
-The statistics (all numbers live in :class:`DetectorRules`, the one source of truth):
+All numbers live in :class:`DetectorRules`:
 
-* **Which moves.** Plies after the opening: from ply ``opening_plies + 1`` = 17 (White's
-  9th move, Black's 9th) to the end; a move played where it was the only legal move
-  (forced) is left out of both statistics. At most ``max_positions`` positions and
-  ``game_seconds`` of analysis per game: a game cut short says so (``complete`` false)
-  and is judged on the moves analysed.
-* **The search.** Every position from ply 17 to the end (the one after the last move
-  too) is searched once at ``Limit(depth=10)``, ``Threads=1``, ``Hash=16`` MB, with the
-  hash cleared before each position (``ucinewgame``): the same position and history
-  always gives the same answer, whatever was searched before.
-* **Match.** The move played is the search's first move (``pv[0]``) in the position
-  before it.
-* **Centipawn loss.** Each evaluation is seen from the mover's side and mapped to
-  centipawns, a mate (for or against) as ±``eval_cap_cp``, and clamped to ±1000; the
-  loss of a move is ``max(0, eval before − eval after)``, capped at 1000, and 0 when the
-  move matched. A checkmate played scores +1000 after; a stalemate or other draw by
-  rule, 0. ACPL is the mean loss over the player's analysed moves.
+* **The search** (:mod:`.analysis`): every position from ply ``opening_plies + 1`` =
+  11 on, at depth 8 with the 4 best moves (MultiPV), one thread, 16 MB of hash
+  cleared before each position; at most ``max_positions`` positions and
+  ``game_seconds`` per game (a game cut short says so and is judged on what was
+  analysed).
+* **The evidence** (:mod:`.model`): a move's match and its loss in expected score,
+  capped at ``loss_cap``; opening, forced and only moves carry none.
+* **The flag rule.** A player's game is flagged when its score (the combined surprise,
+  about a standard normal for a human the model describes) reaches ``game_score`` over
+  at least ``min_moves`` moves, or when a run of ``window`` consecutive moves reaches
+  ``window_score`` (higher: a game has many runs, and the best of them is looked at).
+  A player is flagged on their record when their last ``record_games`` analysed games
+  together reach ``record_score`` over at least ``record_min_moves`` moves.
 
-The flag rule: a player is flagged when they have at least ``min_moves`` = 20 analysed
-moves, and their match rate is at least the band's ``match_rate`` **and** their ACPL is
-at most the band's ``acpl``, the band chosen by the player's rating before the game
-(an unknown rating takes the top band, the hardest to meet). Both together: a human
-who matches often in a quiet game still loses centipawns somewhere, and one who plays
-a short accurate game matches less.
-
-Calibration (``bench/detector_calibration.py``; ``bench/RESULTS.md``, "The fair-play
-detector"): 240 rated lichess games of two players' exports (120 from each, seed 16,
-at least 56 plies), both sides analysed at these limits: 472 human player-games with
-20+ analysed moves, rated 1013-1973 (98 bullet, 126 blitz, 8 rapid, 1 classical and 7
-correspondence games). Over all of them the match rate is at most 0.76 (p99 per band
-0.53-0.75) and the ACPL at least 7.1 (p1 per band 9.9-15.3); no human with a match
-rate of 0.60+ has an ACPL below 16.5, and none with an ACPL below 10 matches more than
-0.46. Engine play sits far from both: the
-detector's own engine matches 1.00 at ACPL 0.0; Stockfish at depth 14 (another setting,
-as a cheater's engine would be) matched 0.69-0.89 at ACPL 0.0-1.9 in six games.
-
-So the rule below 2000 is **match rate >= 0.65 and ACPL <= 6.0**: a human must reach a
-match rate only 3 of the 472 reached (all with an ACPL of 17.3 or more) together with
-an ACPL lower than any of the 472 (the lowest, 7.1, came with a match rate of 0.34). It
-flags 0 of the 472 human player-games (rule of three: below 0.7 % at 95 %) and every
-engine game long enough to judge. From 2000 the sample has no games: the thresholds
-tighten with rating (0.70 and 5.0 for 2000-2399, 0.75 and 4.0 from 2400 and for an
-unknown rating) because stronger players match more and lose less; they must be
-checked on games at those ratings before they are trusted.
-
-Not seen: a game shorter than about 55 plies gives a player fewer than 20 analysed
-moves and is never flagged (four of the six depth-14 engine games ended sooner).
+Why these limits, and what they catch and miss: ``bench/detector_eval.py`` and
+``bench/RESULTS.md`` ("The fair-play detector"); the short version is the README's
+"Fair play".
 """
 
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -70,6 +43,8 @@ import chess.engine
 
 from ..errors import InvalidInput
 from ..systems.site_live import Side
+from .analysis import GameAnalysis, Position, analyse_moves
+from .model import HumanModel, Move, MoveSettings, Tally, default_model, evidence_move
 
 DEFAULT_STOCKFISH = "/usr/games/stockfish"
 """Where Debian's ``stockfish`` package installs the engine."""
@@ -87,136 +62,258 @@ def stockfish_path(configured: str | None = None) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Band:
-    """Ratings below ``below`` (``None``: every rating) are flagged at a match rate of
-    at least ``match_rate`` together with an ACPL of at most ``acpl``."""
-
-    below: int | None
-    match_rate: float
-    acpl: float
-
-
-@dataclass(frozen=True, slots=True)
 class DetectorRules:
-    """Every number of the detector: what is analysed, how deep, and the flag rule.
-    The defaults are the calibrated ones (module docstring)."""
+    """Every number of the detector: what is analysed and how deep, which moves carry
+    evidence, and the flag rule. The defaults are the calibrated ones (module
+    docstring; ``bench/detector_eval.py``)."""
 
-    opening_plies: int = 16
-    depth: int = 10
+    # the search
+    opening_plies: int = 10
+    depth: int = 8
+    candidates: int = 4
     threads: int = 1
     hash_mb: int = 16
-    eval_cap_cp: int = 1000
-    max_loss_cp: int = 1000
-    game_seconds: float = 60.0
-    max_positions: int = 240
-    min_moves: int = 20
-    bands: tuple[Band, ...] = (
-        Band(2000, 0.65, 6.0),  # calibrated: 472 human player-games rated 1013-1973
-        Band(2400, 0.70, 5.0),  # extrapolated (no calibration games rated 2000+)
-        Band(None, 0.75, 4.0),  # extrapolated; also an unknown rating
-    )
-
-    def band(self, rating: int | None) -> Band:
-        """The band of a rating (the last, hardest one for an unknown rating)."""
-        if rating is not None:
-            for band in self.bands:
-                if band.below is None or rating < band.below:
-                    return band
-        return self.bands[-1]
-
-    def improbable(self, stats: PlayerStats) -> bool:
-        """The flag rule: enough moves, and both statistics past the band's limits."""
-        if stats.moves < self.min_moves:
-            return False
-        band = self.band(stats.rating)
-        return stats.match_rate >= band.match_rate and stats.acpl <= band.acpl
-
-    def limits(self) -> dict[str, Any]:
-        """The analysis limits as stored beside each analysis."""
-        return {
-            "opening_plies": self.opening_plies, "depth": self.depth,
-            "threads": self.threads, "hash_mb": self.hash_mb,
-            "eval_cap_cp": self.eval_cap_cp, "max_loss_cp": self.max_loss_cp,
-            "game_seconds": self.game_seconds, "max_positions": self.max_positions,
-            "min_moves": self.min_moves,
-            "bands": [asdict(band) for band in self.bands],
-        }  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class MoveCheck:
-    """One analysed move: its ply (1 = White's first), the move played and the
-    engine's first choice (UCI), and the centipawns it lost."""
-
-    ply: int
-    played: str
-    best: str
-    loss: int
+    game_seconds: float = 30.0
+    max_positions: int = 300
+    # which moves carry evidence, and how a loss counts
+    only_move_gap: float = 0.20
+    decided: float = 0.40
+    loss_cap: float = 0.20
+    # the flag rule
+    min_moves: int = 10
+    game_score: float = 4.0
+    window: int = 15
+    window_score: float = 4.5
+    record_games: int = 10
+    record_min_moves: int = 40
+    record_score: float = 4.0
 
     @property
-    def matched(self) -> bool:
-        return self.played == self.best
+    def moves(self) -> MoveSettings:
+        return MoveSettings(self.opening_plies, self.only_move_gap, self.decided, self.loss_cap)
+
+    def limits(self) -> dict[str, Any]:
+        """The rules as stored beside each analysis."""
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerStats:
-    """One player's statistics in one game."""
+class Window:
+    """The most surprising run of ``moves`` consecutive evidence moves of a player in a
+    game, from ply ``from_ply`` to ``to_ply``."""
+
+    from_ply: int
+    to_ply: int
+    moves: int
+    score: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from_ply": self.from_ply, "to_ply": self.to_ply, "moves": self.moves,
+                "score": round(self.score, 2)}  # fmt: skip
+
+
+class Reason(StrEnum):
+    """What flagged a player's game: the whole game, or a run of moves in it."""
+
+    GAME = "game"
+    WINDOW = "window"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """One player's evidence in one game: the sums over their evidence moves, the
+    score, the most surprising window, and whether (and why) the game is flagged."""
 
     side: Side
     rating: int | None
-    moves: int  # analysed moves (after the opening, not forced)
-    matches: int
-    total_loss: int
+    tally: Tally
+    score: float
+    window: Window | None
+    reason: Reason | None
+    windows: tuple[Window, ...] = ()
+
+    @property
+    def flagged(self) -> bool:
+        return self.reason is not None
+
+    @property
+    def moves(self) -> int:
+        return self.tally.moves
 
     @property
     def match_rate(self) -> float:
-        return self.matches / self.moves if self.moves else 0.0
-
-    @property
-    def acpl(self) -> float:
-        return self.total_loss / self.moves if self.moves else 0.0
+        return self.tally.matches / self.tally.moves if self.tally.moves else 0.0
 
     def to_json(self) -> dict[str, Any]:
+        t = self.tally
+        n = t.moves or 1
         return {
-            "side": self.side.value, "rating": self.rating, "moves": self.moves,
-            "matches": self.matches, "match_rate": round(self.match_rate, 4),
-            "acpl": round(self.acpl, 1),
+            "side": self.side.value, "rating": self.rating, "moves": t.moves,
+            "matches": t.matches, "match_rate": round(t.matches / n, 4),
+            "expected_match_rate": round(t.expected_matches / n, 4),
+            "loss": round(t.loss / n, 4), "expected_loss": round(t.expected_loss / n, 4),
+            "score": round(self.score, 2),
+            "window": None if self.window is None else self.window.to_json(),
+            "windows": [w.to_json() for w in self.windows],
+            "flagged": self.flagged, "reason": None if self.reason is None else self.reason.value,
+            "tally": t.to_json(),
         }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PlayerGame | None:
+        """A player's game as stored; None for evidence kept before the model (it has
+        no tally to add to a record)."""
+        if "tally" not in data:
+            return None
+        window = data.get("window")
+        return cls(
+            Side(data["side"]), data.get("rating"), Tally.from_json(data["tally"]),
+            float(data["score"]), None if window is None else _window(window),
+            None if data.get("reason") is None else Reason(data["reason"]),
+            tuple(_window(w) for w in data.get("windows", ())),
+        )  # fmt: skip
+
+
+def _window(data: dict[str, Any]) -> Window:
+    return Window(int(data["from_ply"]), int(data["to_ply"]), int(data["moves"]),
+                  float(data["score"]))  # fmt: skip
+
+
+def judge_side(
+    side: Side, rating: int | None, moves: Sequence[Move], rules: DetectorRules,
+    model: HumanModel,
+) -> PlayerGame:  # fmt: skip
+    """A player's game judged: the whole game's score, then every run of
+    ``rules.window`` consecutive evidence moves."""
+    mine = [m for m in moves if (m.ply % 2 == 1) == (side is Side.WHITE)]
+    tallies = [model.tally_move(m, rating) for m in mine]
+    total = sum(tallies, Tally())
+    score = total.score(model.rho)
+    runs: list[Window] = []
+    if len(mine) > rules.window:
+        for start in range(len(mine) - rules.window + 1):
+            run = sum(tallies[start : start + rules.window], Tally())
+            runs.append(Window(mine[start].ply, mine[start + rules.window - 1].ply,
+                               rules.window, run.score(model.rho)))  # fmt: skip
+    window = max(runs, key=lambda w: w.score, default=None)
+    flagged: list[Window] = []  # the runs past the limit, best first, none overlapping
+    for best in sorted(runs, key=lambda w: -w.score):
+        if best.score < rules.window_score:
+            break
+        if all(best.to_ply < w.from_ply or best.from_ply > w.to_ply for w in flagged):
+            flagged.append(best)
+    reason = None
+    if total.moves >= rules.min_moves and score >= rules.game_score:
+        reason = Reason.GAME
+    elif flagged:
+        reason = Reason.WINDOW
+    windows = tuple(sorted(flagged, key=lambda w: w.from_ply))
+    return PlayerGame(side, rating, total, score, window, reason, windows)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A player's last games judged together: the games (id, the player's game
+    evidence), the summed score, and whether it is flagged. ``carried_by`` names the
+    games that carry a flag: those flagged alone, or, for a record flag, every game
+    whose own score is above 0."""
+
+    games: tuple[tuple[str, PlayerGame], ...]
+    tally: Tally
+    score: float
+    flagged: bool
+    carried_by: tuple[str, ...]
+
+
+def judge_record(
+    games: Sequence[tuple[str, PlayerGame]], rules: DetectorRules, model: HumanModel
+) -> Record:
+    """A player's record over their last ``rules.record_games`` games (``games`` oldest
+    first): flagged when the summed score reaches ``record_score`` over at least
+    ``record_min_moves`` moves, or when one game is flagged alone."""
+    recent = tuple(games[-rules.record_games :])
+    total = sum((g.tally for _, g in recent), Tally())
+    score = total.score(model.rho)
+    alone = tuple(game_id for game_id, g in recent if g.flagged)
+    together = total.moves >= rules.record_min_moves and score >= rules.record_score
+    carried = alone
+    if together:
+        carried = tuple(gid for gid, g in recent if g.flagged or g.score > 0)
+    return Record(recent, total, score, together or bool(alone), carried)
 
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What a detector found in one game: per player statistics, who is flagged, and
-    how (the engine and its limits; ``complete`` false when the time budget or the
-    position limit cut the analysis short)."""
+    """What a detector found in one game: each player's evidence, who is flagged, the
+    moves that carry evidence, and how (the engine and its rules; ``complete`` false
+    when the time budget or the position limit cut the analysis short)."""
 
     engine: str
     limits: dict[str, Any]
-    white: PlayerStats
-    black: PlayerStats
-    flagged: tuple[Side, ...]
+    white: PlayerGame
+    black: PlayerGame
     complete: bool = True
-    checks: tuple[MoveCheck, ...] = field(default=())
+    moves: tuple[Move, ...] = field(default=())
+    expected: tuple[float, ...] = field(default=())
 
-    def stats(self, side: Side) -> PlayerStats:
+    @property
+    def flagged(self) -> tuple[Side, ...]:
+        return tuple(p.side for p in (self.white, self.black) if p.flagged)
+
+    def side(self, side: Side) -> PlayerGame:
         return self.white if side is Side.WHITE else self.black
 
+    def suspicious(self, move: Move) -> bool:
+        """A move to show: a match (or a loss under 1 % of the expected score) by a
+        flagged player, inside their flagged window (or anywhere in a game flagged
+        whole)."""
+        player = self.side(Side.WHITE if move.ply % 2 == 1 else Side.BLACK)
+        if not player.flagged or not (move.matched or move.loss < 0.01):
+            return False
+        if player.reason is Reason.WINDOW:
+            return any(w.from_ply <= move.ply <= w.to_ply for w in player.windows)
+        return True
+
     def to_json(self) -> dict[str, Any]:
-        """The evidence as stored (and as a report will carry it)."""
+        """The evidence as stored (and as a report carries it)."""
         return {
+            "version": 2,
             "engine": self.engine,
             "limits": self.limits,
+            "complete": self.complete,
             "white": self.white.to_json(),
             "black": self.black.to_json(),
             "flagged": [side.value for side in self.flagged],
-            "complete": self.complete,
-            "moves": [[c.ply, c.played, c.best, c.loss] for c in self.checks],
-        }
+            "moves": [
+                {"ply": m.ply, "played": m.played, "best": m.best, "loss": round(m.loss, 4),
+                 "expected": round(p, 3), "counted": True, "suspicious": self.suspicious(m)}
+                for m, p in zip(self.moves, self.expected, strict=True)
+            ],
+        }  # fmt: skip
+
+
+def judge(
+    positions: Sequence[Position], ratings: Mapping[Side, int | None], rules: DetectorRules,
+    model: HumanModel, engine: str = "-", complete: bool = True,
+) -> Evidence:  # fmt: skip
+    """A game's evidence from its analysed positions: each side judged
+    (:func:`judge_side`)."""
+    moves = [m for p in positions if (m := evidence_move(p, rules.moves)) is not None]
+    white = judge_side(Side.WHITE, ratings.get(Side.WHITE), moves, rules, model)
+    black = judge_side(Side.BLACK, ratings.get(Side.BLACK), moves, rules, model)
+    expected = tuple(
+        model.cell(ratings.get(Side.WHITE if m.ply % 2 else Side.BLACK), m.spread, m.decided).p
+        for m in moves
+    )
+    return Evidence(engine, rules.limits(), white, black, complete, tuple(moves), expected)
 
 
 class Detector(Protocol):
     """A pluggable detector: the game's moves (SAN or UCI, from the start position)
     and each side's rating before the game (None: unknown) in, evidence out."""
+
+    rules: DetectorRules
+    model: HumanModel
 
     def analyse(self, moves: Sequence[str | None], ratings: Mapping[Side, int | None]) -> Evidence:
         """Analyse one game. Moves that are missing or illegal raise UnanalysableGame;
@@ -260,8 +357,12 @@ class StockfishDetector:
     """The built-in detector: Stockfish through python-chess (module docstring). The
     engine starts on the first game and runs until :meth:`close`."""
 
-    def __init__(self, rules: DetectorRules | None = None, path: str | None = None) -> None:
+    def __init__(
+        self, rules: DetectorRules | None = None, path: str | None = None,
+        model: HumanModel | None = None,
+    ) -> None:  # fmt: skip
         self.rules = rules or DetectorRules()
+        self.model = model or default_model()
         self.path = stockfish_path(path)
         self._engine: chess.engine.SimpleEngine | None = None
 
@@ -296,64 +397,16 @@ class StockfishDetector:
             except (chess.engine.EngineError, chess.engine.EngineTerminatedError):
                 engine.close()
 
-    def best(self, board: chess.Board) -> tuple[chess.Move | None, int]:
-        """The engine's first choice in ``board`` and its evaluation for the side to
-        move, in clamped centipawns; the hash cleared first (deterministic)."""
-        rules = self.rules
-        cap = rules.eval_cap_cp
-        if board.is_checkmate():
-            return None, -cap
-        if board.is_game_over(claim_draw=False):
-            return None, 0
+    def positions(self, moves: Sequence[str | None]) -> GameAnalysis:
+        """The game's analysed positions (:func:`~chessrate.fairplay.analysis.analyse_moves`)."""
+        played = parse_moves(moves)
         try:
-            info = self.engine.analyse(board, chess.engine.Limit(depth=rules.depth), game=object())
+            return analyse_moves(self.engine, played, self.rules)
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
             self.close()  # started again on the next game
             raise InvalidInput(f"{self.path}: the engine failed: {error}") from error
-        score = info["score"].pov(board.turn).score(mate_score=100 * cap)
-        assert score is not None
-        pv = info.get("pv") or []
-        return (pv[0] if pv else None), max(-cap, min(cap, score))
 
     def analyse(self, moves: Sequence[str | None], ratings: Mapping[Side, int | None]) -> Evidence:
-        rules = self.rules
-        played = parse_moves(moves)
-        board = chess.Board()
-        for move in played[: rules.opening_plies]:
-            board.push(move)
-        started = time.monotonic()
-        checks: list[MoveCheck] = []
-        complete = True
-        todo = played[rules.opening_plies :]
-        if len(todo) > rules.max_positions:
-            todo, complete = todo[: rules.max_positions], False
-        best, before = self.best(board) if todo else (None, 0)
-        for offset, move in enumerate(todo):
-            if time.monotonic() - started > rules.game_seconds:
-                complete = False
-                break
-            ply = rules.opening_plies + offset + 1
-            forced = board.legal_moves.count() == 1
-            board.push(move)
-            next_best, next_eval = self.best(board)
-            after = -next_eval  # the mover's side
-            if not forced:
-                loss = 0 if move == best else min(rules.max_loss_cp, max(0, before - after))
-                assert best is not None
-                checks.append(MoveCheck(ply, move.uci(), best.uci(), loss))
-            best, before = next_best, next_eval
-        white = _stats(Side.WHITE, ratings.get(Side.WHITE), checks)
-        black = _stats(Side.BLACK, ratings.get(Side.BLACK), checks)
-        flagged = tuple(s.side for s in (white, black) if rules.improbable(s))
-        return Evidence(
-            engine=self.name, limits=rules.limits(), white=white, black=black,
-            flagged=flagged, complete=complete, checks=tuple(checks),
-        )  # fmt: skip
-
-
-def _stats(side: Side, rating: int | None, checks: Sequence[MoveCheck]) -> PlayerStats:
-    mine = [c for c in checks if (c.ply % 2 == 1) == (side is Side.WHITE)]
-    return PlayerStats(
-        side=side, rating=rating, moves=len(mine),
-        matches=sum(c.matched for c in mine), total_loss=sum(c.loss for c in mine),
-    )  # fmt: skip
+        analysis = self.positions(moves)
+        return judge(analysis.positions, ratings, self.rules, self.model, self.name,
+                     analysis.complete)  # fmt: skip

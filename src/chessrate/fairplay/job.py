@@ -15,17 +15,27 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from ..errors import ChessrateError
 from ..ledger import Ledger
 from ..ledger.analyses import AnalysisView
 from ..systems.site_live import Side
-from .detector import Detector, DetectorRules, Evidence, UnanalysableGame
+from .detector import (
+    Detector,
+    DetectorRules,
+    Evidence,
+    PlayerGame,
+    Reason,
+    Record,
+    UnanalysableGame,
+    judge_record,
+)
 
 log = logging.getLogger(__name__)
 DETECTOR_NAME = "detector:stockfish"
-"""Who the detector's reports are by (one report per game: ``file_report`` keeps
-one per reporter)."""
+"""Who the detector's reports are by, with the side it accuses: ``detector:stockfish:white``
+(a reporter files one report per game, and both players of a game can be flagged)."""
 
 DETECT_BATCH = 20
 """Games analysed per run unless told: at depth 10 about 2-5 s each on one core."""
@@ -83,30 +93,88 @@ class DetectionJob:
                 report.raced.append(game.id)
                 continue
             if evidence is not None:
-                for side in evidence.flagged:
-                    self.on_flag(game.id, game.player(side), evidence)
-                    report.flags.append((game.id, game.player(side)))
+                for side in Side:
+                    player = game.player(side)
+                    if evidence.side(side).flagged:
+                        self.on_flag(game.id, player, side, evidence)
+                        report.flags.append((game.id, player))
+                        continue
+                    record = self.record_of(player)
+                    if record is not None and record.flagged and record.carried_by:
+                        self.on_record_flag(game.id, player, side, record)
+                        report.flags.append((game.id, player))
             report.analysed.append(self.analyses.get(game.id))
         return report
 
-    # ---- THE HOOK ------------------------------------------------------------------
-    def on_flag(self, game_id: str, player: str, evidence: Evidence) -> None:
-        """Called once per flagged player of a stored analysis: records the flag in
-        ``analyses.flags`` and files the detector's report for the moderators' review
-        queue (``Ledger.file_report``, source ``detector``, the evidence with it;
-        idempotent per game, so a re-run files nothing twice). A game the queue
-        refuses (annulled meanwhile) is logged, not retried."""
-        summary = "; ".join(
-            f"{s.value}: match {evidence.stats(s).match_rate:.0%}, ACPL "
-            f"{evidence.stats(s).acpl:.1f}"
-            for s in Side
+    def record_of(self, player: str) -> Record | None:
+        """The player's record: their last ``record_games`` stored analyses judged
+        together (:func:`~chessrate.fairplay.detector.judge_record`); None when none
+        of them has a score (analyses stored before the model)."""
+        games: list[tuple[str, PlayerGame]] = []
+        for view in reversed(self.analyses.recent_of(player, self.rules.record_games)):
+            side = view.side_of(player)
+            if view.evidence is None or side is None or "version" not in view.evidence:
+                continue
+            found = PlayerGame.from_json(view.evidence[side])
+            if found is not None:
+                games.append((view.game_id, found))
+        if not games:
+            return None
+        return judge_record(games, self.rules, self.detector.model)
+
+    # ---- THE HOOKS -----------------------------------------------------------------
+    def on_flag(self, game_id: str, player: str, side: Side, evidence: Evidence) -> None:
+        """Called once per player flagged by one game (``side``: the side they played):
+        records the flag in ``analyses.flags`` and files the detector's report accusing
+        them for the moderators' review queue (source ``detector``, the evidence with
+        it; idempotent, so a re-run files nothing twice). A game the queue refuses
+        (annulled meanwhile) is logged, not retried."""
+        mine = evidence.side(side)
+        how = "the whole game" if mine.reason is Reason.GAME else "a run of moves"
+        summary = (
+            f"score {mine.score:.1f} over {how} ({mine.moves} moves, "
+            f"{mine.match_rate:.0%} engine matches)"
         )
-        log.warning("detector: game %s: %s flagged (%s)", game_id, player, summary)
+        log.warning("detector: game %s: %s flagged, %s", game_id, player, summary)
         self.analyses.record_flag(game_id, player)
+        reason = f"engine-like play by {player}: {summary}"
+        self._report(game_id, player, side, reason, evidence.to_json())
+
+    def on_record_flag(self, game_id: str, player: str, side: Side, record: Record) -> None:
+        """Called when a player's record is flagged though the game just analysed is
+        not flagged alone: the report goes on that game (the newest of the record),
+        naming the games that carry it."""
+        games = ", ".join(record.carried_by)
+        log.warning("detector: %s flagged on their last %d games (%s)", player,
+                    len(record.games), games)  # fmt: skip
+        self.analyses.record_flag(game_id, player)
+        reason = (
+            f"engine-like play by {player} over their last {len(record.games)} games: "
+            f"score {record.score:.1f} ({record.tally.moves} moves); carried by {games}"
+        )
+        self._report(game_id, player, side, reason, record_evidence(player, record, self.rules))
+
+    def _report(
+        self, game_id: str, player: str, side: Side, reason: str, evidence: dict[str, Any]
+    ) -> None:
         try:
             self.ledger.reviews.file_report(
-                game_id, DETECTOR_NAME, f"engine-like play by {player} ({summary})",
-                evidence.to_json(), "detector", self.clock(),
+                game_id, f"{DETECTOR_NAME}:{side.value}", reason, evidence, "detector",
+                self.clock(), accused=player,
             )  # fmt: skip
         except ChessrateError as error:
             log.warning("detector: game %s: no report filed: %s", game_id, error)
+
+
+def record_evidence(player: str, record: Record, rules: DetectorRules) -> dict[str, Any]:
+    """A record flag's evidence, as a report carries it."""
+    return {
+        "version": 2, "kind": "record", "player": player,
+        "score": round(record.score, 2), "limit": rules.record_games,
+        "moves": record.tally.moves,
+        "games": [
+            {"game": gid, "side": g.side.value, "score": round(g.score, 2),
+             "moves": g.moves, "flagged": g.flagged, "carries": gid in record.carried_by}
+            for gid, g in record.games
+        ],
+    }  # fmt: skip
