@@ -29,6 +29,8 @@ MOVE_LONGEST = 12
 """The longest move in a list, in characters (``exd8=Q+`` is 7)."""
 MOVETEXT_LONGEST = 100_000
 """The longest movetext, in characters (comments included)."""
+MOVES_READ = 4 * MAX_MOVES
+"""The most moves movetext holds, its variations' included."""
 
 _SAN = (
     r"(?:[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|O-O(?:-O)?|0-0(?:-0)?)"
@@ -142,7 +144,8 @@ def _check_tokens(text: str) -> None:
     comment, a NAG, a parenthesis, a header or the result; a second game after the
     result."""
     position = 0
-    ended = False
+    started = ended = False
+    moves = 0
     while position < len(text):
         found = _TOKEN.match(text, position)
         if found is None or found.lastgroup == "null":
@@ -154,6 +157,19 @@ def _check_tokens(text: str) -> None:
                 "a comment, a NAG or a result"
             )
         kind = found.lastgroup
+        if kind == "header":
+            rest = text[found.end() :].split("\n", 1)[0]
+            if started or rest.strip():
+                raise MovesRefused(
+                    f"a tag pair at character {position + 1} must stand on a line of its "
+                    "own, before the moves"
+                )
+        elif kind not in ("space", "comment"):
+            started = True
+            if kind == "move":
+                moves += 1
+                if moves > MOVES_READ:
+                    raise MovesRefused(f"holds more than {MOVES_READ:,} moves, variations included")
         if ended and kind not in ("space", "comment"):
             raise MovesRefused(
                 f"holds more after the result at character {position + 1} (one game only)"
