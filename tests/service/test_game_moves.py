@@ -210,3 +210,10 @@ def test_import_of_a_file_with_an_illegal_move_names_file_line_and_stores_nothin
         assert stored_moves(ledger) == {}
     finally:
         ledger.dispose()
+
+
+def test_the_game_page_shows_the_moves(site_pair: Api) -> None:
+    assert site_pair.post("/games", {**GAME, "moves": RUY[:4]}).status_code == 201
+    page = site_pair.client.get("/games/g1")
+    assert page.status_code == 200
+    assert '<p class="moves">1. e2e4 e7e5 2. g1f3 b8c6</p>' in page.text
