@@ -348,11 +348,13 @@ class GameFields(FieldReader):
         each), or ``movetext``, the PGN movetext as one string; not both. None when
         neither holds a move. A refusal names the game, the field, the ply and the
         move."""
-        from .moves import MovesRefused, moves_from_list, moves_from_movetext
-
         listed, text = self.data.get("moves"), self.data.get("movetext")
         if isinstance(listed, str) and not listed.strip():
             listed = None  # an empty cell (CSV)
+        if listed is None and text is None:
+            return None  # (python-chess is imported only for games with moves)
+        from .moves import MovesRefused, moves_from_list, moves_from_movetext
+
         if listed is not None and text is not None:
             raise self.fail("movetext", "give the moves as moves (a list) or as movetext, not both")
         game = "" if self.where == f"game {game_id}" else f"game {game_id}: "

@@ -46,6 +46,7 @@ from .application.settings import API_V1, Settings
 from .fairplay.background import (
     FIRST_ROUND_SECONDS,
     LOCK_NAME,
+    DetectorPlan,
     DetectorStatus,
     MachineLock,
     locked_run,
@@ -117,11 +118,19 @@ def create_app(
             seeks = Seeks(the_ledger, pairing)
             jobs.append((pairing_interval, _pairer(seeks, clock), "pairing pass", None))
         detector_plan = plan(system_id, live, detect_configured, settings.stockfish)
+        lock: MachineLock | None = None
+        if detector_plan.on:
+            try:
+                lock = MachineLock(runtime_dir(settings.runtime_dir) / LOCK_NAME)
+            except OSError as error:
+                detector_plan = DetectorPlan(
+                    False, f"no directory for its lock file (CHESSRATE_RUNTIME_DIR): {error}",
+                    missing=True,
+                )  # fmt: skip
         (log.warning if detector_plan.missing else log.info)("%s", detector_plan.line())
         detector = DetectorStatus(the_ledger, detector_plan)
         _app.state.detector = detector
-        if detector_plan.on:
-            lock = MachineLock(runtime_dir(settings.runtime_dir) / LOCK_NAME)
+        if lock is not None:
             detect = _detector(the_ledger, clock, settings, stop, lock, detector)
             first = min(FIRST_ROUND_SECONDS, detector_plan.interval)
             jobs.append((detector_plan.interval, detect, "detect", first))

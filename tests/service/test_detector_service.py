@@ -267,3 +267,20 @@ def test_posted_games_keep_the_record_shape(tmp_path: Path) -> None:
     assert ledger.games.submit(record("g1", 0), NOW)[1] is False
     assert ledger.games.get("g1").record == replace(record("g1", 0), source="")
     ledger.dispose()
+
+
+def test_without_a_directory_for_its_lock_the_detector_is_off(tmp_path: Path) -> None:
+    ledger = ledger_with(f"sqlite:///{tmp_path / 'ledger.db'}", "site", "ana", "ben")
+    engine = tmp_path / "stockfish"
+    engine.write_text("#!/bin/sh\n")
+    engine.chmod(0o755)
+    not_a_directory = tmp_path / "file"
+    not_a_directory.write_text("")
+    settings = Settings(
+        stockfish=str(engine), detect_seconds=None, runtime_dir=str(not_a_directory)
+    )
+    with TestClient(create_app(ledger, settings=settings)) as client:
+        detector = client.get("/healthz").json()["detector"]
+    assert detector["state"] == "off"
+    assert detector["why"].startswith("no directory for its lock file (CHESSRATE_RUNTIME_DIR)")
+    ledger.dispose()
