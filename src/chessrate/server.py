@@ -366,7 +366,11 @@ def _detector(
             return DetectionJob(ledger, detector, clock).run(settings.detect_games, stop)
 
     def detect() -> None:
-        report = locked_run(analyse, lock)
+        try:
+            report = locked_run(analyse, lock)
+        except Exception as error:
+            status.failed(clock(), error)
+            raise  # logged by the task, which tries again an interval later
         status.ran(clock(), report)
         if report is not None and report.analysed:
             log.info("detect: %s games analysed", len(report.analysed))

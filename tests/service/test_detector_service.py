@@ -284,3 +284,28 @@ def test_without_a_directory_for_its_lock_the_detector_is_off(tmp_path: Path) ->
     assert detector["state"] == "off"
     assert detector["why"].startswith("no directory for its lock file (CHESSRATE_RUNTIME_DIR)")
     ledger.dispose()
+
+
+def test_a_round_that_fails_is_shown_on_healthz_and_tried_again(tmp_path: Path) -> None:
+    """An engine that does not start (here a script that exits at once): the round
+    fails, /healthz says so, no analysis is stored, the game still waits."""
+    ledger = ledger_with(f"sqlite:///{tmp_path / 'ledger.db'}", "site", "ana", "ben")
+    ledger.games.submit(record("g1", 0), NOW)
+    engine = tmp_path / "stockfish"
+    engine.write_text("#!/bin/sh\nexit 1\n")
+    engine.chmod(0o755)
+    settings = Settings(
+        stockfish=str(engine), detect_seconds=0.05, sweep_seconds=0, runtime_dir=str(tmp_path)
+    )
+    with TestClient(create_app(ledger, settings=settings)) as client:
+        deadline = time.monotonic() + 30
+        detector = client.get("/healthz").json()["detector"]
+        while not (detector["last_outcome"] or "").startswith("failed") and (
+            time.monotonic() < deadline
+        ):
+            time.sleep(0.05)
+            detector = client.get("/healthz").json()["detector"]
+    assert detector["state"] == "on"
+    assert detector["last_outcome"].startswith("failed: "), detector
+    assert detector["pending"] == 1 and ledger.analyses.list() == []
+    ledger.dispose()

@@ -171,6 +171,12 @@ class DetectorStatus:
                 self.last_outcome = f"{len(report.analysed)} analysed, {flagged} flagged"
             self._counts = None  # counted afresh on the next /healthz
 
+    def failed(self, at: datetime, error: Exception) -> None:
+        """Note a round that failed (the engine, the database): why, in a line."""
+        with self._guard:
+            self.last_run = at
+            self.last_outcome = f"failed: {str(error)[:200] or type(error).__name__}"
+
     def counts(self) -> AnalysisCounts:
         with self._guard:
             now = self.timer()
