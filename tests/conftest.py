@@ -23,6 +23,12 @@ from tests.support import postgres
 
 DATABASES = ("sqlite", "postgres")
 
+# The service runs the fair-play detector by default when Stockfish is installed: the
+# suite's apps and servers do not (an analysis would take a core in the middle of
+# another test, and its shutdown waits for the game being analysed). The tests of the
+# detector in the service turn it on, or remove this, themselves.
+os.environ.setdefault("CHESSRATE_DETECT_SECONDS", "0")
+
 NEEDS = {
     "postgres": frozenset({"postgres_admin_url", "postgres_url"}),
     "browser": frozenset({"browser"}),

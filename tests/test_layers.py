@@ -5,7 +5,7 @@ its own layer or lower ones, whether the import is at the top, inside a function
 under ``TYPE_CHECKING``::
 
     numbers, errors, tables, timecontrol
-    -> records -> systems -> engine
+    -> records, moves (a game's moves read and checked) -> systems -> engine
     -> io -> fast                     (io never imports fast)
     -> rating (rate a file: the batch path's library call), the package's face
        (chessrate/__init__.py)
@@ -35,7 +35,7 @@ PACKAGE = "chessrate"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("numbers", "errors", "tables", "timecontrol", "folding"),
-    ("records",),
+    ("records", "moves"),
     ("systems",),
     ("engine",),
     ("io",),

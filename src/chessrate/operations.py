@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .engine import Engine
 from .errors import InvalidRecord, NotFound
-from .io.games import AnnulmentRequest, read_games
+from .io.games import AnnulmentRequest, holds_moves, read_games
 from .ledger import AnnulmentView, Ledger
 from .records import GameRecord, Player
 
@@ -177,8 +177,9 @@ def import_file(
     through the bulk path (:meth:`Bulk.run <chessrate.ledger.bulk.Bulk.run>`: the compiled
     replay, continuing from the ledger's current ratings, rows written in bulk); else
     game by game (:func:`import_records`). Either way one transaction, and the same
-    rows (tests/ledger/test_bulk.py)."""
-    if ledger.info.compiled is None:  # only a compiled half takes a whole file
+    rows (tests/ledger/test_bulk.py). A file that gives games' moves goes game by game:
+    the moves are checked and stored with their games."""
+    if ledger.info.compiled is None or holds_moves(path, fmt):  # only a compiled half
         return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
     from .rating import read_compiled_batch
 

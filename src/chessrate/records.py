@@ -96,7 +96,12 @@ GAME_FIELDS = (
     "plies",
     "venue",
     "confirmed",
+    "moves",
+    "movetext",
 )
+MOVE_FIELDS = ("moves", "movetext")
+"""The two spellings of a game's moves (:meth:`GameFields.moves`): the columnar readers
+leave a file that has either to the reference reader, which checks them."""
 
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f"}
@@ -337,6 +342,54 @@ class GameFields(FieldReader):
     def plies(self) -> int | None:
         return self.integer("plies", maximum=MAX_PLIES)
 
+    def moves(self, game_id: str) -> tuple[str, ...] | None:
+        """The game's moves from the standard start position, checked legal, as UCI
+        (:mod:`chessrate.moves`): ``moves``, a list of moves (SAN or UCI, one ply
+        each), or ``movetext``, the PGN movetext as one string; not both. None when
+        neither holds a move. A refusal names the game, the field, the ply and the
+        move."""
+        listed, text = self.data.get("moves"), self.data.get("movetext")
+        if isinstance(listed, str) and not listed.strip():
+            listed = None  # an empty cell (CSV)
+        if listed is None and text is None:
+            return None  # (python-chess is imported only for games with moves)
+        from .moves import MovesRefused, moves_from_list, moves_from_movetext
+
+        if listed is not None and text is not None:
+            raise self.fail("movetext", "give the moves as moves (a list) or as movetext, not both")
+        game = "" if self.where == f"game {game_id}" else f"game {game_id}: "
+        try:
+            if listed is not None:
+                if not isinstance(listed, list | tuple):
+                    raise MovesRefused(
+                        "must be a list of moves, one a ply (SAN or UCI); PGN movetext as "
+                        "one string goes in movetext"
+                    )
+                found = moves_from_list(listed)
+            elif text is not None:
+                if not isinstance(text, str):
+                    raise MovesRefused("must be a string (the PGN movetext)")
+                problem = text_problem(text)
+                if problem is not None:
+                    raise MovesRefused(problem)
+                found = moves_from_movetext(text)
+            else:
+                return None
+        except MovesRefused as error:
+            raise self.fail(
+                "moves" if listed is not None else "movetext", f"{game}{error}"
+            ) from None
+        return found or None
+
+    def check_plies(self, plies: int | None, moves: tuple[str, ...] | None) -> int | None:
+        """The game's plies: as given, else the moves' count; refused when both are
+        given and differ."""
+        if moves is None:
+            return plies
+        if plies is not None and plies != len(moves):
+            raise self.fail("plies", f"is {plies} but the moves hold {len(moves)} plies")
+        return len(moves)
+
     def check_opponents(self, white: str, black: str) -> None:
         if white == black:
             raise self.fail("black", f"a player cannot play himself ({white!r})")
@@ -365,6 +418,8 @@ class GameRecord:
     plies: int | None = None
     venue: Venue = Venue.ONLINE
     confirmed: bool | None = None
+    moves: tuple[str, ...] | None = None
+    """The moves (UCI, from the standard start position), when submitted."""
     source: str = field(default="", compare=False)
 
     @property
@@ -402,6 +457,8 @@ class GameRecord:
         rated = fields.rated()
         termination = fields.termination()
         fields.check_ending(result, termination)
+        moves = fields.moves(game_id)
+        plies = fields.check_plies(fields.plies(), moves)
         return cls(
             id=game_id,
             played_at=fields.played_at(),
@@ -411,9 +468,10 @@ class GameRecord:
             rated=rated,
             time_control=time_control,
             termination=termination,
-            plies=fields.plies(),
+            plies=plies,
             venue=venue,
             confirmed=confirmed,
+            moves=moves,
             source=where,
         )
 
@@ -437,6 +495,8 @@ class GameRecord:
             data["venue"] = self.venue.value
         if self.confirmed is not None:
             data["confirmed"] = self.confirmed
+        if self.moves is not None:
+            data["moves"] = list(self.moves)
         return data
 
 

@@ -6,8 +6,9 @@ clock); ``create_app_from_env()`` reads
 :class:`~chessrate.application.settings.Settings` (``CHESSRATE_DATABASE_URL``) for
 ``uvicorn --factory chessrate.server:create_app_from_env`` (what ``chessrate serve``
 runs). The app's lifespan checks that the database holds a ledger, runs the live
-games' sweeper, the pairing pass (seeks) and, when configured, the fair-play detector
-on a ledger that plays live games, stops the worker's group committer
+games' sweeper, the pairing pass (seeks) and, when Stockfish is found (unless turned
+off), the fair-play detector on a ledger that plays live games (logging one line
+saying whether it runs and why), stops the worker's group committer
 (:mod:`chessrate.application.group`: ``POST /games``) after committing what it holds,
 and disposes of a ledger it opened. Around every request: ``HEAD`` as ``GET``, the
 security headers, the body limit (:class:`BodyLimit`: 413) and gzip; the failed
@@ -42,6 +43,16 @@ from .application.group import GroupCommitter
 from .application.limits import FailedAuth
 from .application.sessions import Sessions
 from .application.settings import API_V1, Settings
+from .fairplay.background import (
+    FIRST_ROUND_SECONDS,
+    LOCK_NAME,
+    DetectorPlan,
+    DetectorStatus,
+    MachineLock,
+    locked_run,
+    plan,
+    runtime_dir,
+)
 from .ledger import Ledger
 from .ledger import database_url as ledger_url
 from .ledger.live import LiveGames
@@ -74,8 +85,9 @@ def create_app(
     sweeps their deadlines every ``sweep_every`` seconds (default: the settings'; 0:
     never), a pairing pass pairs the open seeks every ``pair_every`` seconds
     (default: the settings'; 0: never), and another runs the fair-play detector over
-    the finished live games every ``detect_every`` seconds (default: the settings'
-    ``detect_seconds``, 0: never).
+    the finished games with moves every ``detect_every`` seconds (default: the
+    settings' ``detect_seconds``, else every 30 s when Stockfish is found; 0: never;
+    :mod:`chessrate.fairplay.background`), one analysis at a time on the machine.
 
     Limits (:class:`BodyLimit`, the settings'): a ledger the app
     opens waits ``busy_seconds`` for a lock; failed authentications are counted per
@@ -84,7 +96,7 @@ def create_app(
     interval = settings.sweep_seconds if sweep_every is None else sweep_every
     pairing_interval = settings.pair_seconds if pair_every is None else pair_every
     pairing = settings.pairing_rules()
-    detect_interval = settings.detect_seconds if detect_every is None else detect_every
+    detect_configured = settings.detect_seconds if detect_every is None else detect_every
     owned = ledger is None
     if ledger is None:
         url = ledger_url(database_url or settings.database_url)
@@ -99,15 +111,29 @@ def create_app(
         system_id = the_ledger.system_id
         stop = threading.Event()  # a detection run stops between games when set
         live = system_info(system_id).live_games
-        jobs: list[tuple[float, Callable[[], None], str]] = []
+        jobs: list[tuple[float, Callable[[], None], str, float | None]] = []
         if interval > 0 and live:
-            jobs.append((interval, _sweeper(the_ledger.live, clock), "sweep"))
+            jobs.append((interval, _sweeper(the_ledger.live, clock), "sweep", None))
         if pairing_interval > 0 and live:
             seeks = Seeks(the_ledger, pairing)
-            jobs.append((pairing_interval, _pairer(seeks, clock), "pairing pass"))
-        if detect_interval > 0 and live:
-            detect = _detector(the_ledger, clock, settings, stop)
-            jobs.append((detect_interval, detect, "detect"))
+            jobs.append((pairing_interval, _pairer(seeks, clock), "pairing pass", None))
+        detector_plan = plan(system_id, live, detect_configured, settings.stockfish)
+        lock: MachineLock | None = None
+        if detector_plan.on:
+            try:
+                lock = MachineLock(runtime_dir(settings.runtime_dir) / LOCK_NAME)
+            except OSError as error:
+                detector_plan = DetectorPlan(
+                    False, f"no directory for its lock file (CHESSRATE_RUNTIME_DIR): {error}",
+                    missing=True,
+                )  # fmt: skip
+        (log.warning if detector_plan.missing else log.info)("%s", detector_plan.line())
+        detector = DetectorStatus(the_ledger, detector_plan)
+        _app.state.detector = detector
+        if lock is not None:
+            detect = _detector(the_ledger, clock, settings, stop, lock, detector)
+            first = min(FIRST_ROUND_SECONDS, detector_plan.interval)
+            jobs.append((detector_plan.interval, detect, "detect", first))
         tasks = [asyncio.create_task(_every(*job)) for job in jobs]
         try:
             yield
@@ -279,13 +305,18 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
-async def _every(interval: float, job: Callable[[], None], name: str) -> None:
-    """A worker's background task: every ``interval`` seconds, run ``job`` in a thread
-    (it logs what it did); a failure (a database hiccup, a missing engine) is logged
-    and the next run comes ``interval`` seconds later, so nothing stops the task but
-    its cancellation at shutdown."""
+async def _every(
+    interval: float, job: Callable[[], None], name: str, first: float | None = None
+) -> None:
+    """A worker's background task: every ``interval`` seconds (the first time after
+    ``first`` seconds, when given), run ``job`` in a thread (it logs what it did); a
+    failure (a database hiccup, a missing engine) is logged and the next run comes
+    ``interval`` seconds later, so nothing stops the task but its cancellation at
+    shutdown."""
+    delay = interval if first is None else first
     while True:
-        await asyncio.sleep(interval)
+        await asyncio.sleep(delay)
+        delay = interval
         try:
             await run_in_threadpool(job)
         except Exception:
@@ -314,19 +345,33 @@ def _pairer(seeks: Seeks, clock: Clock) -> Callable[[], None]:
 
 
 def _detector(
-    ledger: Ledger, clock: Clock, settings: Settings, stop: threading.Event
+    ledger: Ledger,
+    clock: Clock,
+    settings: Settings,
+    stop: threading.Event,
+    lock: MachineLock,
+    status: DetectorStatus,
 ) -> Callable[[], None]:
-    """Analyse at most ``settings.detect_games`` finished live games
-    (:mod:`chessrate.fairplay.job`); the engine runs while the run does. At shutdown
-    ``stop`` is set first: the run ends after its current game (a thread cannot be
-    cancelled)."""
+    """Analyse at most ``settings.detect_games`` finished games with moves
+    (:mod:`chessrate.fairplay.job`) holding the machine's detector lock
+    (:mod:`chessrate.fairplay.background`: a round another process holds it for is
+    skipped); the engine runs while the round does. At shutdown ``stop`` is set first:
+    the round ends after its current game (a thread cannot be cancelled)."""
     from .fairplay import StockfishDetector
-    from .fairplay.job import DetectionJob
+    from .fairplay.job import DetectionJob, DetectReport
+
+    def analyse() -> DetectReport:
+        with StockfishDetector(path=settings.stockfish) as detector:
+            return DetectionJob(ledger, detector, clock).run(settings.detect_games, stop)
 
     def detect() -> None:
-        with StockfishDetector(path=settings.stockfish) as detector:
-            report = DetectionJob(ledger, detector, clock).run(settings.detect_games, stop)
-        if report.analysed:
+        try:
+            report = locked_run(analyse, lock)
+        except Exception as error:
+            status.failed(clock(), error)
+            raise  # logged by the task, which tries again an interval later
+        status.ran(clock(), report)
+        if report is not None and report.analysed:
             log.info("detect: %s games analysed", len(report.analysed))
 
     return detect

@@ -10,6 +10,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
@@ -93,10 +94,17 @@ def test_detect_says_when_stockfish_is_missing(ledger_url: str, engine_game: lis
 
 def test_each_worker_runs_the_detector_when_told(tmp_path: Path) -> None:
     """CHESSRATE_DETECT_SECONDS > 0: the worker's task analyses the finished games (here
-    one whose moves were not recorded: stored as not analysable, no engine needed)."""
+    one whose moves were not recorded: stored as not analysable, the engine not
+    started; the task runs where an engine is found, here a stand-in)."""
     ledger = ledger_with(f"sqlite:///{tmp_path / 'ledger.db'}", "site", "ana", "ben")
     play(ledger, "unrecorded", "ana", "ben", [None] * 30)
-    app = create_app(ledger, settings=Settings(detect_seconds=0.05, sweep_seconds=0))
+    engine = tmp_path / "stockfish"
+    engine.write_text("#!/bin/sh\n")
+    engine.chmod(0o755)
+    settings = Settings(
+        detect_seconds=0.05, sweep_seconds=0, stockfish=str(engine), runtime_dir=str(tmp_path)
+    )
+    app = create_app(ledger, settings=settings)
     with TestClient(app):
         deadline = time.monotonic() + 30
         while not ledger.analyses.list() and time.monotonic() < deadline:
@@ -106,8 +114,11 @@ def test_each_worker_runs_the_detector_when_told(tmp_path: Path) -> None:
     ledger.dispose()
 
 
-def test_the_detector_is_off_unless_told() -> None:
-    assert Settings().detect_seconds == 0
+def test_the_detector_interval_is_unset_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unset: the service runs the detector at its default interval when Stockfish is
+    found (tests/service/test_detector_service.py)."""
+    monkeypatch.delenv("CHESSRATE_DETECT_SECONDS", raising=False)
+    assert Settings().detect_seconds is None
 
 
 def test_a_run_stops_between_games_when_told(tmp_path: Path) -> None:

@@ -33,7 +33,9 @@ def test_create_app_from_env_opens_the_configured_ledger(
     ledger.dispose()
     monkeypatch.setenv("CHESSRATE_DATABASE_URL", ledger_url)
     with TestClient(create_app_from_env()) as client:
-        assert client.get("/healthz").json() == {"status": "ok", "system": "corr"}
+        health = client.get("/healthz").json()
+        assert (health["status"], health["system"]) == ("ok", "corr")
+        assert health["detector"]["why"].startswith("not a site ledger (system corr")
         answer = client.post(
             "/api/v1/players", json={"id": "cat"}, headers={"Authorization": f"Bearer {token}"}
         )

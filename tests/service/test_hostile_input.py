@@ -61,13 +61,28 @@ def test_a_timestamp_out_of_range_is_refused(site_pair: Api, played_at: str) -> 
         ("white", "bad\x7fid", "control characters"),
         ("time_control", "999999999999999999h", "too long a clock"),
         ("time_control", "99999d", "days per move"),
+        ("moves", ["e4", "\ud800"], "ply 2"),
+        ("moves", ["e4", "e5\x00"], "ply 2"),
+        ("moves", [["e4"]], "ply 1: must be a string"),
+        ("moves", [None], "ply 1: must be a string"),
+        ("moves", ["e4"] * 100_000, "at most 600"),
+        ("moves", 1e308, "must be a list of moves"),
+        ("movetext", "\ud800", "surrogate"),
+        ("movetext", "{" * 90_000, "is not a move"),
+        ("movetext", "(" * 90_000 + "e4 Ke7", "ply 2"),
+        ("movetext", '[Variant "crazyhouse"]\n1. e4', "standard position"),
+        ("movetext", '[Variant "crazyhouse"] 1. e4', "a line of its own"),
+        ("movetext", '1. e4 [Event "x"]\n e5', "a line of its own"),
+        ("movetext", "Nf3 Nf6 Ng1 Ng8 " * 160, "more than 600 plies"),
+        ("movetext", {"1": "e4"}, "must be a string"),
     ],
 )
 def test_a_game_field_out_of_its_set_is_refused(
-    site_pair: Api, field: str, value: str, words: str
+    site_pair: Api, field: str, value: Any, words: str
 ) -> None:
     reason = refused(send(site_pair, "/games", {**GAME, field: value}), field)
     assert words in reason
+    assert site_pair.ledger.counts()["games"] == 0
 
 
 @pytest.mark.parametrize(

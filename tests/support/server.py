@@ -37,20 +37,32 @@ def running_server(database_url: str, workers: int = 1, timeout: float = 60) -> 
 
 @contextmanager
 def server_process(
-    database_url: str, workers: int = 1, timeout: float = 60
+    database_url: str,
+    workers: int = 1,
+    timeout: float = 60,
+    env: dict[str, str | None] | None = None,
+    log: IO[bytes] | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """:func:`running_server`, yielding also the server's process (the leader of its own
-    process group, with its workers): a test may kill it."""
+    process group, with its workers): a test may kill it. ``env``: variables set for
+    the server (None: removed); ``log``: a file the server writes its output to (one
+    of its own, unless given; read it with :func:`written`)."""
     # Port 0: the server binds a port the system gives it, which no other process (a
     # parallel test, another xdist worker) can hold, and says which in its log.
     command = [sys.executable, "-m", "chessrate", "serve", "--db", database_url,
                "--host", "127.0.0.1", "--port", "0", "--workers", str(workers)]  # fmt: skip
-    env = {**os.environ, "CHESSRATE_DATABASE_URL": database_url}
+    environment = {**os.environ, "CHESSRATE_DATABASE_URL": database_url}
+    for name, value in (env or {}).items():
+        if value is None:
+            environment.pop(name, None)
+        else:
+            environment[name] = value
     # The server's output goes to a file: a pipe nobody reads would fill up with the
     # access log and block the server.
-    log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in the finally below)
+    given = log is not None
+    log = log or tempfile.TemporaryFile()  # noqa: SIM115 (closed in the finally below)
     process = subprocess.Popen(
-        command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        command, env=environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
     base = ""
     try:
@@ -81,4 +93,5 @@ def server_process(
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-        log.close()
+        if not given:
+            log.close()

@@ -26,6 +26,7 @@ from fastapi.security.utils import get_authorization_scheme_param
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
+from ..fairplay.background import DetectorStatus
 from ..ledger import Ledger
 from ..systems.site_pairing import PairingRules
 from .group import GroupCommitter
@@ -128,7 +129,13 @@ async def get_pairing(request: Request) -> PairingRules:
     return cast(PairingRules, request.app.state.pairing)
 
 
+async def get_detector(request: Request) -> DetectorStatus | None:
+    """The fair-play detector's status in this worker (None before start-up)."""
+    return cast(DetectorStatus | None, getattr(request.app.state, "detector", None))
+
+
 LedgerDep = Annotated[Ledger, Depends(get_ledger)]
+DetectorDep = Annotated[DetectorStatus | None, Depends(get_detector)]
 Pairing = Annotated[PairingRules, Depends(get_pairing)]
 ActiveDays = Annotated[int, Depends(get_active_days)]
 ClockDep = Annotated[Clock, Depends(get_clock)]

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidRecord
 from ..ledger import GameView, Ledger
+from ..moves import MAX_MOVES, MOVETEXT_LONGEST
 from ..numbers import format_rating
 from ..records import GameRecord, Outcome, Result, Termination, strict_json
 from .common import ChangePublic, GameFields, changes_public, refuse_periods
@@ -53,8 +54,24 @@ class GameCreate(GameFields):
     )
     result: Result
     termination: Termination = Termination.NORMAL
-    plies: int | None = Field(default=None, ge=0)
+    plies: int | None = Field(
+        default=None, ge=0, description="half-moves; with moves, their count (the default)"
+    )
     confirmed: bool | None = Field(default=None, description="otb only")
+    moves: list[str] | None = Field(
+        default=None,
+        max_length=MAX_MOVES,
+        description="the moves from the standard start position, one ply each, SAN (`Nf3`) "
+        "or UCI (`g1f3`); checked legal, stored as UCI; not with movetext",
+        examples=[["e4", "e5", "Nf3", "Nc6", "Bb5"]],
+    )
+    movetext: str | None = Field(
+        default=None,
+        max_length=MOVETEXT_LONGEST,
+        description="the moves as PGN movetext (`1. e4 e5 2. Nf3 …`; comments, NAGs, "
+        "variations and the result tolerated; the main line is the game); not with moves",
+        examples=["1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0"],
+    )
 
 
 # -- answers ----------------------------------------------------------------------------
@@ -81,6 +98,9 @@ class GamePublic(BaseModel):
     plies: int | None
     venue: str
     confirmed: bool | None
+    moves: list[str] | None = Field(
+        default=None, description="the moves it was submitted with (UCI), if any"
+    )
     outcome: Outcome
     reason: str
     annulled: bool
@@ -139,6 +159,7 @@ def game_public(view: GameView) -> GamePublic:
         plies=view.record.plies,
         venue=view.record.venue.value,
         confirmed=view.record.confirmed,
+        moves=None if view.record.moves is None else list(view.record.moves),
         outcome=Outcome(view.outcome),
         reason=view.reason,
         annulled=view.annulled,

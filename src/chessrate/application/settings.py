@@ -41,9 +41,12 @@ class Settings(BaseSettings):
     a seek's acceptable site Elo difference, widening while it waits (the defaults are
     :class:`~chessrate.systems.site_pairing.PairingRules`'s, README "Pairing").;
     ``CHESSRATE_DETECT_SECONDS``: how often each worker runs the fair-play
-    detector over the finished live games (0, the default: never; use ``chessrate
-    detect``), ``CHESSRATE_DETECT_GAMES`` games at most per run;
-    ``CHESSRATE_STOCKFISH``: the Stockfish binary (default ``/usr/games/stockfish``).
+    detector over the finished games with moves (unset: every 30 s when Stockfish is
+    found; 0: never, use ``chessrate detect``), ``CHESSRATE_DETECT_GAMES`` games at
+    most per run, one analysis at a time on the machine (a lock file in
+    ``CHESSRATE_RUNTIME_DIR``, default ``$XDG_RUNTIME_DIR/chessrate``, else
+    ``chessrate-<uid>`` in the temporary directory); ``CHESSRATE_STOCKFISH``: the
+    Stockfish binary (default ``/usr/games/stockfish``).
 
     Limits (README "Limits"): ``CHESSRATE_MAX_BODY_BYTES``: the largest request body
     (413 beyond; 64 MiB); ``CHESSRATE_AUTH_FAILURES`` failed authentications per client
@@ -78,9 +81,10 @@ class Settings(BaseSettings):
             expiry=self.seek_seconds,
         )
 
-    detect_seconds: float = Field(default=0.0, ge=0)
+    detect_seconds: float | None = Field(default=None, ge=0)
     detect_games: int = Field(default=5, ge=1)
     stockfish: str | None = None
+    runtime_dir: str | None = None
 
     max_body_bytes: int = Field(default=MAX_BODY_BYTES, ge=1)
     auth_failures: int = Field(default=DEFAULT_FAILURES, ge=1)

@@ -7,10 +7,12 @@ rate`` starts as fast as before.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -134,7 +136,18 @@ def serve(
         host=host,
         port=port,
         workers=workers,
+        log_config=_log_config(),
     )
+
+
+def _log_config() -> dict[str, Any]:
+    """uvicorn's logging, and chessrate's own lines (the detector's start-up line, the
+    background jobs' reports) at INFO through uvicorn's handler."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["chessrate"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    return config
 
 
 @main.command()

@@ -1,9 +1,10 @@
-"""The detector as a background job: analyse the finished rated live games not analysed
-yet, at most ``limit`` per run, store each analysis, and hand each flag to
-:meth:`DetectionJob.on_flag`.
+"""The detector as a background job: analyse the finished rated games with moves (live
+games, and games submitted with their moves) not analysed yet, at most ``limit`` per
+run, store each analysis, and hand each flag to :meth:`DetectionJob.on_flag`.
 
-Run by ``chessrate detect`` (cron) and, when ``CHESSRATE_DETECT_SECONDS`` > 0, by each
-service worker every that many seconds (:mod:`chessrate.server`). Several runs at once
+Run by ``chessrate detect`` (cron) and by each service worker, by default, every 30 s
+when Stockfish is found, one analysis at a time on the machine
+(:mod:`chessrate.fairplay.background`, :mod:`chessrate.server`). Several runs at once
 are safe: a game's analysis is stored once (its row's key); a run that finds the game
 stored meanwhile drops its own (the work is repeated, not the row).
 """

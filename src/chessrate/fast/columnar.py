@@ -31,7 +31,7 @@ import numpy.typing as npt
 from ..errors import InvalidInput, InvalidRecord
 from ..io.games import read_games
 from ..io.tabular import detect_format
-from ..records import GameRecord
+from ..records import MOVE_FIELDS, GameRecord
 from . import csvscan
 from .batch import GameBatch, encode
 from .csvscan import BLACK, ID, SPANS, WHITE
@@ -176,6 +176,8 @@ def _read_csv(
     names = [name.strip() for name in data[:header_end].decode("utf-8").split(",")]
     if len(set(names)) != len(names) or "" in names:
         raise Fallback  # the reference reader's header error
+    if set(names) & set(MOVE_FIELDS):
+        raise Fallback  # the moves are checked legal by the reference reader
     kinds = np.full(len(names), csvscan.OTHER, np.int64)
     slots = np.zeros(len(names), np.int64)
     for column, name in enumerate(names):

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pa_json
 
-from ..records import GAME_FIELDS
+from ..records import GAME_FIELDS, MOVE_FIELDS
 from . import csvscan
 from .batch import GameBatch
 from .columnar import (
@@ -109,6 +109,8 @@ def _decided(
     )
     if table.num_rows != rows or set(table.column_names) - set(GAME_FIELDS):
         raise Fallback  # an unknown field, even null, is the reference's error to give
+    if set(table.column_names) & set(MOVE_FIELDS):
+        raise Fallback  # the moves are checked legal by the reference reader
     fields: dict[str, tuple[Decided, I64]] = {}
     for name in INTERNED:
         if name not in table.column_names:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import mmap
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InvalidInput, InvalidRecord
-from ..records import PLAYER_FIELDS, FieldReader, GameRecord, Player
+from ..records import MOVE_FIELDS, PLAYER_FIELDS, FieldReader, GameRecord, Player
 from .pgn import read_pgn_games
 from .players import read_players_csv
 from .tabular import detect_format, not_utf8, parse_records, read_records
@@ -43,6 +44,27 @@ def read_games(
                 raise
             on_invalid(error)
     return games
+
+
+def holds_moves(path: Path, fmt: str | None = None) -> bool:
+    """Whether a games file may give games' moves (a ``moves`` or ``movetext`` field or
+    column): then a ledger import reads it record by record and stores the moves. A
+    quick look at the bytes: a false yes only takes the slower path."""
+    kind = detect_format(path, fmt)
+    if kind == "pgn":
+        return False
+    try:
+        with (
+            path.open("rb") as handle,
+            mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data,
+        ):
+            if kind == "csv":
+                end = data.find(b"\n")
+                header = bytes(data[: end if end >= 0 else len(data)])
+                return any(name.encode() in header for name in MOVE_FIELDS)
+            return any(data.find(f'"{name}"'.encode()) >= 0 for name in MOVE_FIELDS)
+    except (OSError, ValueError):  # empty (cannot be mapped) or unreadable: read as usual
+        return False
 
 
 def read_players(path: Path, fmt: str | None = None) -> list[Player]:

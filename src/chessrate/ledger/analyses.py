@@ -1,6 +1,7 @@
 """The fair-play detector's analyses in the ledger (table ``analyses``, migration 0009).
 
-Which finished live games wait for an analysis, storing one, recording a flag, and
+Which finished games with moves (live games, and games submitted with their moves)
+wait for an analysis, how many, storing one, recording a flag, and
 reading them back. The analysing itself is :mod:`chessrate.fairplay` (no database
 there); :mod:`chessrate.fairplay.job` joins the two.
 """
@@ -13,14 +14,14 @@ from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import exc, insert, or_, select, update
+from sqlalchemy import Select, exc, func, insert, or_, select, update
 
 from ..errors import NotFound
 from ..records import Outcome, Venue, moment
 from ..systems.site_live import LiveStatus, Side
 from . import codec, rows
 from .connection import as_utc
-from .schema import analyses, games, live_games, players
+from .schema import analyses, game_moves, games, live_games, players
 
 if TYPE_CHECKING:
     from .store import Ledger
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class PendingGame:
-    """A finished rated live game waiting for its analysis: its recorded moves and
+    """A finished rated game waiting for its analysis: its moves (a live game's
+    recorded ones, a submitted game's as UCI) and
     each player's rating before the game (None: the game changed no rating of theirs)."""
 
     id: str
@@ -39,6 +41,15 @@ class PendingGame:
 
     def player(self, side: Side) -> str:
         return self.white if side is Side.WHITE else self.black
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisCounts:
+    """The detector's queue: games waiting, games analysed, analyses that flagged."""
+
+    pending: int
+    analysed: int
+    flagged: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +81,70 @@ class Analyses:
         self.ledger = ledger
 
     def pending(self, limit: int, min_plies: int = 1) -> list[PendingGame]:
-        """At most ``limit`` finished rated online live games of at least ``min_plies``
-        plies, not annulled and not analysed yet, the earliest ended first."""
+        """At most ``limit`` finished rated online games with moves, of at least
+        ``min_plies`` plies, not annulled and not analysed yet, the earliest ended first:
+        live games (their recorded moves) and games submitted with their moves
+        (``game_moves``)."""
         if not self.ledger.info.live_games:
             return []
+        live_query = self._live_waiting(min_plies).add_columns(
+            live_games.c.white, live_games.c.black, live_games.c.moves, live_games.c.ended_at
+        )
+        posted_query = self._posted_waiting(min_plies).add_columns(
+            game_moves.c.moves, games.c.played_at
+        )
+        with self.ledger.reading() as conn:
+            live = conn.execute(
+                live_query.order_by(live_games.c.ended_at, live_games.c.id).limit(limit)
+            ).all()
+            posted = conn.execute(
+                posted_query.order_by(games.c.played_at, games.c.id).limit(limit)
+            ).all()
+        waiting: list[tuple[datetime, str, tuple[str | None, ...]]] = [
+            (as_utc(row.ended_at), row.id, tuple(move for _, _, move in json.loads(row.moves)))
+            for row in live
+        ]
+        live_ids = {row.id for row in live}
+        waiting += [
+            (moment(row.played_at), row.id, tuple(row.moves.split()))
+            for row in posted
+            if row.id not in live_ids
+        ]
+        waiting.sort(key=lambda item: (item[0], item[1]))
+        pending = []
+        for _, game_id, moves in waiting[:limit]:
+            view = self.ledger.games.get(game_id)
+            white, black = view.record.white, view.record.black
+            ratings: dict[Side, int | None] = {}
+            for side, player in ((Side.WHITE, white), (Side.BLACK, black)):
+                before = next((c.before for c in view.changes if c.player == player), None)
+                ratings[side] = None if before is None else int(before.quantize(Decimal(1)))
+            pending.append(PendingGame(game_id, white, black, moves, ratings))
+        return pending
+
+    def counts(self, min_plies: int = 1) -> AnalysisCounts:
+        """How many games wait for their analysis (as :meth:`pending` chooses them), how
+        many are analysed and how many of those flagged someone: three counts, for
+        ``/healthz``."""
+        if not self.ledger.info.live_games:
+            return AnalysisCounts(0, 0, 0)
+        with self.ledger.reading() as conn:
+            waiting = sum(
+                conn.execute(select(func.count()).select_from(query.subquery())).scalar_one()
+                for query in (self._live_waiting(min_plies), self._posted_waiting(min_plies))
+            )
+            analysed, flagged = conn.execute(
+                select(func.count(), func.count().filter(analyses.c.flagged.is_(True)))
+            ).one()
+        return AnalysisCounts(int(waiting), int(analysed), int(flagged or 0))
+
+    @staticmethod
+    def _live_waiting(min_plies: int) -> Select[tuple[str]]:
+        """The finished rated online live games of ``min_plies`` plies or more, not
+        annulled, not analysed."""
         rated = rows.OUTCOMES.index(Outcome.RATED)
-        query = (
-            select(live_games.c.id, live_games.c.white, live_games.c.black, live_games.c.moves)
+        return (
+            select(live_games.c.id)
             .join(games, games.c.id == live_games.c.id)
             .outerjoin(analyses, analyses.c.game_id == live_games.c.id)
             .where(live_games.c.status == LiveStatus.ENDED.value)
@@ -86,21 +154,23 @@ class Analyses:
             .where(games.c.outcome == rated)
             .where(games.c.annulled.is_(False))
             .where(analyses.c.game_id.is_(None))
-            .order_by(live_games.c.ended_at, live_games.c.id)
-            .limit(limit)
         )
-        with self.ledger.reading() as conn:
-            found = conn.execute(query).all()
-        pending = []
-        for row in found:
-            changes = self.ledger.games.get(row.id).changes
-            ratings: dict[Side, int | None] = {}
-            for side, player in ((Side.WHITE, row.white), (Side.BLACK, row.black)):
-                before = next((c.before for c in changes if c.player == player), None)
-                ratings[side] = None if before is None else int(before.quantize(Decimal(1)))
-            moves = tuple(move for _, _, move in json.loads(row.moves))
-            pending.append(PendingGame(row.id, row.white, row.black, moves, ratings))
-        return pending
+
+    @staticmethod
+    def _posted_waiting(min_plies: int) -> Select[tuple[str]]:
+        """The rated online games submitted with ``min_plies`` moves or more, not
+        annulled, not analysed."""
+        rated = rows.OUTCOMES.index(Outcome.RATED)
+        return (
+            select(games.c.id)
+            .join(game_moves, game_moves.c.game_id == games.c.id)
+            .outerjoin(analyses, analyses.c.game_id == games.c.id)
+            .where(game_moves.c.plies >= min_plies)
+            .where(games.c.venue == rows.VENUES.index(Venue.ONLINE))
+            .where(games.c.outcome == rated)
+            .where(games.c.annulled.is_(False))
+            .where(analyses.c.game_id.is_(None))
+        )
 
     def store(
         self,

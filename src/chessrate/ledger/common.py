@@ -7,6 +7,7 @@ ledger, for its system and database), never opens one itself."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -17,11 +18,11 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from ..errors import NotFound
 from ..numbers import to_hundredths
-from ..records import Outcome, Player, microseconds, moment
+from ..records import GameRecord, Outcome, Player, microseconds, moment
 from ..systems.base import Change, GameRating, PoolKey, RatingSystem
 from . import codec, rows
 from .connection import as_utc
-from .schema import annulments, changes, events, games, players, ratings
+from .schema import annulments, changes, events, game_moves, games, players, ratings
 from .views import AnnulmentNote, GameView
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ UPSERT_RATING = {True: _rating_upsert(postgresql_insert), False: _rating_upsert(
 """A current rating written or overwritten, by whether the database is PostgreSQL."""
 INSERT_GAME = insert(games)
 INSERT_CHANGE = insert(changes)
+INSERT_MOVES = insert(game_moves)
 
 
 # -- players ----------------------------------------------------------------------------
@@ -145,6 +147,39 @@ def game_row(conn: Connection, game_id: str) -> Any:
     return conn.execute(select(games).where(games.c.id == game_id)).first()
 
 
+def stored_moves(conn: Connection, game_ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """The stored moves (UCI) of those of the games that have them."""
+    wanted = list(game_ids)
+    if not wanted:
+        return {}
+    query = select(game_moves.c.game_id, game_moves.c.moves).where(game_moves.c.game_id.in_(wanted))
+    return {game_id: tuple(text.split()) for game_id, text in conn.execute(query)}
+
+
+def stored_record(
+    conn: Connection,
+    row: Any,
+    name: Callable[[int], str],
+    known: Mapping[str, tuple[str, ...]] | None = None,
+) -> GameRecord:
+    """A stored game row back to its record, with its stored moves (``known``: the
+    moves of the games read already, else read here)."""
+    record = rows.record_from_row(row._mapping, name)
+    moves = (stored_moves(conn, (row.id,)) if known is None else known).get(row.id)
+    return record if moves is None else replace(record, moves=moves)
+
+
+def store_moves(conn: Connection, records: Iterable[GameRecord]) -> None:
+    """Store the moves of those of the games (just stored) that have them."""
+    found = [
+        {"game_id": r.id, "plies": len(r.moves), "moves": " ".join(r.moves)}
+        for r in records
+        if r.moves is not None
+    ]
+    if found:
+        conn.execute(INSERT_MOVES, found)
+
+
 def namer(conn: Connection, row: Any) -> Callable[[int], str]:
     """The ids of a game row's players by their keys."""
     return player_names(conn, (row.white, row.black)).__getitem__
@@ -188,7 +223,7 @@ def game_view(ledger: LedgerConnection, conn: Connection, game_id: str) -> GameV
         for found in conn.execute(annulled):
             seqs.append(found.seq)
             note = AnnulmentNote(as_utc(found.at), found.by, found.reason)
-    record = rows.record_from_row(row._mapping, names)
+    record = stored_record(conn, row, names)
     game_changes = changes_of(ledger, conn, row, seqs, names)
     rated = tuple(c for c in game_changes if c.rule.split()[-1] != "S10")
     outcome = rows.OUTCOMES[row.outcome]

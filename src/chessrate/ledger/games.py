@@ -26,7 +26,7 @@ from ..records import GameRecord, Player, Result, moment
 from ..systems.base import GameRating, PoolKey
 from . import common, rows
 from .connection import as_utc
-from .schema import events, games, players
+from .schema import events, game_moves, games, players
 from .views import AnnulmentView, GameView
 
 if TYPE_CHECKING:
@@ -114,6 +114,7 @@ class Games:
         people = common.load_players(conn, named, lock=True, keys=keys)
         ids = sorted({record.id for record, _ in items})
         stored = {row.id: row for row in conn.execute(select(games).where(games.c.id.in_(ids)))}
+        stored_moves = common.stored_moves(conn, stored)
         states = common.StateCache(conn, self.ledger.system_id, self.ledger.system, people)
         states.prefetch(people)
         answers: list[tuple[GameView, bool] | Exception | str] = []
@@ -129,7 +130,10 @@ class Games:
                     same = earlier.record == clean
                 else:
                     row = stored[record.id]
-                    same = rows.record_from_row(row._mapping, common.namer(conn, row)) == clean
+                    same = (
+                        common.stored_record(conn, row, common.namer(conn, row), stored_moves)
+                        == clean
+                    )
                 if not same:
                     answers.append(
                         Conflict(f"game {record.id}: id: already used for a different game")
@@ -174,6 +178,7 @@ class Games:
             conn.execute(common.INSERT_GAME, game_rows)
         if change_rows:
             conn.execute(common.INSERT_CHANGE, change_rows)
+        common.store_moves(conn, (record for record, _, _ in rated))
         if latest:
             conn.execute(
                 common.UPSERT_RATING[self.ledger.postgres],
@@ -239,7 +244,7 @@ class Games:
         locked = common.load_players(conn, (record.white, record.black), lock=True, keys=keys)
         existing = common.game_row(conn, record.id)
         if existing is not None:
-            stored = rows.record_from_row(existing._mapping, common.namer(conn, existing))
+            stored = common.stored_record(conn, existing, common.namer(conn, existing))
             if stored == replace(record, source=""):
                 return common.game_view(self.ledger, conn, record.id), False
             raise Conflict(f"game {record.id}: id: already used for a different game")
@@ -251,6 +256,7 @@ class Games:
         rating = self.ledger.system.rate(record, locked.__getitem__, states)
         seq = common.next_seq(self.ledger, conn)
         conn.execute(common.INSERT_GAME, common.game_values(seq, rating, keys, now))
+        common.store_moves(conn, (record,))
         common.store_changes(self.ledger, conn, seq, None, rating.changes, keys)
         common.store_states(self.ledger, conn, seq, rating.states, locked)
         view = GameView(
@@ -357,5 +363,13 @@ class Games:
         """Every game record in commit order."""
         with self.ledger.reading() as conn:
             names = dict(conn.execute(select(players.c.key, players.c.id)).all())
-            for row in conn.execute(select(games).order_by(games.c.seq)):
-                yield rows.record_from_row(row._mapping, names.__getitem__)
+            query = (
+                select(games, game_moves.c.moves.label("uci_moves"))
+                .outerjoin(game_moves, game_moves.c.game_id == games.c.id)
+                .order_by(games.c.seq)
+            )
+            for row in conn.execute(query):
+                record = rows.record_from_row(row._mapping, names.__getitem__)
+                if row.uci_moves is not None:
+                    record = replace(record, moves=tuple(row.uci_moves.split()))
+                yield record

@@ -354,3 +354,13 @@ analyses = Table(
     Column("note", Text),  # why the game could not be analysed
 )
 Index("analyses_flagged", analyses.c.flagged, analyses.c.analysed_at)
+
+game_moves = Table(
+    "game_moves",
+    metadata,
+    # The moves a game was submitted with (POST /games, batches, imports; migration
+    # 0011): a live game's moves stay in live_games.
+    Column("game_id", String(200), ForeignKey("games.id"), primary_key=True),
+    Column("plies", Integer, nullable=False),
+    Column("moves", Text, nullable=False),  # UCI moves from the start, separated by spaces
+)

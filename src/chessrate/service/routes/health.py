@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from ...application import health
-from ...application.deps import LedgerDep
+from ...application.deps import DetectorDep, LedgerDep
 
 router = APIRouter(tags=["health"])
 
@@ -16,7 +16,9 @@ router = APIRouter(tags=["health"])
     response_model=health.HealthPublic,
     responses={503: {"description": "the database does not answer or holds no ledger"}},
 )
-def healthz(ledger: LedgerDep) -> health.HealthPublic:
-    """``{"status": "ok", "system": <the ledger's system id>}`` when the database answers;
+def healthz(ledger: LedgerDep, detector: DetectorDep) -> health.HealthPublic:
+    """``{"status": "ok", "system": <the ledger's system id>, "detector": {…}}`` when the
+    database answers (``detector``: the fair-play detector on or off and why, the games
+    waiting for analysis, analysed and flagged, this worker's last round);
     ``{"status": "unavailable", "detail": "…"}`` (503) when it does not."""
-    return health.health(ledger)
+    return health.health(ledger, detector)

@@ -1,0 +1,203 @@
+"""A game's moves as submitted: a list of moves (SAN or UCI, one ply each) or the PGN
+movetext as one string, read from the standard start position, checked legal and
+normalised to UCI (what the ledger stores and the fair-play detector reads).
+
+The limits keep hostile input cheap to refuse: at most :data:`MAX_MOVES` plies, a move
+of at most :data:`MOVE_LONGEST` characters, movetext of at most
+:data:`MOVETEXT_LONGEST` characters. Every refusal is a :class:`MovesRefused` naming the
+ply and the move when there is one; the record's reader turns it into the record's
+:class:`~chessrate.errors.InvalidRecord` (its id, the field).
+
+python-chess reads the movetext (``chess.pgn.read_game``) but silently skips what it
+does not understand, so the text is first split into the tokens movetext may hold
+(move numbers, moves, comments, NAGs, variations, the result, headers) and anything
+else is refused here.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+
+import chess
+import chess.pgn
+
+MAX_MOVES = 600
+"""The most plies a game's moves hold (the longest games played are about 550 plies)."""
+MOVE_LONGEST = 12
+"""The longest move in a list, in characters (``exd8=Q+`` is 7)."""
+MOVETEXT_LONGEST = 100_000
+"""The longest movetext, in characters (comments included)."""
+MOVES_READ = 4 * MAX_MOVES
+"""The most moves movetext holds, its variations' included."""
+
+_SAN = (
+    r"(?:[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|O-O(?:-O)?|0-0(?:-0)?)"
+    r"[+#]?[!?]{0,2}"
+)
+_TOKEN = re.compile(
+    r"""
+    (?P<space>\s+)
+    |(?P<comment>\{[^}]*\}|;[^\n]*)
+    |(?P<header>\[[^\]\n]*\])
+    |(?P<result>1-0|0-1|1/2-1/2|½-½|\*)
+    |(?P<number>\d+\.+)
+    |(?P<nag>\$\d+|[!?]{1,2})
+    |(?P<paren>[()])
+    |(?P<move>"""
+    + _SAN
+    + r""")(?=[\s(){};$!?]|$)
+    |(?P<null>--|Z0|0000)
+    """,
+    re.VERBOSE,
+)
+_GLYPHS = re.compile(r"[!?]{1,2}$")
+
+
+class MovesRefused(ValueError):
+    """Moves that cannot be read: ``reason`` says why (the ply and the move, when one)."""
+
+
+def ply_name(ply: int, text: str) -> str:
+    """``ply 5 (3. Qxh7)``: the ply and the move as a person numbers it."""
+    number = (ply + 1) // 2
+    dots = "." if ply % 2 else "..."
+    return f"ply {ply} ({number}{dots} {text[:MOVE_LONGEST]!r})"
+
+
+def legal_move(board: chess.Board, text: str) -> chess.Move | None:
+    """``text`` (UCI or SAN) as a legal move in ``board``, else None; a null move is
+    never one."""
+    try:
+        move = chess.Move.from_uci(text)
+    except ValueError:
+        pass
+    else:
+        return move if move and board.is_legal(move) else None
+    try:
+        move = board.parse_san(text)
+    except ValueError:
+        return None
+    return move if move else None
+
+
+def moves_from_list(moves: Sequence[object]) -> tuple[str, ...]:
+    """A list of moves, one ply each (SAN or UCI, annotation glyphs such as ``!?``
+    tolerated), as UCI; :class:`MovesRefused` names the first ply that is not a legal
+    move."""
+    if len(moves) > MAX_MOVES:
+        raise MovesRefused(f"holds {len(moves):,} plies; at most {MAX_MOVES}")
+    board = chess.Board()
+    played = []
+    for ply, item in enumerate(moves, start=1):
+        if not isinstance(item, str):
+            raise MovesRefused(f"ply {ply}: must be a string (one move, SAN or UCI)")
+        text = item.strip()
+        if not text:
+            raise MovesRefused(f"ply {ply}: is empty (one move, SAN or UCI)")
+        if len(text) > MOVE_LONGEST:
+            raise MovesRefused(
+                f"ply {ply}: {text[:MOVE_LONGEST]!r}… is {len(text):,} characters long; "
+                f"a move is at most {MOVE_LONGEST}"
+            )
+        move = legal_move(board, _GLYPHS.sub("", text) or text)
+        if move is None:
+            raise MovesRefused(f"{ply_name(ply, text)}: not a legal move in the position")
+        board.push(move)
+        played.append(move.uci())
+    return tuple(played)
+
+
+def moves_from_movetext(text: str) -> tuple[str, ...]:
+    """PGN movetext (``1. e4 e5 2. Nf3 …``; comments, NAGs, variations, the result
+    token and tag pairs tolerated; the main line is the game) as UCI."""
+    if len(text) > MOVETEXT_LONGEST:
+        raise MovesRefused(f"is {len(text):,} characters long; at most {MOVETEXT_LONGEST:,}")
+    _check_tokens(text)
+    try:
+        game = chess.pgn.read_game(io.StringIO(text), Visitor=_Reader)
+    except _Illegal as error:
+        raise MovesRefused(error.reason) from None
+    except (ValueError, RecursionError) as error:  # a header python-chess refuses
+        raise MovesRefused(f"cannot be read as PGN movetext: {str(error)[:200]}") from None
+    if game is None:
+        return ()
+    if "FEN" in game.headers or game.headers.get("Variant", "standard").lower() not in (
+        "standard", "chess", "",
+    ):  # fmt: skip
+        raise MovesRefused("must start from the standard position (no FEN or Variant tag)")
+    played: list[str] = []
+    board = chess.Board()
+    for ply, move in enumerate(game.mainline_moves(), start=1):
+        if not move:
+            raise MovesRefused(f"ply {ply}: a null move ('--') is not a move")
+        if ply > MAX_MOVES:
+            raise MovesRefused(f"holds more than {MAX_MOVES} plies")
+        board.push(move)
+        played.append(move.uci())
+    return tuple(played)
+
+
+def _check_tokens(text: str) -> None:
+    """Refuse text that is not movetext: a word that is not a move, a move number, a
+    comment, a NAG, a parenthesis, a header or the result; a second game after the
+    result."""
+    position = 0
+    started = ended = False
+    moves = 0
+    while position < len(text):
+        found = _TOKEN.match(text, position)
+        if found is None or found.lastgroup == "null":
+            word = text[position:].split(maxsplit=1)[0][:20] if text[position:].strip() else ""
+            if found is not None:
+                raise MovesRefused(f"{word!r}: a null move is not a move")
+            raise MovesRefused(
+                f"{word!r} at character {position + 1} is not a move (SAN), a move number, "
+                "a comment, a NAG or a result"
+            )
+        kind = found.lastgroup
+        if kind == "header":
+            rest = text[found.end() :].split("\n", 1)[0]
+            if started or rest.strip():
+                raise MovesRefused(
+                    f"a tag pair at character {position + 1} must stand on a line of its "
+                    "own, before the moves"
+                )
+        elif kind not in ("space", "comment"):
+            started = True
+            if kind == "move":
+                moves += 1
+                if moves > MOVES_READ:
+                    raise MovesRefused(f"holds more than {MOVES_READ:,} moves, variations included")
+        if ended and kind not in ("space", "comment"):
+            raise MovesRefused(
+                f"holds more after the result at character {position + 1} (one game only)"
+            )
+        ended = ended or kind == "result"
+        position = found.end()
+
+
+class _Illegal(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _Reader(chess.pgn.GameBuilder[chess.pgn.Game]):
+    """python-chess's game builder, stopping at the first move it cannot play and
+    saying which (its own builder notes the error and drops the rest silently)."""
+
+    def parse_san(self, board: chess.Board, san: str) -> chess.Move:
+        try:
+            move = super().parse_san(board, san)
+        except ValueError:
+            raise _Illegal(
+                f"{ply_name(board.ply() + 1, san)}: not a legal move in the position"
+            ) from None
+        return move
+
+    def handle_error(self, error: Exception) -> None:
+        if isinstance(error, _Illegal):
+            raise error
+        raise _Illegal(f"cannot be read as PGN movetext: {str(error)[:200]}")
