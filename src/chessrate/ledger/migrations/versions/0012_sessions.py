@@ -2,7 +2,7 @@
 the token that filed it
 
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 Create Date: 2026-12-02 02:00:00
 
 ``sessions``: one row per signed-in moderator's web session, keyed by the SHA-256 of
