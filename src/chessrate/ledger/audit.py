@@ -1,5 +1,6 @@
 """The audit log: every moderation action (a report filed, a case confirmed, dismissed
-or reopened, a game annulled, a token created or revoked), who did it, when, on what
+or reopened, a game annulled, a token created or revoked, a player marked or the mark
+lifted), who did it, when, on what
 and why. Rows are written by the action's own transaction (:func:`record`), so an
 action and its audit row are committed together or not at all. The log is read
 through ``ledger.audit`` (:class:`Audit`)."""
@@ -18,7 +19,10 @@ from .schema import audit
 if TYPE_CHECKING:
     from .store import Ledger
 
-ACTIONS = ("report", "confirm", "dismiss", "reopen", "annul", "token-create", "token-revoke")
+ACTIONS = (
+    "report", "confirm", "dismiss", "reopen", "annul", "token-create", "token-revoke",
+    "mark", "unmark",
+)  # fmt: skip
 """What the log names an action."""
 
 
