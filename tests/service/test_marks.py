@@ -120,3 +120,20 @@ def test_bodies_that_are_not_marks_are_422(api: Api) -> None:
         assert answer.status_code == 422, answer.text
     raw = api.client.post(path, content=b"\xff\xfe", headers=api.moderator)
     assert raw.status_code == 422
+
+
+def test_the_moderation_pages_badge_marked_players(api: Api) -> None:
+    api.game("g1", "ann", "ben", "1-0", time_control="180+2")
+    assert api.post("/games/g1/reports", {"by": "ben", "reason": "engine"}).status_code == 201
+    assert mark(api, "ann").status_code == 201
+    token = api.moderator["Authorization"].split()[1]
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    signed = api.client.post(
+        "/moderation/sign-in", content=f"token={token}", headers=form, follow_redirects=False
+    )
+    assert signed.status_code == 303, signed.text
+    for path in ("/moderation", "/moderation/g1"):
+        page = api.client.get(path)
+        assert page.status_code == 200, page.text
+        assert page.text.count('class="badge marked"') == 1  # ann, not ben
+        assert "marked for confirmed cheating since 2026-03-01 12:00 UTC" in page.text

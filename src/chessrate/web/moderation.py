@@ -19,6 +19,7 @@ from urllib.parse import parse_qs, quote
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 
 from ..application import reviews
 from ..application.deps import LedgerDep
@@ -90,10 +91,21 @@ def _moderator_page(
     people: Any = (), status: int = 200, **context: Any,
 ) -> HTMLResponse:  # fmt: skip
     session, token = found
+    people = set(people)
+    marked = ledger.marks.marked(people)
+
+    def badge(player_id: str) -> Markup:
+        """A small "marked" badge after a marked player's name (else nothing)."""
+        since = marked.get(player_id)
+        if since is None:
+            return Markup("")
+        title = f"marked for confirmed cheating since {since:%Y-%m-%d %H:%M} UTC"
+        return Markup(' <small class="badge marked" title="{}">marked</small>').format(title)
+
     return _page(
         request, ledger, name, status=status, people=people,
         csrf=_sessions(request).csrf(session), moderator=token.label or f"token {token.id}",
-        **context,
+        badge=badge, **context,
     )  # fmt: skip
 
 
