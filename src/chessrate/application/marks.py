@@ -6,6 +6,7 @@ and the command line call these; the ledger does the work
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -67,6 +68,12 @@ def mark(ledger: Ledger, player_id: str, reason: str, by: str, now: datetime) ->
 def unmark(ledger: Ledger, player_id: str, reason: str, by: str, now: datetime) -> MarkPublic:
     """Lift the player's mark (404 unknown, 409 not marked)."""
     return mark_public(ledger, ledger.marks.unmark(player_id, reason, by, now))
+
+
+def marked_since(ledger: Ledger, player_ids: Iterable[str]) -> dict[str, datetime]:
+    """The players among ``player_ids`` marked now, with since when (the pages'
+    badge)."""
+    return ledger.marks.marked(player_ids)
 
 
 def marks(ledger: Ledger, player_id: str) -> list[MarkPublic]:

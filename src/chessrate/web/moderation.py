@@ -21,7 +21,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
-from ..application import reviews
+from ..application import marks, reviews
 from ..application.deps import LedgerDep
 from ..application.limits import FailedAuth, client_address
 from ..application.sessions import COOKIE, Session, Sessions
@@ -92,7 +92,7 @@ def _moderator_page(
 ) -> HTMLResponse:  # fmt: skip
     session, token = found
     people = set(people)
-    marked = ledger.marks.marked(people)
+    marked = marks.marked_since(ledger, people)
 
     def badge(player_id: str) -> Markup:
         """A small "marked" badge after a marked player's name (else nothing)."""
