@@ -1,5 +1,5 @@
-"""Tokens from the command line: names, expiry, list, revoke; the audit log; a new
-SQLite ledger file readable by its owner only."""
+"""Tokens from the command line: names, expiry, list, revoke; marks made and lifted;
+the audit log; a new SQLite ledger file readable by its owner only."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from chessrate.ledger import Ledger
+from chessrate.records import Player
 from tests.test_cli_ledger import invoke
 
 
@@ -74,3 +75,27 @@ def test_a_new_sqlite_ledger_is_its_owners_only(tmp_path: Path) -> None:
     made = tmp_path / "made.db"
     Ledger.create(f"sqlite:///{made}", "arena").dispose()
     assert stat.S_IMODE(made.stat().st_mode) == 0o600
+
+
+def test_mark_and_unmark_a_player(ledger_url: str) -> None:
+    assert invoke("init", "--system", "site", "--db", ledger_url)[0] == 0
+    ledger = Ledger(ledger_url)
+    try:
+        ledger.players.create(Player("ann"), datetime.now(UTC))
+    finally:
+        ledger.dispose()
+    code, out, err = invoke("mark", "ann", "--reason", "engine use", "--db", ledger_url)
+    assert code == 0, err
+    assert out.startswith("ann marked at ")
+    code, _, err = invoke("mark", "ann", "--reason", "again", "--db", ledger_url)
+    assert code == 2 and "marked already" in err
+    code, _, err = invoke("mark", "zed", "--reason", "x", "--db", ledger_url)
+    assert code == 2 and "no such player" in err
+    code, _, err = invoke("mark", "ann", "--reason", "", "--db", ledger_url)
+    assert code == 2 and "reason: is required" in err
+    code, out, err = invoke("unmark", "ann", "--reason", "appeal", "--db", ledger_url)
+    assert code == 0 and "lifted" in out, err
+    code, out, _ = invoke("audit", "--target", "player ann", "--db", ledger_url)
+    rows = out.splitlines()[1:]
+    assert "unmark" in rows[0] and "appeal" in rows[0]
+    assert " mark " in rows[1] and "engine use" in rows[1]

@@ -8,7 +8,8 @@ Accepted forms:
 * ``Nd``: N days per move (correspondence), e.g. ``3d``.
 
 :func:`as_players_write` is the other way: a control as players write it (``3+2``,
-``45+10``, ``unclocked``, ``3 days/move``).
+``45+10``, ``unclocked``, ``3 days/move``); :func:`parse_written_time_control` reads
+those of its forms that are not ambiguous too (``3 days/move``, ``unclocked``).
 """
 
 from __future__ import annotations
@@ -109,6 +110,35 @@ def parse_time_control(text: str) -> TimeControl:
     if base > MAX_CLOCK_SECONDS or increment > MAX_CLOCK_SECONDS:
         raise ValueError(f"{text!r}: too long a clock (at most {MAX_CLOCK_SECONDS:,} s)")
     return TimeControl(ClockKind.CLOCKED, base=base, increment=increment)
+
+
+_WRITTEN_DAYS = re.compile(r"^\s*(\d+)\s*days?\s*(?:/\s*|per\s+)move\s*$", re.IGNORECASE)
+
+
+def parse_written_time_control(text: str) -> TimeControl:
+    """:func:`parse_time_control`'s forms, and the correspondence and unclocked forms
+    that :func:`as_players_write` and :meth:`TimeControl.describe` write (``1 day/move``,
+    ``3 days/move``, ``3 days per move``, ``unclocked``), so that a control the API
+    answers can be sent back as it is. Players' clocked form (``3+2``: minutes) is not
+    read so: ``3+2`` stays 3 seconds + 2 s, as in a PGN file. Raises ``ValueError``."""
+    stripped = text.strip()
+    if stripped.lower() == "unclocked":
+        return TimeControl(ClockKind.UNCLOCKED)
+    written = _WRITTEN_DAYS.match(stripped)
+    if written:
+        digits = written.group(1)
+        if len(digits) > 4 or not 1 <= int(digits) <= MAX_DAYS_PER_MOVE:
+            raise ValueError(f"{text!r}: days per move must be from 1 to {MAX_DAYS_PER_MOVE}")
+        return TimeControl(ClockKind.CORRESPONDENCE, days_per_move=int(digits))
+    try:
+        return parse_time_control(text)
+    except ValueError as error:
+        if "is not a time control" not in str(error):
+            raise
+        raise ValueError(
+            f"{text!r} is not a time control (expected e.g. '300+3', '5m+3s', '15m', '-', "
+            "'3d' or '3 days/move')"
+        ) from None
 
 
 _FRACTIONS = {0: "", 15: "¼", 30: "½", 45: "¾"}

@@ -57,8 +57,7 @@ def test_detect_takes_a_rating_for_a_game_without_elo_tags(
 def test_detect_names_the_file_and_line_of_a_bad_game(tmp_path: Path) -> None:
     pgn = tmp_path / "bad.pgn"
     pgn.write_text(
-        '[White "a"]\n[Black "b"]\n\n1. e4 e5 *\n\n'
-        '[White "c"]\n[Black "d"]\n\n1. e4 e4 *\n\n',
+        '[White "a"]\n[Black "b"]\n\n1. e4 e5 *\n\n[White "c"]\n[Black "d"]\n\n1. e4 e4 *\n\n',
         encoding="utf-8",
     )
     result = CliRunner().invoke(main, ["detect", str(pgn), "--stockfish", "/nowhere"])

@@ -68,6 +68,8 @@ def test_openapi_lists_every_route_under_api_v1(site: Api) -> None:
                 "/reviews/{game_id}/confirm",
                 "/reviews/{game_id}/dismiss",
                 "/reviews/{game_id}/reopen",
+                "/players/{player_id}/mark",
+                "/players/{player_id}/marks",
                 "/audit",
                 "/leaderboards",
                 "/leaderboards/{pool}",

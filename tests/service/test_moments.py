@@ -32,7 +32,7 @@ def test_every_datetime_column_of_the_ledger_is_utc() -> None:
         for column in table.columns:
             if isinstance(column.type, sa.DateTime):
                 raise AssertionError(f"{table.name}.{column.name} is a plain DateTime")
-    assert len(moment_columns()) == 25  # sessions (0012): created_at, expires_at
+    assert len(moment_columns()) == 27  # sessions (0012): 2; player marks (0013): 2
 
 
 def test_an_otb_result_played_at_an_offset_is_stored_at_its_utc_instant(site_pair: Api) -> None:
@@ -54,7 +54,7 @@ def test_an_otb_result_played_at_an_offset_is_stored_at_its_utc_instant(site_pai
 
 def test_every_write_path_stores_utc_whatever_the_offset_of_now(site_pair: Api) -> None:
     """The app's clock answers 14:00+02:00 (12:00 UTC): players, games, annulments,
-    reports and reviews, the audit log, tokens, live games, seeks. Every moment read
+    reports and reviews, the audit log, tokens, live games, seeks, marks. Every moment read
     back is 12:00 UTC; on SQLite no stored text holds the wall time 14:00."""
     api = site_pair
     local = NOW.astimezone(PLUS_TWO)
@@ -73,6 +73,14 @@ def test_every_write_path_stores_utc_whatever_the_offset_of_now(site_pair: Api) 
     assert api.post("/live-games/L1/abort", {"by": "carol"}).status_code == 200
     seek = api.post("/seeks", {"player": "bob", "time_control": "5+3"})
     assert seek.status_code == 201, seek.text
+    assert api.post("/players/carol/mark", {"reason": "x"}, auth="moderator").status_code == 201
+    lifted = api.client.request(
+        "DELETE", "/api/v1/players/carol/mark", json={"reason": "y"}, headers=api.moderator
+    )
+    assert lifted.status_code == 200, lifted.text
+    assert (lifted.json()["marked_at"], lifted.json()["lifted_at"]) == (
+        "2026-03-01T12:00:00Z", "2026-03-01T12:00:00Z"
+    )  # fmt: skip
     token = api.ledger.tokens.create("writer", "local", local, expires_at=local + timedelta(days=1))
     assert api.ledger.tokens.role(token, local) == "writer"
     found = api.ledger.tokens.find(token)

@@ -52,7 +52,7 @@ MAX_EXAMPLES = int(os.environ.get("CHESSRATE_FUZZ_EXAMPLES", "12"))
 ``CHESSRATE_FUZZ_EXAMPLES=200 ./test tests/service/test_schemathesis.py``)."""
 SEED = int(os.environ.get("CHESSRATE_FUZZ_SEED", "17"))
 """schemathesis's seed: another one explores other requests."""
-MODERATED = ("/annul", "/reviews", "/audit")
+MODERATED = ("/annul", "/reviews", "/audit", "/mark")
 """Paths whose operations need a moderator token (a writer's everywhere else)."""
 DOC_PLAYERS = ("alice", "bob")
 """The players the OpenAPI document's examples name: registered on the site ledger, so

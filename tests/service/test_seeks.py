@@ -1,6 +1,7 @@
 """Seeks and the pairing pass through the API with an injected clock, on SQLite and
-PostgreSQL: closest first, the window widening while seeks wait, one open
-seek per control, expiry, busy players, cancelling, validation, colours, bots."""
+PostgreSQL: the most pairs then the closest, the window widening while seeks wait, one
+open seek per control, expiry (days for correspondence), busy players, marked players
+apart, cancelling, validation, colours, bots."""
 
 from __future__ import annotations
 
@@ -76,6 +77,35 @@ def test_the_closer_opponent_is_preferred(pool: Api) -> None:
     assert pair(pool)["pairs"] == []  # nobody paired twice
 
 
+def test_one_pass_pairs_everyone_it_can(site: Api) -> None:
+    """1450, 1500, 1549, 1599: the closest pair (1500-1549) first would leave 1450 and
+    1599, 149 apart, to wait; the pass pairs 1450-1500 and 1549-1599 at once."""
+    for player_id, rating in (("p1", 1450), ("p2", 1500), ("p3", 1549), ("p4", 1599)):
+        site.player(player_id, rating_site=str(rating), games_site=20)
+        seek(site, player_id)
+    done = pair(site)
+    assert sorted(sorted(players_of(g)) for g in done["pairs"]) == [["p1", "p2"], ["p3", "p4"]]
+    assert site.get("/seeks").json()["total"] == 0
+
+
+def test_marked_players_are_paired_only_with_marked_players(pool: Api) -> None:
+    marked = pool.post("/players/ben/mark", {"reason": "engine use confirmed"}, auth="moderator")
+    assert marked.status_code == 201, marked.text
+    seek(pool, "ann"), seek(pool, "ben")  # 20 apart, but ben is marked
+    assert pair(pool)["pairs"] == []
+    pool.player("eve", rating_site="1510", games_site=20)
+    assert (
+        pool.post("/players/eve/mark", {"reason": "confirmed"}, auth="moderator").status_code == 201
+    )
+    seek(pool, "eve")
+    assert [players_of(g) for g in pair(pool)["pairs"]] == [{"ben", "eve"}]
+    lifted = pool.client.request(
+        "DELETE", f"{API}/players/ann/mark", json={"reason": "x"}, headers=pool.moderator
+    )
+    assert lifted.status_code == 409  # ann was never marked
+    assert get_seek(pool, 1)["status"] == "open"
+
+
 def test_the_window_widens_while_seeks_wait(pool: Api) -> None:
     first, second = seek(pool, "ann"), seek(pool, "dan")  # 300 apart
     assert pair(pool)["pairs"] == []
@@ -129,6 +159,23 @@ def test_seeks_expire(pool: Api) -> None:
     assert pool.get("/seeks", params={"status": "expired"}).json()["total"] == 1
 
 
+def test_a_correspondence_seek_waits_days(pool: Api) -> None:
+    """A correspondence player comes back once a day or so: their seek waits 7 days
+    (PairingRules.correspondence_expiry), not a live seek's 10 minutes."""
+    slow = seek(pool, "ann", "3d")
+    assert slow["expires_at"].startswith("2026-03-08T12:00:00")
+    daily = seek(pool, "cat", "1 day/move")  # as the API writes a control (players' form)
+    assert daily["time_control"] == "1d"
+    pool.clock.advance(days=6, hours=23)
+    assert get_seek(pool, slow["id"])["status"] == "open"
+    seek(pool, "ben", "3 days/move")
+    assert [players_of(g) for g in pair(pool)["pairs"]] == [{"ann", "ben"}]
+    assert get_seek(pool, daily["id"])["status"] == "open"
+    pool.clock.advance(hours=1)
+    assert get_seek(pool, daily["id"])["status"] == "expired"  # 7 days to the second
+    assert get_seek(pool, slow["id"])["status"] == "paired"
+
+
 def test_the_pass_marks_expired_seeks(pool: Api) -> None:
     seek(pool, "ann")
     pool.clock.advance(minutes=11)
@@ -177,6 +224,8 @@ def test_cancel(pool: Api) -> None:
         ({"player": "ann"}, "time_control"),
         ({"player": "ann", "time_control": "soon"}, "time_control"),
         ({"player": "ann", "time_control": "14d"}, "time_control"),  # not rated (S2)
+        ({"player": "ann", "time_control": "14 days/move"}, "time_control"),
+        ({"player": "ann", "time_control": "0 days/move"}, "time_control"),
         ({"player": "ann", "time_control": BLITZ, "min_rating": 1600, "max_rating": 1400},
          "max_rating"),
         ({"player": "ann", "time_control": BLITZ, "min_rating": -5}, "min_rating"),

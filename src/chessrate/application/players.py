@@ -98,6 +98,12 @@ class PlayerSummaryPublic(BaseModel):
 
 class PlayerPublic(PlayerSummaryPublic):
     ratings: list[RatingPublic] = Field(description="every pool the player has a rating in")
+    marked: bool = Field(
+        default=False,
+        description="a moderator marked the player for confirmed cheating: paired only "
+        "with other marked players",
+    )
+    marked_at: datetime | None = Field(default=None, description="since when, when marked")
 
 
 class PlayersPublic(BaseModel):
@@ -220,7 +226,11 @@ def player_public(ledger: Ledger, view: PlayerView) -> PlayerPublic:
             if entry is not None:
                 ratings.append(rating_public(entry, True))
         ratings += [rating_public(row, row.listed) for row in stored.values()]
-    return PlayerPublic(**player_summary(view.player).model_dump(), ratings=ratings)
+    since = ledger.marks.marked([view.player.id]).get(view.player.id)
+    return PlayerPublic(
+        **player_summary(view.player).model_dump(), ratings=ratings, marked=since is not None,
+        marked_at=since,
+    )  # fmt: skip
 
 
 def create_player(ledger: Ledger, body: Mapping[str, Any], now: datetime) -> PlayerPublic:
@@ -249,10 +259,13 @@ def search_players(ledger: Ledger, q: str, limit: int, offset: int = 0) -> Playe
     found = ledger.players.search(q, limit + 1, offset)
     shown = found[:limit]
     ratings = ledger.players.ratings_of(p.id for p in shown)
+    marked = ledger.marks.marked(p.id for p in shown)
     players = [
         PlayerPublic(
             **player_summary(p).model_dump(),
             ratings=[rating_public(r, r.listed) for r in ratings.get(p.id, [])],
+            marked=p.id in marked,
+            marked_at=marked.get(p.id),
         )
         for p in shown
     ]

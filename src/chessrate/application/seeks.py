@@ -22,7 +22,7 @@ from ..numbers import display, format_rating
 from ..records import FieldReader
 from ..systems.site import site_mark
 from ..systems.site_pairing import PairingRules, window
-from ..timecontrol import parse_time_control
+from ..timecontrol import parse_written_time_control
 from .common import RequestModel
 from .live import LiveGamePublic, live_public
 from .settings import API_V1
@@ -47,7 +47,10 @@ class SeekCreate(RequestModel):
     )  # fmt: skip
 
     player: str = Field(description="the player seeking (not a bot)")
-    time_control: str = Field(description="`180+2`, `3m+2s`, `-` (no clock), `3d` (days per move)")
+    time_control: str = Field(
+        description="`180+2`, `3m+2s`, `-` or `unclocked` (no clock), `3d` or `3 days/move` "
+        "(days per move)"
+    )
     rated: bool = True
     min_rating: int | None = Field(default=None, description="the lowest site Elo accepted")
     max_rating: int | None = Field(default=None, description="the highest site Elo accepted")
@@ -155,7 +158,7 @@ def create_seek(
     control_text = fields.text("time_control", required=True)
     assert control_text is not None
     try:
-        control = parse_time_control(control_text)
+        control = parse_written_time_control(control_text)
     except ValueError as error:
         raise fields.fail("time_control", str(error)) from None
     rated = fields.boolean("rated") is not False

@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     (never past its token's expiry; sessions are kept in the ledger);
     ``CHESSRATE_PAIR_SECONDS``: how often each worker runs the pairing pass (0:
     never; use ``chessrate pair``); ``CHESSRATE_SEEK_SECONDS``: a seek's life;
+    ``CHESSRATE_CORRESPONDENCE_SEEK_SECONDS``: a correspondence seek's (7 days);
     ``CHESSRATE_PAIR_WINDOW_START``, ``…_STEP``, ``…_EVERY`` (seconds) and ``…_MAX``:
     a seek's acceptable site Elo difference, widening while it waits (the defaults are
     :class:`~chessrate.systems.site_pairing.PairingRules`'s, README "Pairing").;
@@ -66,6 +67,9 @@ class Settings(BaseSettings):
     session_hours: float = Field(default=8.0, gt=0, le=24 * 30)
     pair_seconds: float = Field(default=2.0, ge=0)
     seek_seconds: int = Field(default=_PAIRING.expiry, ge=1, le=7 * 86400)
+    correspondence_seek_seconds: int = Field(
+        default=_PAIRING.correspondence_expiry, ge=1, le=90 * 86400
+    )
     pair_window_start: int = Field(default=_PAIRING.start, ge=0, le=5000)
     pair_window_step: int = Field(default=_PAIRING.step, ge=0, le=5000)
     pair_window_every: int = Field(default=_PAIRING.every, ge=1, le=86400)
@@ -79,6 +83,7 @@ class Settings(BaseSettings):
             every=self.pair_window_every,
             most=self.pair_window_max,
             expiry=self.seek_seconds,
+            correspondence_expiry=self.correspondence_seek_seconds,
         )
 
     detect_seconds: float | None = Field(default=None, ge=0)

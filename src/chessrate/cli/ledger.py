@@ -239,12 +239,13 @@ def sweep(db: str | None, at: datetime | None, limit: int | None) -> None:
 def pair(db: str | None, at: datetime | None) -> None:
     """Run one pairing pass, for cron or by hand.
 
-    Pairs the compatible open seeks by site Elo, closest first, each seek's acceptable
+    Pairs the compatible open seeks by site Elo (the most games, then the smallest
+    total difference; marked players only with each other), each seek's acceptable
     difference widening while it waits, and opens their live games; marks the expired
     seeks. The numbers are the server's settings (CHESSRATE_PAIR_WINDOW_START, _STEP,
-    _EVERY, _MAX, CHESSRATE_SEEK_SECONDS). Safe beside the service's own passes: a
-    seek is paired once. Prints one line per pair: the live game, White, Black, the
-    time control, rated or casual.
+    _EVERY, _MAX, CHESSRATE_SEEK_SECONDS, CHESSRATE_CORRESPONDENCE_SEEK_SECONDS). Safe
+    beside the service's own passes: a seek is paired once. Prints one line per pair:
+    the live game, White, Black, the time control, rated or casual.
     """
     from ..application.settings import Settings
     from ..ledger.seeks import Seeks

@@ -1,5 +1,5 @@
-"""The moderation commands: API ``token``s, the ``audit`` log, and the fair-play
-detector's cron pass ``detect``."""
+"""The moderation commands: API ``token``s, player ``mark``s (``unmark`` lifts one),
+the ``audit`` log, and the fair-play detector's cron pass ``detect``."""
 
 from __future__ import annotations
 
@@ -99,13 +99,46 @@ def token_revoke(token_id: int, reason: str, db: str | None) -> None:
 
 
 @main.command()
-@click.option("--target", default=None, help="Only this game id (or 'token N').")
+@click.argument("player")
+@click.option("--reason", required=True, help="Why (kept with the mark and in the audit log).")
+@db_option
+@reports_errors
+def mark(player: str, reason: str, db: str | None) -> None:
+    """Mark PLAYER for confirmed cheating: the pairing pass pairs a marked player only
+    with other marked players. Written to the audit log with the reason; `unmark`
+    lifts it."""
+    ledger = open_ledger(db)
+    try:
+        view = ledger.marks.mark(player, reason, cli_user(), utc_now())
+    finally:
+        ledger.dispose()
+    click.echo(f"{view.player_id} marked at {view.marked_at.isoformat()} by {view.marked_by}")
+
+
+@main.command()
+@click.argument("player")
+@click.option("--reason", required=True, help="Why (kept with the mark and in the audit log).")
+@db_option
+@reports_errors
+def unmark(player: str, reason: str, db: str | None) -> None:
+    """Lift PLAYER's mark: they are paired with anyone again. Written to the audit log
+    with the reason; the lifted mark is kept."""
+    ledger = open_ledger(db)
+    try:
+        view = ledger.marks.unmark(player, reason, cli_user(), utc_now())
+    finally:
+        ledger.dispose()
+    click.echo(f"{view.player_id}: mark of {view.marked_at.isoformat()} lifted")
+
+
+@main.command()
+@click.option("--target", default=None, help="Only this game id (or 'token N', 'player ID').")
 @click.option("--limit", type=click.IntRange(1, 10_000), default=100, show_default=True)
 @db_option
 @reports_errors
 def audit(target: str | None, limit: int, db: str | None) -> None:
     """The moderation audit log, newest first: reports, confirmations, dismissals,
-    reopenings, annulments, tokens created and revoked."""
+    reopenings, annulments, tokens created and revoked, marks made and lifted."""
     ledger = open_ledger(db)
     try:
         entries, total = ledger.audit.log(0, limit, target)

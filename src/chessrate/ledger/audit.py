@@ -1,6 +1,6 @@
 """The audit log: every moderation action (a report filed, a case confirmed, dismissed
 or reopened, a game annulled, a token created or revoked, a moderator's web session
-begun or ended), who did it, when, on what
+begun or ended, a player marked or the mark lifted), who did it, when, on what
 and why. Rows are written by the action's own transaction (:func:`record`), so an
 action and its audit row are committed together or not at all. The log is read
 through ``ledger.audit`` (:class:`Audit`)."""
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 ACTIONS = (
     "report", "confirm", "dismiss", "reopen", "annul", "token-create", "token-revoke",
-    "sign-in", "sign-out",
+    "sign-in", "sign-out", "mark", "unmark",
 )  # fmt: skip
 """What the log names an action."""
 

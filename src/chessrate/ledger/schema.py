@@ -364,3 +364,28 @@ game_moves = Table(
     Column("plies", Integer, nullable=False),
     Column("moves", Text, nullable=False),  # UCI moves from the start, separated by spaces
 )
+
+# Marks (migration 0013): a moderator marks a player whose cheating is confirmed; a
+# marked player is paired only with marked players. One row per mark, kept when it is
+# lifted (who, when, why); a player has at most one mark not lifted.
+player_marks = Table(
+    "player_marks",
+    metadata,
+    Column("id", Seq, primary_key=True, autoincrement=True),
+    Column("player_id", String(200), ForeignKey("players.id"), nullable=False),
+    Column("marked_by", String(200), nullable=False),
+    Column("marked_at", UtcDateTime(), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("lifted_by", String(200)),  # None: in force
+    Column("lifted_at", UtcDateTime()),
+    Column("lift_reason", Text),
+    sqlite_autoincrement=True,
+)
+# At most one mark in force per player, whatever races the API.
+Index(
+    "player_marks_in_force",
+    player_marks.c.player_id,
+    unique=True,
+    sqlite_where=player_marks.c.lifted_at.is_(None),
+    postgresql_where=player_marks.c.lifted_at.is_(None),
+)

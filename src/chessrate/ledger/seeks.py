@@ -1,12 +1,13 @@
 """Seeks in a ``site`` ledger: made, cancelled, expired, and paired into live games by
 the pairing pass (the rules are :mod:`chessrate.systems.site_pairing`'s).
 
-A seek expires at ``expires_at``: reads show an open seek past it as expired at once;
-the pass (or a new seek of the same player) writes the status.
+A seek expires at ``expires_at`` (``PairingRules.seek_life``: minutes for a live
+control, days for a correspondence one): reads show an open seek past it as expired
+at once; the pass (or a new seek of the same player) writes the status.
 
 The pass is one transaction. On PostgreSQL it first takes a transaction-scoped
 advisory lock with ``pg_try_advisory_xact_lock`` (another pass running: this one does
-nothing, the other sees every seek), because closest-first is a choice over the whole
+nothing, the other sees every seek), because the matching is a choice over the whole
 pool: two passes splitting it would pair worse and leave pairs for later. It then
 locks the open seeks with ``FOR UPDATE SKIP LOCKED`` (a seek being cancelled is left
 for the next pass) and opens each pair's live game through
@@ -46,6 +47,7 @@ from ..timecontrol import TimeControl, parse_time_control
 from . import codec, common
 from .connection import as_utc
 from .live import LiveGames, LiveView
+from .marks import marked_in
 from .schema import games, live_games, players, ratings, seeks
 
 if TYPE_CHECKING:
@@ -87,10 +89,11 @@ class SeekView:
     live_game_id: str | None = None
     opponent: str | None = None
 
-    def seek(self) -> Seek:
+    def seek(self, marked: bool = False) -> Seek:
+        """The seek as the pass sees it (``marked``: its player is marked)."""
         return Seek(
             self.id, self.player, self.time_control, self.rated, self.created_at,
-            self.rating, self.min_rating, self.max_rating,
+            self.rating, self.min_rating, self.max_rating, marked,
         )  # fmt: skip
 
 
@@ -253,7 +256,8 @@ class Seeks:
 
     def pair(self, now: datetime) -> PairReport:
         """One pairing pass at ``now``: expire what is due, pair the compatible open
-        seeks closest first, open their live games."""
+        seeks (the most pairs, then the closest: ``choose_pairs``; a marked player
+        only with marked players), open their live games."""
         report = PairReport()
         if not self.ledger.info.live_games:
             return report
@@ -279,7 +283,10 @@ class Seeks:
             ).all()  # fmt: skip
             views = {view.id: view for view in self._views(conn, rows, now)}
             busy = self._busy(conn, {view.player for view in views.values()})
-            chosen = choose_pairs((v.seek() for v in views.values()), now, self.rules, busy)
+            marked = marked_in(conn, {view.player for view in views.values()})
+            chosen = choose_pairs(
+                (v.seek(v.player in marked) for v in views.values()), now, self.rules, busy
+            )
             for older, newer in chosen:
                 first, second = views[older.id], views[newer.id]
                 white, black = colours(
@@ -336,7 +343,7 @@ class Seeks:
             insert(seeks).values(
                 player_id=player_id, time_control=str(control), rated=rated,
                 min_rating=min_rating, max_rating=max_rating, bot=bot, status=status.value,
-                created_at=now, expires_at=now + timedelta(seconds=self.rules.expiry),
+                created_at=now, expires_at=now + timedelta(seconds=self.rules.seek_life(control)),
                 paired_at=now if status is SeekStatus.PAIRED else None,
             ).returning(seeks.c.id)
         )  # fmt: skip

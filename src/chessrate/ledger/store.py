@@ -7,7 +7,8 @@ and counts, and its named parts, each built once over that connection and each
 in its module: ``players``, ``games``, ``annulments``, ``boards`` (leaderboards),
 ``people`` (a player's games list, record per pool, chart), ``bulk`` (the bulk
 import), ``tokens``, ``reviews`` (fair play), ``audit`` (the moderation log),
-``periods`` (a ``fide`` ledger's rating periods), ``live`` (a ``site`` ledger's live
+``marks`` (players marked for confirmed cheating), ``periods`` (a ``fide`` ledger's
+rating periods), ``live`` (a ``site`` ledger's live
 games, by the ledger's own ``SiteRules``), ``seeks`` (its seeks and pairing, with the
 default pairing rules; build :class:`Seeks` over the ledger for others) and
 ``analyses`` (the fair-play detector's). The parts share their internal helpers
@@ -28,6 +29,7 @@ from .bulk import Bulk
 from .connection import LedgerConnection
 from .games import Games
 from .live import LiveGames
+from .marks import Marks
 from .people import People
 from .periods import Periods
 from .players import Players
@@ -92,6 +94,11 @@ class Ledger(LedgerConnection):
     def audit(self) -> Audit:
         """The moderation audit log."""
         return Audit(self)
+
+    @cached_property
+    def marks(self) -> Marks:
+        """Players marked for confirmed cheating (paired only with each other)."""
+        return Marks(self)
 
     @cached_property
     def periods(self) -> Periods:

@@ -17,14 +17,27 @@ The rules (the spec is silent; README "Pairing" restates them):
   stronger player is expected to score 64 % (site S3), a fair game; nobody waits
   more than 80 s for anyone within 500 (a 95 % favourite), past which a game is
   hardly worth playing. Steps of 10 s let a busy pool pair closely before widening.
-* Closest first: of every compatible pair, the one with the smallest difference is
-  made first, then the next among the seeks and players left (ties: the pair whose
-  older seek waited longest, then the lower seek ids). A player is in at most one new
-  game per pass, and a player already in an open live game is not paired (their seeks
-  wait).
+* The most pairs, then the closest: each pass pairs by a maximum-weight matching
+  over the compatible pairs (as Lichess's pools do), not greedily. Closest-first
+  greedy pairing leaves seeks behind: at site Elo 1450, 1500, 1549 and 1599 it pairs
+  1500-1549 and leaves 1450 and 1599, who later play 149 apart; the matching pairs
+  1450-1500 and 1549-1599. It makes as many games as the windows allow, then, of
+  those choices, the one with the smallest total difference of site Elo (in
+  hundredths: exact integers). Ties go to the seeks that have waited longest: of
+  two equally good choices, the one that pairs the oldest seek, then the next
+  oldest, ... (then the lower seek ids); a choice still tied (the same seeks paired,
+  other partners) is the algorithm's, the same for the same seeks. A player is in at
+  most one new game per pass (the matching is over players; of a player's compatible
+  seeks with one opponent, the pair of the longest-waiting seeks is taken), and a
+  player already in an open live
+  game is not paired (their seeks wait).
+* A marked player (a moderator confirmed their cheating) is paired only with
+  another marked player, never with an unmarked one.
 * A seek expires ``expiry`` seconds after it was made (default 10 min: longer than any
   window takes to open fully, so every seek gets its widest chance; short enough that
-  the pool shows people who are still at their screen).
+  the pool shows people who are still at their screen); a correspondence seek after
+  ``correspondence_expiry`` (default 7 days: a correspondence player comes back once
+  a day or so, not within minutes).
 * Colours balance each player's recent colours: over their last ``colour_games``
   games (live games included) count whites minus blacks; the player with more whites
   gets Black. A tie goes by the seeks: the older seek (lower id) gets White, which is
@@ -39,9 +52,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
-from ..timecontrol import TimeControl
+from ..numbers import to_hundredths
+from ..timecontrol import ClockKind, TimeControl
 from .site_live import Side
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +71,22 @@ class PairingRules:
     every: int = 10  # ... every this many seconds of waiting
     most: int = 500  # up to this
     expiry: int = 10 * 60  # a seek's life
+    correspondence_expiry: int = 7 * 24 * 3600  # a correspondence seek's life
     colour_games: int = 10  # the recent games whose colours are balanced
 
     def __post_init__(self) -> None:
-        if self.every < 1 or min(self.start, self.step, self.most, self.expiry) < 0:
+        numbers = (self.start, self.step, self.most, self.expiry, self.correspondence_expiry)
+        if self.every < 1 or min(numbers) < 0:
             raise ValueError("pairing rules: every >= 1 s, the other numbers >= 0")
         if self.colour_games < 1:
             raise ValueError("pairing rules: colour_games >= 1")
+
+    def seek_life(self, control: TimeControl) -> int:
+        """Seconds a seek for ``control`` stays open: ``correspondence_expiry`` for days
+        per move, else ``expiry``."""
+        if control.kind is ClockKind.CORRESPONDENCE:
+            return self.correspondence_expiry
+        return self.expiry
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +102,7 @@ class Seek:
     rating: Decimal
     min_rating: int | None = None
     max_rating: int | None = None
+    marked: bool = False  # the player is marked (confirmed cheating)
 
     def accepts(self, rating: Decimal) -> bool:
         """The rating is inside this seek's absolute range (when it has one)."""
@@ -103,6 +131,8 @@ def compatible(a: Seek, b: Seek, now: datetime, rules: PairingRules) -> bool:
     inside the other's range, their difference within both windows."""
     if a.player == b.player:
         return False  # no self-pairing
+    if a.marked != b.marked:
+        return False  # marked players are paired only with each other
     if a.control != b.control or a.rated != b.rated:
         return False
     if not (a.accepts(b.rating) and b.accepts(a.rating)):
@@ -111,33 +141,75 @@ def compatible(a: Seek, b: Seek, now: datetime, rules: PairingRules) -> bool:
     return difference <= seek_window(a, now, rules) and difference <= seek_window(b, now, rules)
 
 
+_Candidate = tuple[tuple[Decimal, datetime, int, datetime, int], Seek, Seek]
+"""A compatible pair: its place in the closest-first order, its older seek, its newer."""
+
+
+def _order(a: Seek, b: Seek) -> _Candidate:
+    """A compatible pair's place in the closest-first order (the difference, then the
+    older seek by waiting order, then the newer one), its older seek and its newer."""
+    older = a if (a.created_at, a.id) <= (b.created_at, b.id) else b
+    newer = b if older is a else a
+    key = (abs(a.rating - b.rating), older.created_at, older.id, newer.created_at, newer.id)
+    return key, older, newer
+
+
 def choose_pairs(
     seeks: Iterable[Seek],
     now: datetime,
     rules: PairingRules,
     busy: Iterable[str] = (),
 ) -> list[tuple[Seek, Seek]]:
-    """The pairs to make now, closest first; each pair's older seek first. ``busy``:
-    players in an open live game, whose seeks wait."""
+    """The pairs to make now: a maximum-weight matching of the players whose seeks are
+    compatible, with the most pairs, then the smallest total difference, then the
+    longest-waiting seeks (the module's docstring). Listed closest first, each pair's
+    older seek first. ``busy``: players in an open live game, whose seeks wait.
+
+    Each group of players linked by compatible seeks is matched on its own, by
+    networkx's blossom algorithm, with exact integer weights (networkx then computes
+    with integers only and checks the optimum): a pair's weight is ``(most + 1 -
+    difference) x 2^n + 2^(n - 1 - rank(older)) + 2^(n - 1 - rank(newer))``, the
+    difference in hundredths, ``n`` the group's seeks and ``rank`` a seek's place in
+    waiting order (oldest 0). Among matchings of the most pairs, the first term makes
+    the smallest total difference the heaviest (the second terms of a matching add up
+    to less than ``2^n``); among those, the second terms make the one that pairs the
+    oldest seek, then the next oldest, .... A choice still tied (the same seeks,
+    other partners) is the algorithm's own, the same for the same seeks: it is given
+    the players and the pairs in a fixed order."""
+    import networkx as nx  # here: a few tenths of a second, for the pass only
+
     idle = set(busy)
     waiting = sorted((s for s in seeks if s.player not in idle), key=lambda s: s.id)
-    candidates = []
+    edges: dict[frozenset[str], _Candidate] = {}
     for i, a in enumerate(waiting):
         for b in waiting[i + 1 :]:
             if compatible(a, b, now, rules):
-                older = a if (a.created_at, a.id) <= (b.created_at, b.id) else b
-                newer = b if older is a else a
-                key = (abs(a.rating - b.rating), older.created_at, older.id, newer.id)
-                candidates.append((key, older, newer))
-    candidates.sort(key=lambda c: c[0])
-    taken: set[str] = set()
-    pairs = []
-    for _, older, newer in candidates:
-        if older.player in taken or newer.player in taken:
-            continue
-        taken.update((older.player, newer.player))
-        pairs.append((older, newer))
-    return pairs
+                candidate = _order(a, b)
+                players = frozenset((a.player, b.player))
+                if players not in edges or candidate[0] < edges[players][0]:
+                    edges[players] = candidate  # one seek pair per two players
+    graph: nx.Graph[str] = nx.Graph()
+    graph.add_edges_from(sorted((min(players), max(players)) for players in edges))
+    largest = max([rules.most * 100, *(to_hundredths(c[0][0]) for c in edges.values())])
+    chosen: list[_Candidate] = []
+    for component in sorted(nx.connected_components(graph), key=min):
+        pairs = sorted(
+            (edges[frozenset(e)] for e in graph.subgraph(component).edges), key=lambda c: c[0]
+        )
+        ordered = sorted({s.id: s for _, *two in pairs for s in two}.values(),
+                         key=lambda s: (s.created_at, s.id))  # fmt: skip
+        n = len(ordered)
+        bonus = {seek.id: 1 << (n - 1 - rank) for rank, seek in enumerate(ordered)}
+        weighted: nx.Graph[str] = nx.Graph()
+        weighted.add_nodes_from(sorted(component))
+        for order, older, newer in pairs:
+            closeness = (largest + 1 - to_hundredths(order[0])) << n
+            weighted.add_edge(older.player, newer.player,
+                              weight=closeness + bonus[older.id] + bonus[newer.id])  # fmt: skip
+        matched = nx.max_weight_matching(weighted, maxcardinality=True)
+        chosen.extend(edges[frozenset(e)] for e in matched)
+    chosen.sort(key=lambda c: c[0])
+    return [(older, newer) for _, older, newer in chosen]
 
 
 def colour_balance(colours: Iterable[Side]) -> int:

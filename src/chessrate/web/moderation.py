@@ -23,9 +23,10 @@ from urllib.parse import parse_qs, quote
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 
+from ..application import marks, reviews
 from ..application import players as app_players
-from ..application import reviews
 from ..application.deps import LedgerDep
 from ..application.limits import FailedAuth, client_address
 from ..application.sessions import COOKIE, Session, Sessions
@@ -87,9 +88,21 @@ def _moderator_page(
     request: Request, ledger: Ledger, name: str, session: Session,
     people: Any = (), status: int = 200, **context: Any,
 ) -> HTMLResponse:  # fmt: skip
+    people = set(people)
+    marked = marks.marked_since(ledger, people)
+
+    def badge(player_id: str) -> Markup:
+        """A small "marked" badge after a marked player's name (else nothing)."""
+        since = marked.get(player_id)
+        if since is None:
+            return Markup("")
+        title = f"marked for confirmed cheating since {since:%Y-%m-%d %H:%M} UTC"
+        return Markup(' <small class="badge marked" title="{}">marked</small>').format(title)
+
     return _page(
         request, ledger, name, status=status, people=people,
-        csrf=_sessions(request).csrf(session), moderator=session.moderator, **context,
+        csrf=_sessions(request).csrf(session), moderator=session.moderator,
+        badge=badge, **context,
     )  # fmt: skip
 
 

@@ -404,9 +404,15 @@ def play(
         request, ledger, "play.html", people=people, seeks=seeks, mine=mine, games=games,
         player=player, rules=rules, page=page, last=last,
         expiry=f"{rules.expiry / 60:g} min",
+        correspondence_expiry=_days(rules.correspondence_expiry),
         previous=page_url(page - 1) if page > 1 else None,
         next=page_url(page + 1) if page < last else None,
     )  # fmt: skip
+
+
+def _days(seconds: int) -> str:
+    days = seconds / 86400
+    return f"{days:g} day{'' if days == 1 else 's'}"
 
 
 @router.get("/periods", response_class=HTMLResponse)

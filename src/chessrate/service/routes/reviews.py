@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
 
-from ...application import reviews
+from ...application import marks, reviews
 from ...application.deps import LedgerDep, Moderator, Now, Writer
 from ...ledger.reviews import ReviewStatus
 from .guard import TokenFirstRoute
@@ -118,18 +118,63 @@ def reopen_review(
     return reviews.reopen(ledger, game_id, body.note, by, now)
 
 
+@router.post(
+    "/players/{player_id}/mark",
+    response_model=marks.MarkPublic,
+    status_code=status.HTTP_201_CREATED,
+    responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
+)
+def mark_player(
+    caller: Moderator, player_id: str, body: marks.MarkCreate, ledger: LedgerDep, now: Now
+) -> marks.MarkPublic:
+    """Mark a player whose cheating is confirmed (201): from the next pairing pass on
+    they are paired only with other marked players. Kept in the audit log with the
+    moderator (their token's label) and the reason. An unknown player: 404; a player
+    marked already: 409. Needs a moderator token."""
+    by = reviews.moderator_name(ledger, caller)
+    return marks.mark(ledger, player_id, body.reason, by, now)
+
+
+@router.delete(
+    "/players/{player_id}/mark",
+    response_model=marks.MarkPublic,
+    responses={**WRITE, **INVALID, **NOT_FOUND, **CONFLICT},
+)
+def unmark_player(
+    caller: Moderator, player_id: str, body: marks.MarkCreate, ledger: LedgerDep, now: Now
+) -> marks.MarkPublic:
+    """Lift a player's mark, with the reason (the mark is kept, lifted; the audit log
+    says who lifted it and why). An unknown player: 404; a player not marked: 409.
+    Needs a moderator token."""
+    by = reviews.moderator_name(ledger, caller)
+    return marks.unmark(ledger, player_id, body.reason, by, now)
+
+
+@router.get(
+    "/players/{player_id}/marks",
+    response_model=list[marks.MarkPublic],
+    responses={**WRITE, **NOT_FOUND},
+)
+def player_marks(_caller: Moderator, player_id: str, ledger: LedgerDep) -> list[marks.MarkPublic]:
+    """Every mark of the player, newest first, the lifted ones too. Needs a moderator
+    token."""
+    return marks.marks(ledger, player_id)
+
+
 @router.get("/audit", response_model=reviews.AuditPublic, responses={**WRITE})
 def audit_log(
     _caller: Moderator,
     ledger: LedgerDep,
     target: Annotated[
-        str | None, Query(max_length=200, description="one game id, or `token N`")
+        str | None,
+        Query(max_length=200, description="one game id, `token N` or `player ID`"),
     ] = None,
     offset: Offset = 0,
     limit: Annotated[int, Query(ge=1, le=reviews.MAX_PAGE, description="1 to 200")] = 100,
 ) -> reviews.AuditPublic:
     """The audit log, newest first: every report, confirmation, dismissal, reopening,
-    annulment, token created and revoked (who, when, what, on what, why). Paged: at
+    annulment, token created and revoked, player marked and mark lifted (who, when,
+    what, on what, why). Paged: at
     most ``limit`` (200; default 100) from ``offset``, with the ``total``. Needs a
     moderator token."""
     return reviews.audit_log(ledger, offset, limit, target)
