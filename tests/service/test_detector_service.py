@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from chessrate.application.settings import Settings
-from chessrate.fairplay import DetectorRules, Evidence, PlayerStats, stockfish_path
+from chessrate.fairplay import DetectorRules, Evidence, default_model, judge, stockfish_path
 from chessrate.fairplay.background import MachineLock, locked_run, plan
 from chessrate.fairplay.job import DetectionJob
 from chessrate.ledger import Ledger
@@ -77,6 +77,8 @@ class Stub:
 
     def __init__(self, release: threading.Event | None = None) -> None:
         self.release = release
+        self.rules = DetectorRules()
+        self.model = default_model()
         self.started = threading.Event()
         self.seen: list[tuple[tuple[str | None, ...], dict[Side, int | None]]] = []
 
@@ -85,8 +87,7 @@ class Stub:
         if self.release is not None:
             assert self.release.wait(30)
         self.seen.append((tuple(moves), dict(ratings)))
-        stats = {side: PlayerStats(side, ratings.get(side), 0, 0, 0) for side in Side}
-        return Evidence("stub", {}, stats[Side.WHITE], stats[Side.BLACK], ())
+        return judge((), ratings, self.rules, self.model, "stub")  # no moves: nothing found
 
     def close(self) -> None:
         pass

@@ -69,8 +69,8 @@ class DetectorRules:
 
     # the search
     opening_plies: int = 10
-    depth: int = 8
-    candidates: int = 4
+    depth: int = 9
+    candidates: int = 2
     threads: int = 1
     hash_mb: int = 16
     game_seconds: float = 30.0

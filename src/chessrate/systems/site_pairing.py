@@ -73,6 +73,8 @@ class PairingRules:
     expiry: int = 10 * 60  # a seek's life
     correspondence_expiry: int = 7 * 24 * 3600  # a correspondence seek's life
     colour_games: int = 10  # the recent games whose colours are balanced
+    neighbours: int = 8  # a seek's candidates in the matching: its nearest by site Elo
+    pass_seeks: int = 200  # the longest-waiting seeks one pass matches; the rest wait
 
     def __post_init__(self) -> None:
         numbers = (self.start, self.step, self.most, self.expiry, self.correspondence_expiry)
@@ -165,7 +167,12 @@ def choose_pairs(
     longest-waiting seeks (the module's docstring). Listed closest first, each pair's
     older seek first. ``busy``: players in an open live game, whose seeks wait.
 
-    Each group of players linked by compatible seeks is matched on its own, by
+    The matching runs in cubic time, so it is bounded: a pass takes the
+    ``rules.pass_seeks`` longest-waiting seeks (the rest wait for the next pass), and
+    a seek's candidates are its ``rules.neighbours`` nearest compatible seeks by site
+    Elo (a pairing that skips a nearer seek for a farther one is almost never
+    chosen; with fewer candidates than that, all of them). Each group of players
+    linked by those candidates is matched on its own, by
     networkx's blossom algorithm, with exact integer weights (networkx then computes
     with integers only and checks the optimum): a pair's weight is ``(most + 1 -
     difference) x 2^n + 2^(n - 1 - rank(older)) + 2^(n - 1 - rank(newer))``, the
@@ -180,14 +187,27 @@ def choose_pairs(
 
     idle = set(busy)
     waiting = sorted((s for s in seeks if s.player not in idle), key=lambda s: s.id)
-    edges: dict[frozenset[str], _Candidate] = {}
+    waiting = sorted(waiting, key=lambda s: (s.created_at, s.id))[: rules.pass_seeks]
+    waiting.sort(key=lambda s: s.id)
+    near: dict[int, list[tuple[Decimal, int, int]]] = {s.id: [] for s in waiting}
     for i, a in enumerate(waiting):
-        for b in waiting[i + 1 :]:
+        for j in range(i + 1, len(waiting)):
+            b = waiting[j]
             if compatible(a, b, now, rules):
-                candidate = _order(a, b)
-                players = frozenset((a.player, b.player))
-                if players not in edges or candidate[0] < edges[players][0]:
-                    edges[players] = candidate  # one seek pair per two players
+                difference = abs(a.rating - b.rating)
+                near[a.id].append((difference, b.id, j))
+                near[b.id].append((difference, a.id, i))
+    kept: set[tuple[int, int]] = set()  # a seek's nearest candidates, both ways
+    for i, a in enumerate(waiting):
+        for _, _, j in sorted(near[a.id])[: rules.neighbours]:
+            kept.add((min(i, j), max(i, j)))
+    edges: dict[frozenset[str], _Candidate] = {}
+    for i, j in sorted(kept):
+        a, b = waiting[i], waiting[j]
+        candidate = _order(a, b)
+        players = frozenset((a.player, b.player))
+        if players not in edges or candidate[0] < edges[players][0]:
+            edges[players] = candidate  # one seek pair per two players
     graph: nx.Graph[str] = nx.Graph()
     graph.add_edges_from(sorted((min(players), max(players)) for players in edges))
     largest = max([rules.most * 100, *(to_hundredths(c[0][0]) for c in edges.values())])
