@@ -7,7 +7,7 @@ the model of human play (``--fit`` writes ``src/chessrate/fairplay/model.json``)
 cheating games are made by ``bench/fairplay_cheaters.py`` (``cheaters.pgn``).
 
 Every game is analysed at the detector's limits (``bench/fairplay_corpus.py``: the
-analyses are kept in ``analyses.jsonl`` and only missing ones are searched), then
+analyses are kept in ``analyses.jsonl.gz`` and only missing ones are searched), then
 judged with the detector's rules, exactly as ``chessrate detect`` judges it.
 
 Printed (markdown tables, as recorded in bench/RESULTS.md):
@@ -240,11 +240,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         finally:
             engine.quit()
         times = seconds
+        timed = test[: args.time]
         label = f"{len(times)} held-out games analysed now"
     else:
         times = [float(cache[g.digest(CORPUS_LIMITS)]["seconds"]) for g in humans]
+        timed = humans
         label = f"{len(times)} human games, as stored"
-    plies = statistics.mean(len(g.moves) for g in humans)
+    plies = statistics.mean(len(g.moves) for g in timed)
     print(f"### Analysis time\n\n{label} (mean {plies:.0f} plies): mean "
           f"{statistics.mean(times):.2f} s, median {statistics.median(times):.2f} s, "
           f"max {max(times):.2f} s per game, one engine thread.")  # fmt: skip

@@ -10,10 +10,12 @@ plies, or its first 40 for a late switcher) and is played on by two engines:
 * the cheater's engine moves by full Stockfish at a fixed depth.
 
 A late switcher's rating is that of the real player whose first 20 moves it plays
-(games chosen within 150 of it). The kinds of cheater (``KINDS``): the engine on
-every move at depth 12 (``full``), a weaker one at depth 6 (``weak``) and a
-stronger one at depth 16 (``strong``); the engine on a random 30, 40 or 50 % of the
-moves (``share30``...); own play to move 20 and the engine from move 21 (``late``); and, to see the stand-in itself, no engine at
+(games chosen within 150 of it).
+
+The kinds of cheater (``KINDS``): the engine on every move at depth 12 (``full``),
+a weaker one at depth 6 (``weak``) and a stronger one at depth 16 (``strong``); the
+engine on a random 30, 40 or 50 % of the moves (``share30``...); own play to move 20
+and the engine from move 21 (``late``); and, to see the stand-in itself, no engine at
 all (``none``). A game ends by the rules, when one side is 7 pawns down at two checks
 in a row (it resigns; a depth-6 search every 4 plies), or at ply 200 (a draw).
 

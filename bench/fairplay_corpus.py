@@ -2,9 +2,9 @@
 engine analyses, kept in a JSON-lines file beside them so a fit or a check can be run
 again without searching every position again.
 
-``python bench/fairplay_corpus.py FILE.pgn... [--out bench/data/fairplay/analyses.jsonl]``
+``python bench/fairplay_corpus.py FILE.pgn... [--out bench/data/fairplay/analyses.jsonl.gz]``
 analyses every game of the files that the cache does not hold yet, at the detector's
-limits, one game at a time (one engine, one thread), and appends it. A cached game is
+limits, one game at a time (one engine, one thread), and appends it (gzipped). A cached game is
 found by its file's name, its index in the file and a digest of its moves and limits:
 a changed game or changed limits is analysed again.
 """
@@ -30,7 +30,7 @@ from chessrate.fairplay.detector import DetectorRules, stockfish_path
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "fairplay"
-CACHE = DATA / "analyses.jsonl"
+CACHE = DATA / "analyses.jsonl.gz"
 CORPUS_LIMITS = DetectorRules(opening_plies=8)
 """The corpus is analysed from ply 9: the detector's opening (a later ply) is applied
 when the corpus is read, so a change of it needs no new search."""
@@ -119,7 +119,8 @@ def analyse_corpus(
         engine = chess.engine.SimpleEngine.popen_uci(stockfish_path(engine_path))
         engine.configure({"Threads": limits.threads, "Hash": limits.hash_mb})
         try:
-            with cache.open("a", encoding="utf-8") as out:
+            opener = gzip.open if cache.suffix == ".gz" else open
+            with opener(cache, "at", encoding="utf-8") as out:
                 for number, game in enumerate(missing, 1):
                     analysis = analyse_moves(engine, game.moves, limits)
                     record: dict[str, Any] = {

@@ -97,3 +97,15 @@ def test_rate_cli_benchmark_runs_and_measures_the_printing(tmp_path: Path) -> No
     for row in ("hand-written: csv module", "stdout to a file", "on a terminal",
                 "stage: printing", "stage: players file", "stage: the whole command"):  # fmt: skip
         assert row in done.stdout, row
+
+
+def test_detector_eval_judges_the_stored_corpus(tmp_path: Path) -> None:
+    """The fair-play benchmark on the corpus's stored analyses (``--cached``: no
+    engine): every table is printed, and the held-out humans are judged."""
+    done = run(str(BENCH / "detector_eval.py"), "--cached", "--scores", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    for title in ("Human games, held out part", "Human games, fitted on part",
+                  "Made-up cheaters", "Analysis time"):  # fmt: skip
+        assert f"### {title}" in out
+    assert "| 2600+ |" in out and "| full |" in out and "| late |" in out

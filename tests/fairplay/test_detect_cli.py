@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from chessrate.application.settings import Settings
 from chessrate.cli import main
-from chessrate.fairplay import StockfishDetector
+from chessrate.fairplay import DetectorRules, StockfishDetector
 from chessrate.fairplay.job import DetectionJob
 from chessrate.ledger import Ledger
 from chessrate.records import Result, Termination
@@ -52,7 +52,7 @@ def test_detect_stores_the_analysis_and_lists_the_flag(
     # the earliest ended first: the 30-ply game, then the 90-ply one
     assert lines[0] == "unrecorded\tnot analysed: ply 1: the move was not recorded"
     assert lines[1].startswith("engine\twhite ")
-    assert "100% match, ACPL 0.0" in lines[1]
+    assert lines[1].startswith("engine\twhite 1500: score ") and "% match (25 moves)" in lines[1]
     assert lines[2:] == ["FLAGGED\tengine\tana"]
     assert "2 games analysed, 1 players flagged" in result.stderr
 
@@ -60,17 +60,19 @@ def test_detect_stores_the_analysis_and_lists_the_flag(
     stored = analyses.get("engine")
     assert stored.flagged and stored.flags == ("ana",)
     assert stored.engine.startswith("Stockfish")
-    assert stored.limits["depth"] == 10
+    assert stored.limits["depth"] == DetectorRules().depth
     assert stored.evidence is not None
     assert stored.evidence["flagged"] == ["white"]
-    assert stored.evidence["white"]["match_rate"] == 1.0
+    assert stored.evidence["white"]["match_rate"] >= 0.9
+    assert stored.evidence["white"]["reason"] == "game"
     unrecorded = analyses.get("unrecorded")
     assert not unrecorded.flagged and unrecorded.evidence is None
     assert [view.game_id for view in analyses.list(flagged=True)] == ["engine"]
     # the flag is a report on the moderators' review queue, with the evidence
     case = ledger.reviews.get("engine")
     assert case.status == "open"
-    assert [(r.by, r.source) for r in case.reports] == [("detector:stockfish", "detector")]
+    reports = [(r.by, r.source, r.accused) for r in case.reports]
+    assert reports == [("detector:stockfish:white", "detector", "ana")]
     assert case.reports[0].reason.startswith("engine-like play by ana")
     assert case.reports[0].evidence == stored.evidence
 

@@ -81,12 +81,12 @@ class DetectorRules:
     loss_cap: float = 0.20
     # the flag rule
     min_moves: int = 10
-    game_score: float = 4.0
-    window: int = 15
-    window_score: float = 4.5
+    game_score: float = 4.25
+    window: int = 20
+    window_score: float = 4.0
     record_games: int = 10
     record_min_moves: int = 40
-    record_score: float = 4.0
+    record_score: float = 3.75
 
     @property
     def moves(self) -> MoveSettings:
