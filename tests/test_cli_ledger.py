@@ -493,10 +493,13 @@ def test_serve_creates_loads_the_sample_and_runs_uvicorn(
     code, _, err = invoke("serve", "--sample", "--db", ledger_url, "--port", "8123",
                           "--workers", "2")  # fmt: skip
     assert code == 0, err
-    assert calls == [(
+    ((args, kwargs),) = calls
+    log_config = kwargs.pop("log_config")  # chessrate's own lines through uvicorn's handler
+    assert (args, kwargs) == (
         ("chessrate.server:create_app_from_env",),
         {"factory": True, "host": "127.0.0.1", "port": 8123, "workers": 2},
-    )]  # fmt: skip
+    )  # fmt: skip
+    assert "chessrate" in log_config["loggers"]
     assert os.environ["CHESSRATE_DATABASE_URL"] == database_url(ledger_url)
     assert "(system site)" in err
     assert "serving " in err

@@ -18,10 +18,12 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 from click.testing import CliRunner
 
 from chessrate.cli import main
-from chessrate.ledger import Ledger
+from chessrate.ledger import Ledger, connection
 from chessrate.ledger.live import OtbRegistration
 from chessrate.ledger.schema import UtcDateTime, fide_periods, metadata
 from chessrate.records import Result, Venue
@@ -96,6 +98,7 @@ def moment_columns() -> list[tuple[str, str]]:
     return [
         (table.name, column.name)
         for table in metadata.sorted_tables
+        if table.name not in LATER
         for column in table.columns
         if isinstance(column.type, UtcDateTime)
     ]
@@ -113,7 +116,18 @@ def stored_moments(ledger: Ledger) -> dict[tuple[str, str], list[Any]]:
         }
 
 
+LATER = ("sessions", "player_marks")
+"""Tables of migrations after 0010: a ledger at 0009 has none of them."""
+
+
 def back_to_0009(ledger: Ledger) -> None:
+    """The ledger as it was at 0009 with its rows: the later migrations undone (their
+    downgrades), then the version set back."""
+    config = Config()
+    config.set_main_option("script_location", str(Path(connection.__file__).parent / "migrations"))
+    with ledger.transaction() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0010")
     with ledger.engine.begin() as conn:
         conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0009'")
 
