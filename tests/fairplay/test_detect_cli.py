@@ -52,7 +52,8 @@ def test_detect_stores_the_analysis_and_lists_the_flag(
     # the earliest ended first: the 30-ply game, then the 90-ply one
     assert lines[0] == "unrecorded\tnot analysed: ply 1: the move was not recorded"
     assert lines[1].startswith("engine\twhite ")
-    assert lines[1].startswith("engine\twhite 1500: score ") and "% match (25 moves)" in lines[1]
+    assert lines[1].startswith("engine\twhite (no established rating): score ")
+    assert "% match (25 moves)" in lines[1]
     assert lines[2:] == ["FLAGGED\tengine\tana"]
     assert "2 games analysed, 1 players flagged" in result.stderr
 

@@ -78,7 +78,9 @@ def test_a_record_flag_files_one_report_on_the_newest_game(tmp_path: Path) -> No
         record = job.record_of("ana")
         assert record is not None and len(record.games) == number
         assert not any(game.flagged for _, game in record.games)  # none alone
-        if report.flags and flagged_at is None:
+        if flagged_at is not None:  # flagged already: the case is open, nothing more
+            assert report.flags == [] and record.flagged
+        elif report.flags:
             flagged_at = number
             assert report.flags == [(f"g{number}", "ana")]
             assert record.flagged and record.score >= RULES.record_score
@@ -97,6 +99,8 @@ def test_a_record_flag_files_one_report_on_the_newest_game(tmp_path: Path) -> No
     assert all(g["carries"] for g in filed.evidence["games"])
     assert "over their last" in filed.reason
     assert ledger.analyses.get(first).flags == ("ana",)
+    later = [f"g{n}" for n in range(flagged_at + 1, 7)]
+    assert later and all(ledger.analyses.get(g).flags == () for g in later)
     assert job.record_of("ben") is not None and not job.record_of("ben").flagged  # type: ignore[union-attr]
     ledger.dispose()
 

@@ -258,7 +258,7 @@ def _evidence_text(evidence: dict[str, Any] | None) -> str:
     parts = []
     for side in ("white", "black"):
         stats = evidence[side]
-        rating = "unrated" if stats["rating"] is None else stats["rating"]
+        rating = "(no established rating)" if stats["rating"] is None else stats["rating"]
         if "score" in stats:
             shown = f"score {stats['score']:.1f}, {stats['match_rate']:.0%} match"
         else:

@@ -22,7 +22,12 @@ All numbers live in :class:`DetectorRules`:
   at least ``min_moves`` moves, or when a run of ``window`` consecutive moves reaches
   ``window_score`` (higher: a game has many runs, and the best of them is looked at).
   A player is flagged on their record when their last ``record_games`` analysed games
-  together reach ``record_score`` over at least ``record_min_moves`` moves.
+  together (at least ``record_min_games``) reach ``record_score`` over at least
+  ``record_min_moves`` moves.
+* **Whose rating.** The job judges a player by their rating before the game once they
+  have ``established_games`` rated games; before that their rating says little of
+  their strength (a strong newcomer starts at the system's first rating), and they
+  are judged as the top band.
 
 Why these limits, and what they catch and miss: ``bench/detector_eval.py`` and
 ``bench/RESULTS.md`` ("The fair-play detector"); the short version is the README's
@@ -85,8 +90,10 @@ class DetectorRules:
     window: int = 20
     window_score: float = 4.0
     record_games: int = 10
+    record_min_games: int = 3
     record_min_moves: int = 40
     record_score: float = 3.75
+    established_games: int = 10
 
     @property
     def moves(self) -> MoveSettings:
@@ -230,12 +237,17 @@ def judge_record(
 ) -> Record:
     """A player's record over their last ``rules.record_games`` games (``games`` oldest
     first): flagged when the summed score reaches ``record_score`` over at least
-    ``record_min_moves`` moves, or when one game is flagged alone."""
+    ``record_min_games`` games and ``record_min_moves`` moves, or when one game is
+    flagged alone."""
     recent = tuple(games[-rules.record_games :])
     total = sum((g.tally for _, g in recent), Tally())
     score = total.score(model.rho)
     alone = tuple(game_id for game_id, g in recent if g.flagged)
-    together = total.moves >= rules.record_min_moves and score >= rules.record_score
+    together = (
+        len(recent) >= rules.record_min_games
+        and total.moves >= rules.record_min_moves
+        and score >= rules.record_score
+    )
     carried = alone
     if together:
         carried = tuple(gid for gid, g in recent if g.flagged or g.score > 0)

@@ -76,7 +76,11 @@ class DetectionJob:
         for game in self.analyses.pending(limit, min_plies):
             if stop is not None and stop.is_set():
                 break
-            ratings = game.ratings
+            established = self.rules.established_games
+            ratings = {  # a rating too new to tell: judged as the top band
+                side: rating if game.games.get(side, 0) >= established else None
+                for side, rating in game.ratings.items()
+            }
             evidence: Evidence | None = None
             note = None
             try:
@@ -101,7 +105,10 @@ class DetectionJob:
                         report.flags.append((game.id, player))
                         continue
                     record = self.record_of(player)
-                    if record is not None and record.flagged and record.carried_by:
+                    if (
+                        record is not None and record.flagged and record.carried_by
+                        and not self.flagged_before(player, game.id)
+                    ):  # fmt: skip
                         self.on_record_flag(game.id, player, side, record)
                         report.flags.append((game.id, player))
             report.analysed.append(self.analyses.get(game.id))
@@ -123,6 +130,13 @@ class DetectionJob:
             return None
         return judge_record(games, self.rules, self.detector.model)
 
+    def flagged_before(self, player: str, game_id: str) -> bool:
+        """Whether one of the player's other games of their record is flagged for them
+        already: the moderators have the case, and a record that stays flagged as
+        games come in files nothing more."""
+        recent = self.analyses.recent_of(player, self.rules.record_games)
+        return any(player in view.flags for view in recent if view.game_id != game_id)
+
     # ---- THE HOOKS -----------------------------------------------------------------
     def on_flag(self, game_id: str, player: str, side: Side, evidence: Evidence) -> None:
         """Called once per player flagged by one game (``side``: the side they played):
@@ -131,11 +145,15 @@ class DetectionJob:
         it; idempotent, so a re-run files nothing twice). A game the queue refuses
         (annulled meanwhile) is logged, not retried."""
         mine = evidence.side(side)
-        how = "the whole game" if mine.reason is Reason.GAME else "a run of moves"
-        summary = (
-            f"score {mine.score:.1f} over {how} ({mine.moves} moves, "
-            f"{mine.match_rate:.0%} engine matches)"
-        )
+        if mine.reason is Reason.WINDOW and mine.windows:
+            runs = ", ".join(f"plies {w.from_ply}-{w.to_ply} score {w.score:.1f}"
+                             for w in mine.windows)  # fmt: skip
+            summary = (
+                f"a run of {mine.windows[0].moves} moves: {runs} (whole game {mine.score:.1f})"
+            )
+        else:
+            summary = f"score {mine.score:.1f} over the whole game"
+        summary += f", {mine.moves} moves, {mine.match_rate:.0%} engine matches"
         log.warning("detector: game %s: %s flagged, %s", game_id, player, summary)
         self.analyses.record_flag(game_id, player)
         reason = f"engine-like play by {player}: {summary}"

@@ -9,7 +9,7 @@ there); :mod:`chessrate.fairplay.job` joins the two.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -38,6 +38,8 @@ class PendingGame:
     black: str
     moves: tuple[str | None, ...]
     ratings: dict[Side, int | None]
+    games: dict[Side, int] = field(default_factory=dict)
+    """Each player's rated games before this one in the game's pool (0: unknown)."""
 
     def player(self, side: Side) -> str:
         return self.white if side is Side.WHITE else self.black
@@ -116,10 +118,13 @@ class Analyses:
             view = self.ledger.games.get(game_id)
             white, black = view.record.white, view.record.black
             ratings: dict[Side, int | None] = {}
+            played: dict[Side, int] = {}
             for side, player in ((Side.WHITE, white), (Side.BLACK, black)):
-                before = next((c.before for c in view.changes if c.player == player), None)
+                change = next((c for c in view.changes if c.player == player), None)
+                before = None if change is None else change.before
                 ratings[side] = None if before is None else int(before.quantize(Decimal(1)))
-            pending.append(PendingGame(game_id, white, black, moves, ratings))
+                played[side] = 0 if change is None else change.games_before
+            pending.append(PendingGame(game_id, white, black, moves, ratings, played))
         return pending
 
     def counts(self, min_plies: int = 1) -> AnalysisCounts:

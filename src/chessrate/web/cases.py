@@ -161,7 +161,10 @@ def case_view(ledger: Ledger, review: ReviewPublic, ply: int | None) -> dict[str
                 break
     game_evidence = found if isinstance(found, GameEvidence) else None
     recorded: list[str | None] | None = None
-    if ledger.info.live_games:
+    submitted = ledger.games.get(game_id).record.moves  # a game submitted with its moves
+    if submitted:
+        recorded = list(submitted)
+    elif ledger.info.live_games:
         try:
             recorded = [m.move for m in app_live.get_live_game(ledger, game_id).moves]
         except NotFound:
