@@ -11,7 +11,7 @@ be passed wherever a detector is taken. A player's last games are judged togethe
 All numbers live in :class:`DetectorRules`:
 
 * **The search** (:mod:`.analysis`): every position from ply ``opening_plies + 1`` =
-  11 on, at depth 8 with the 4 best moves (MultiPV), one thread, 16 MB of hash
+  11 on, at depth 9 with the 2 best moves (MultiPV), one thread, 16 MB of hash
   cleared before each position; at most ``max_positions`` positions and
   ``game_seconds`` per game (a game cut short says so and is judged on what was
   analysed).
