@@ -26,6 +26,8 @@ from typing import Any
 
 import chess
 
+from ..moves import legal_move
+
 SIDES = ("white", "black")
 
 
@@ -258,19 +260,6 @@ def _san(board: chess.Board, uci: str | None) -> str | None:
     return board.san(move) if board.is_legal(move) else uci
 
 
-def _parsed(board: chess.Board, text: str) -> chess.Move | None:
-    try:
-        move = chess.Move.from_uci(text)
-        if board.is_legal(move):
-            return move
-    except ValueError:
-        pass
-    try:
-        return board.parse_san(text)
-    except ValueError:
-        return None
-
-
 def game_moves(
     recorded: Sequence[str | None] | None, evidence: GameEvidence | None
 ) -> tuple[list[PlayedMove], bool]:
@@ -294,7 +283,7 @@ def game_moves(
         mark = analysed.get(ply)
         side = "white" if ply % 2 else "black"
         number = (ply + 1) // 2
-        move = None if board is None or not text else _parsed(board, text.strip())
+        move = None if board is None or not text else legal_move(board, text.strip())
         if board is not None and move is not None:
             listed.append(
                 PlayedMove(

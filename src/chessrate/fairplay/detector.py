@@ -47,6 +47,7 @@ import chess
 import chess.engine
 
 from ..errors import InvalidInput
+from ..moves import legal_move
 from ..systems.site_live import Side
 from .analysis import GameAnalysis, Position, analyse_moves
 from .model import HumanModel, Move, MoveSettings, Tally, default_model, evidence_move
@@ -344,25 +345,12 @@ def parse_moves(moves: Sequence[str | None]) -> list[chess.Move]:
     for number, text in enumerate(moves, 1):
         if not text:
             raise UnanalysableGame(f"ply {number}: the move was not recorded")
-        move = _parse(board, text.strip())
+        move = legal_move(board, text.strip())
         if move is None:
             raise UnanalysableGame(f"ply {number}: {text!r} is not a legal move here")
         board.push(move)
         parsed.append(move)
     return parsed
-
-
-def _parse(board: chess.Board, text: str) -> chess.Move | None:
-    try:
-        move = chess.Move.from_uci(text)
-        if board.is_legal(move):
-            return move
-    except ValueError:
-        pass
-    try:
-        return board.parse_san(text)
-    except ValueError:
-        return None
 
 
 class StockfishDetector:
