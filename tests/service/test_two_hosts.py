@@ -182,7 +182,7 @@ def test_chessrate_detect_takes_the_machine_lock(
 
 # -- two hosts, one killed ---------------------------------------------------------------
 
-SOON = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=3)
+PLAYED_FROM = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=3)
 """The rated games' moments: before the hosts' clock (the service's real time)."""
 PLAYERS = [f"p{n:02d}" for n in range(12)]  # rated games and reports
 SEEKERS = [f"s{n:02d}" for n in range(12)]  # one seek each
@@ -190,7 +190,6 @@ LIVE = [f"q{n:02d}" for n in range(16)]  # live games, two players each
 FAST = "5+0"
 """The abandoned live games' control: 5 s each. After two plies White's clock runs out
 5 s later, and a sweeper ends the game (a loss on time)."""
-WRITE = {"POST"}
 
 
 @dataclass
@@ -210,7 +209,7 @@ class Step:
 
 def posted(game_id: str, white: str, black: str, n: int, **fields: Any) -> Step:
     body = {
-        "id": game_id, "played_at": (SOON + timedelta(seconds=n)).isoformat(),
+        "id": game_id, "played_at": (PLAYED_FROM + timedelta(seconds=n)).isoformat(),
         "white": white, "black": black, "result": random.Random(n).choice(["1-0", "0-1"]),
         "time_control": "5m+3s", **fields,
     }  # fmt: skip
@@ -522,7 +521,7 @@ def test_two_hosts_one_killed_mid_stream(
         assert not stream.failed, stream.failed
         assert not stream.wrong, stream.wrong[:5]
         assert stream.again, "the kill caught no request: nothing was sent again"
-        again_games = [step.game for step, _, _ in stream.again if step.game]
+        again_games = Counter(status for step, status, _ in stream.again if step.game)
 
         # Host b alone: the sweepers end the abandoned and the seekers' games, the
         # detector analyses every game with moves, the killed host's one included.
@@ -576,6 +575,7 @@ def test_two_hosts_one_killed_mid_stream(
     for game_id in [*abandoned, *by_game]:
         row = live[game_id]
         assert (row.status, row.ended_by) == ("ended", "sweeper"), game_id
+        assert (row.result, row.termination) == ("0-1", "timeout"), game_id  # White's clock
         assert swept[game_id.encode()] <= 1, game_id
         assert game_id in stored
     assert sum(swept.values()) >= len(abandoned) + len(by_game) - 1
@@ -608,6 +608,7 @@ def test_two_hosts_one_killed_mid_stream(
     print(
         f"\ntwo hosts: up in {up - started:.1f} s, stream {streamed - up:.1f} s "
         f"({len(stream.answered)} answered, {len(stream.again)} sent again, "
-        f"{len(again_games)} of them games), settled {settled_at - streamed:.1f} s; "
+        f"games among them: {again_games[200]} stored by the killed host, "
+        f"{again_games[201]} not), settled {settled_at - streamed:.1f} s; "
         f"{len(stored)} games, {len(analysed)} analysed, host b took over {taken_over}"
     )
