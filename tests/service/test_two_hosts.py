@@ -132,6 +132,70 @@ def test_two_hosts_jobs_analyse_each_game_once(postgres_url: str) -> None:
     second_host.dispose()
 
 
+class Meeting(DetectionJob):
+    """A host's job that, storing a game, waits (at most 2 s) for the other host's job
+    to be storing too before it judges Ana's record: unless the second is kept out
+    until the first commits, both judge at once."""
+
+    def __init__(self, ledger: Ledger, barrier: threading.Barrier) -> None:
+        super().__init__(ledger, Scripted(), lambda: NOW, RULES)
+        self.barrier = barrier
+
+    def record_of(self, player: str, stored: Any = None) -> Any:
+        if player == "ana" and stored is not None:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                self.barrier.wait(2)  # kept out: the other comes after this one commits
+        return super().record_of(player, stored)
+
+
+def test_two_hosts_storing_one_players_games_at_once_judge_the_record_once(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A player's record is flagged by their f-th game. Their games f-1 and f are
+    analysed by two hosts at once and stored at once: the second to store sees the
+    first's analysis (the players' rows are locked first), so the record is flagged
+    and reported once (judged side by side, each would see f-1 games: no flag)."""
+    scratch = ledger_with(f"sqlite:///{tmp_path / 'scratch.db'}", "site", "ana", "ben")
+    job = DetectionJob(scratch, Scripted(), lambda: NOW, RULES)
+    flagged_at = 0
+    for number in range(1, 8):
+        submit(scratch, f"g{number}", number * 10)
+        if job.run(5).flags:
+            flagged_at = number
+            break
+    scratch.dispose()
+    assert flagged_at > 2
+    one = ledger_with(postgres_url, "site", "ana", "ben")
+    other = Ledger(postgres_url)
+    for number in range(1, flagged_at + 1):
+        submit(one, f"g{number}", number * 10)
+    first = DetectionJob(one, Scripted(), lambda: NOW, RULES).run(flagged_at - 2)
+    assert not first.flags and len(first.analysed) == flagged_at - 2
+    barrier = threading.Barrier(2)
+    found: dict[str, Any] = {}
+    threads = [
+        threading.Thread(
+            target=lambda name=name, ledger=ledger: found.__setitem__(
+                name, Meeting(ledger, barrier).run(2)
+            )
+        )
+        for name, ledger in (("one", one), ("other", other))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    analysed = sorted(v.game_id for report in found.values() for v in report.analysed)
+    assert analysed == [f"g{flagged_at - 1}", f"g{flagged_at}"]  # one each
+    flags = [flag for report in found.values() for flag in report.flags]
+    assert len(flags) == 1 and flags[0][1] == "ana"
+    with one.engine.connect() as conn:
+        filed = conn.execute(select(reports.c.game_id, reports.c.by)).all()
+    assert [(game, by) for game, by in filed] == [(flags[0][0], "detector:stockfish:white")]
+    one.dispose()
+    other.dispose()
+
+
 def test_an_analysis_is_stored_with_its_reports_or_not_at_all(tmp_path: Path) -> None:
     """A host that dies after the analysis but before the report is filed (here: the
     report's filing raises) leaves nothing: the game still waits, no report; the next
