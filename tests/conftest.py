@@ -13,7 +13,10 @@ reaches one of them another way is marked where it is written.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +31,12 @@ DATABASES = ("sqlite", "postgres")
 # another test, and its shutdown waits for the game being analysed). The tests of the
 # detector in the service turn it on, or remove this, themselves.
 os.environ.setdefault("CHESSRATE_DETECT_SECONDS", "0")
+# The detector's machine lock (and `chessrate detect`'s) lives in the runtime directory:
+# each test process gets one of its own, so that a detector test never finds the lock
+# held by another process's test (or another checkout's suite on the same machine).
+if "CHESSRATE_RUNTIME_DIR" not in os.environ:
+    os.environ["CHESSRATE_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="chessrate-run-")
+    atexit.register(shutil.rmtree, os.environ["CHESSRATE_RUNTIME_DIR"], True)
 
 NEEDS = {
     "postgres": frozenset({"postgres_admin_url", "postgres_url"}),

@@ -192,10 +192,16 @@ def detect(
     ({"type": "player", ...}: their last games together and the games that carry a
     flag). Without FILES, the ledger's finished rated games with moves that are not
     analysed yet are analysed, the earliest first, and stored; one line per game,
-    FLAGGED lines last. README "Fair play" says what the score is.
+    FLAGGED lines last. Like the service's detector it first takes the machine's lock
+    (detector.lock in $CHESSRATE_RUNTIME_DIR): while a service or another run
+    analyses, it analyses nothing and says so; beside other hosts of one PostgreSQL
+    database it claims each game, so a game is analysed once. README "Fair play" says
+    what the score is.
     """
+    from ..application.settings import Settings
     from ..fairplay import DetectorRules, StockfishDetector
-    from ..fairplay.job import DetectionJob
+    from ..fairplay.background import LOCK_NAME, MachineLock, locked_run, runtime_dir
+    from ..fairplay.job import DetectionJob, DetectReport
 
     rules = DetectorRules()
     if depth is not None:
@@ -212,10 +218,28 @@ def detect(
                 click.echo(f"FLAGGED\t{view.game_id}\t{','.join(view.flags)}\t"
                            f"{_evidence_text(view.evidence)}")  # fmt: skip
             return
-        with StockfishDetector(rules, path=stockfish) as detector:
-            report = DetectionJob(ledger, detector, utc_now).run(limit)
+        try:
+            lock = MachineLock(runtime_dir(Settings().runtime_dir) / LOCK_NAME)
+        except OSError as error:
+            raise click.ClickException(
+                f"no directory for the detector's lock file (CHESSRATE_RUNTIME_DIR): {error}"
+            ) from None
+
+        def run() -> DetectReport:
+            with StockfishDetector(rules, path=stockfish) as detector:
+                return DetectionJob(ledger, detector, utc_now).run(limit)
+
+        found = locked_run(run, lock)
     finally:
         ledger.dispose()
+    if found is None:
+        click.echo(
+            f"another process is analysing on this machine (it holds {lock.path}): "
+            "nothing analysed this time",
+            err=True,
+        )
+        return
+    report = found
     for view in report.analysed:
         shown = view.note or _evidence_text(view.evidence)
         click.echo(f"{view.game_id}\t{shown}")

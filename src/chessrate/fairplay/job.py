@@ -4,9 +4,14 @@ run, store each analysis, and hand each flag to :meth:`DetectionJob.on_flag`.
 
 Run by ``chessrate detect`` (cron) and by each service worker, by default, every 30 s
 when Stockfish is found, one analysis at a time on the machine
-(:mod:`chessrate.fairplay.background`, :mod:`chessrate.server`). Several runs at once
-are safe: a game's analysis is stored once (its row's key); a run that finds the game
-stored meanwhile drops its own (the work is repeated, not the row).
+(:mod:`chessrate.fairplay.background`, :mod:`chessrate.server`). Several runs at once,
+on one machine or on several hosts of one database, analyse each game once: a run
+claims a game before analysing it (:meth:`Analyses.claim
+<chessrate.ledger.analyses.Analyses.claim>`; a game another run holds is skipped, and
+a killed run's claim goes with its database session), and stores the analysis, its
+flags and its reports in one transaction (:meth:`Analyses.storing
+<chessrate.ledger.analyses.Analyses.storing>`): all of them, or none, and the game
+waits for the next run.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 
 from ..errors import ChessrateError
 from ..ledger import Ledger
-from ..ledger.analyses import AnalysisView
+from ..ledger.analyses import AnalysisView, PendingGame, Storing
 from ..systems.site_live import Side
 from .detector import (
     Detector,
@@ -76,50 +81,67 @@ class DetectionJob:
         for game in self.analyses.pending(limit, min_plies):
             if stop is not None and stop.is_set():
                 break
-            established = self.rules.established_games
-            ratings = {  # a rating too new to tell: judged as the top band
-                side: rating if game.games.get(side, 0) >= established else None
-                for side, rating in game.ratings.items()
-            }
-            evidence: Evidence | None = None
-            note = None
-            try:
-                evidence = self.detector.analyse(game.moves, ratings)
-            except UnanalysableGame as error:  # moves missing or illegal: never analysable
-                note = f"not analysed: {error}"
-            engine = evidence.engine if evidence is not None else "-"
-            limits = evidence.limits if evidence is not None else self.rules.limits()
-            flagged = bool(evidence and evidence.flagged)
-            stored = self.analyses.store(
-                game.id, engine, limits, None if evidence is None else evidence.to_json(),
-                flagged, note, self.clock(),
-            )  # fmt: skip
-            if not stored:
-                report.raced.append(game.id)
-                continue
+            with self.analyses.claim(game.id) as mine:
+                # Another run holds the game, or stored it between the list and the claim.
+                if not mine or self.analyses.analysed(game.id):
+                    report.raced.append(game.id)
+                    continue
+                if self._analyse(game, report):
+                    report.analysed.append(self.analyses.get(game.id))
+                else:
+                    report.raced.append(game.id)
+        return report
+
+    def _analyse(self, game: PendingGame, report: DetectReport) -> bool:
+        """Analyse a claimed game, store the analysis with its flags and reports; False
+        when it was stored meanwhile (nothing stored)."""
+        established = self.rules.established_games
+        ratings = {  # a rating too new to tell: judged as the top band
+            side: rating if game.games.get(side, 0) >= established else None
+            for side, rating in game.ratings.items()
+        }
+        log.info("detector: game %s: analysing %d plies", game.id, len(game.moves))
+        evidence: Evidence | None = None
+        note = None
+        try:
+            evidence = self.detector.analyse(game.moves, ratings)
+        except UnanalysableGame as error:  # moves missing or illegal: never analysable
+            note = f"not analysed: {error}"
+        engine = evidence.engine if evidence is not None else "-"
+        limits = evidence.limits if evidence is not None else self.rules.limits()
+        flagged = bool(evidence and evidence.flagged)
+        flags: list[tuple[str, str]] = []
+        with self.analyses.storing(
+            game.id, engine, limits, None if evidence is None else evidence.to_json(),
+            flagged, note, self.clock(),
+        ) as stored:  # fmt: skip
+            if stored is None:
+                return False
             if evidence is not None:
                 for side in Side:
                     player = game.player(side)
                     if evidence.side(side).flagged:
-                        self.on_flag(game.id, player, side, evidence)
-                        report.flags.append((game.id, player))
+                        self.on_flag(game.id, player, side, evidence, stored)
+                        flags.append((game.id, player))
                         continue
-                    record = self.record_of(player)
+                    record = self.record_of(player, stored)
                     if (
                         record is not None and record.flagged and record.carried_by
-                        and not self.flagged_before(player, game.id)
+                        and not self.flagged_before(player, game.id, stored)
                     ):  # fmt: skip
-                        self.on_record_flag(game.id, player, side, record)
-                        report.flags.append((game.id, player))
-            report.analysed.append(self.analyses.get(game.id))
-        return report
+                        self.on_record_flag(game.id, player, side, record, stored)
+                        flags.append((game.id, player))
+        report.flags += flags  # committed
+        log.info("detector: game %s: analysis stored, %d flagged", game.id, len(flags))
+        return True
 
-    def record_of(self, player: str) -> Record | None:
+    def record_of(self, player: str, stored: Storing | None = None) -> Record | None:
         """The player's record: their last ``record_games`` stored analyses judged
         together (:func:`~chessrate.fairplay.detector.judge_record`); None when none
-        of them has a score (analyses stored before the model)."""
+        of them has a score (analyses stored before the model). ``stored``: read in
+        the transaction storing a game's analysis (which it counts)."""
         games: list[tuple[str, PlayerGame]] = []
-        for view in reversed(self.analyses.recent_of(player, self.rules.record_games)):
+        for view in reversed(self._recent(player, stored)):
             side = view.side_of(player)
             if view.evidence is None or side is None or "version" not in view.evidence:
                 continue
@@ -130,20 +152,28 @@ class DetectionJob:
             return None
         return judge_record(games, self.rules, self.detector.model)
 
-    def flagged_before(self, player: str, game_id: str) -> bool:
+    def flagged_before(self, player: str, game_id: str, stored: Storing | None = None) -> bool:
         """Whether one of the player's other games of their record is flagged for them
         already: the moderators have the case, and a record that stays flagged as
         games come in files nothing more."""
-        recent = self.analyses.recent_of(player, self.rules.record_games)
+        recent = self._recent(player, stored)
         return any(player in view.flags for view in recent if view.game_id != game_id)
 
+    def _recent(self, player: str, stored: Storing | None) -> list[AnalysisView]:
+        if stored is None:
+            return self.analyses.recent_of(player, self.rules.record_games)
+        return stored.recent_of(player, self.rules.record_games)
+
     # ---- THE HOOKS -----------------------------------------------------------------
-    def on_flag(self, game_id: str, player: str, side: Side, evidence: Evidence) -> None:
-        """Called once per player flagged by one game (``side``: the side they played):
-        records the flag in ``analyses.flags`` and files the detector's report accusing
-        them for the moderators' review queue (source ``detector``, the evidence with
-        it; idempotent, so a re-run files nothing twice). A game the queue refuses
-        (annulled meanwhile) is logged, not retried."""
+    def on_flag(
+        self, game_id: str, player: str, side: Side, evidence: Evidence, stored: Storing
+    ) -> None:
+        """Called once per player flagged by one game (``side``: the side they played),
+        in the transaction ``stored`` that stores the game's analysis: records the flag
+        in ``analyses.flags`` and files the detector's report accusing them for the
+        moderators' review queue (source ``detector``, the evidence with it; idempotent,
+        so a re-run files nothing twice). A game the queue refuses (annulled meanwhile)
+        is logged, not retried."""
         mine = evidence.side(side)
         if mine.reason is Reason.WINDOW and mine.windows:
             runs = ", ".join(f"plies {w.from_ply}-{w.to_ply} score {w.score:.1f}"
@@ -155,34 +185,36 @@ class DetectionJob:
             summary = f"score {mine.score:.1f} over the whole game"
         summary += f", {mine.moves} moves, {mine.match_rate:.0%} engine matches"
         log.warning("detector: game %s: %s flagged, %s", game_id, player, summary)
-        self.analyses.record_flag(game_id, player)
+        stored.record_flag(player)
         reason = f"engine-like play by {player}: {summary}"
-        self._report(game_id, player, side, reason, evidence.to_json())
+        self._report(stored, player, side, reason, evidence.to_json())
 
-    def on_record_flag(self, game_id: str, player: str, side: Side, record: Record) -> None:
+    def on_record_flag(
+        self, game_id: str, player: str, side: Side, record: Record, stored: Storing
+    ) -> None:
         """Called when a player's record is flagged though the game just analysed is
         not flagged alone: the report goes on that game (the newest of the record),
-        naming the games that carry it."""
+        naming the games that carry it; in the transaction ``stored``, as
+        :meth:`on_flag`."""
         games = ", ".join(record.carried_by)
         log.warning("detector: %s flagged on their last %d games (%s)", player,
                     len(record.games), games)  # fmt: skip
-        self.analyses.record_flag(game_id, player)
+        stored.record_flag(player)
         reason = (
             f"engine-like play by {player} over their last {len(record.games)} games: "
             f"score {record.score:.1f} ({record.tally.moves} moves); carried by {games}"
         )
-        self._report(game_id, player, side, reason, record_evidence(player, record, self.rules))
+        self._report(stored, player, side, reason, record_evidence(player, record, self.rules))
 
     def _report(
-        self, game_id: str, player: str, side: Side, reason: str, evidence: dict[str, Any]
+        self, stored: Storing, player: str, side: Side, reason: str, evidence: dict[str, Any]
     ) -> None:
         try:
-            self.ledger.reviews.file_report(
-                game_id, f"{DETECTOR_NAME}:{side.value}", reason, evidence, "detector",
-                self.clock(), accused=player,
-            )  # fmt: skip
-        except ChessrateError as error:
-            log.warning("detector: game %s: no report filed: %s", game_id, error)
+            stored.file_report(
+                f"{DETECTOR_NAME}:{side.value}", reason, evidence, self.clock(), player
+            )
+        except ChessrateError as error:  # raised before it wrote anything
+            log.warning("detector: game %s: no report filed: %s", stored.game_id, error)
 
 
 def record_evidence(player: str, record: Record, rules: DetectorRules) -> dict[str, Any]:

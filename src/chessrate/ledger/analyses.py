@@ -1,30 +1,61 @@
 """The fair-play detector's analyses in the ledger (table ``analyses``, migration 0009).
 
 Which finished games with moves (live games, and games submitted with their moves)
-wait for an analysis, how many, storing one, recording a flag, and
-reading them back. The analysing itself is :mod:`chessrate.fairplay` (no database
-there); :mod:`chessrate.fairplay.job` joins the two.
+wait for an analysis, how many, claiming one, storing one with its flags and the
+detector's reports, and reading them back. The analysing itself is
+:mod:`chessrate.fairplay` (no database there); :mod:`chessrate.fairplay.job` joins the
+two.
+
+Several hosts on one PostgreSQL database analyse each game once: a host first
+*claims* the game (:meth:`Analyses.claim`: a session-level advisory lock on the
+game, held on a connection of its own while the game is analysed and stored;
+another host that tries skips the game). A host that dies loses its database
+session, and with it the claim: the game is still waiting (nothing of it was
+stored) and the next round of any host takes it. The analysis, the flags it records
+and the detector's reports are stored in ONE transaction (:meth:`Analyses.storing`)
+that first locks the game's two players (as every write about them does), so a host
+killed in between leaves either all of it or none, and two games of one player
+stored at once by two hosts judge the player's record one after the other.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Select, exc, func, insert, or_, select, update
+from sqlalchemy import Connection, Select, func, insert, or_, select, text, update
 
 from ..errors import NotFound
 from ..records import Outcome, Venue, moment
 from ..systems.site_live import LiveStatus, Side
-from . import codec, rows
-from .connection import as_utc
+from . import codec, common, rows
+from .connection import as_utc, connection_errors
+from .reviews import ReportView
 from .schema import analyses, game_moves, games, live_games, players
 
 if TYPE_CHECKING:
     from .store import Ledger
+
+log = logging.getLogger(__name__)
+
+CLAIM_SPACE = 0x5EE6_0017
+"""The first key of the PostgreSQL advisory locks that claim games for an analysis
+(the two-key form: the second is the game id's CRC-32; the pairing pass's one-key lock
+is another key space)."""
+
+
+def claim_key(game_id: str) -> int:
+    """The second key of a game's claim: its id's CRC-32 as a signed 32-bit integer (the
+    same on every host). Two ids with one CRC share a claim: one of them waits a round."""
+    value = zlib.crc32(game_id.encode())
+    return value - (1 << 32) if value >= 1 << 31 else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +208,81 @@ class Analyses:
             .where(analyses.c.game_id.is_(None))
         )
 
+    @contextmanager
+    def claim(self, game_id: str) -> Iterator[bool]:
+        """Claim the game for an analysis while the block runs: yield True holding the
+        claim, False at once when another process (this host's or another's) holds it.
+        On PostgreSQL a session-level advisory lock (:data:`CLAIM_SPACE`,
+        :func:`claim_key`) on a connection of its own, released at the end of the block
+        or, when the process dies, with its session, so a killed host's game is taken by
+        the next round of another. On SQLite (one machine, one writer at a time; the
+        machine's detector lock serialises the rounds) the claim is always had."""
+        if not self.ledger.postgres:
+            yield True
+            return
+        key = {"space": CLAIM_SPACE, "game": claim_key(game_id)}
+        with connection_errors():
+            conn = self.ledger.engine.connect()
+        held = False
+        try:
+            with connection_errors():
+                held = bool(
+                    conn.execute(text("SELECT pg_try_advisory_lock(:space, :game)"), key).scalar()
+                )
+                conn.commit()
+            yield held
+        finally:
+            try:
+                if held:
+                    conn.execute(text("SELECT pg_advisory_unlock(:space, :game)"), key)
+                    conn.commit()
+            except Exception as error:  # the session goes, and the claim with it
+                log.warning("detector: game %s: claim not released (%s): closing", game_id, error)
+                conn.invalidate()
+            conn.close()
+
+    def analysed(self, game_id: str) -> bool:
+        """Whether the game's analysis is stored."""
+        with self.ledger.reading() as conn:
+            query = select(analyses.c.game_id).where(analyses.c.game_id == game_id)
+            return conn.execute(query).first() is not None
+
+    @contextmanager
+    def storing(
+        self,
+        game_id: str,
+        engine: str,
+        limits: dict[str, Any],
+        evidence: dict[str, Any] | None,
+        flagged: bool,
+        note: str | None,
+        now: datetime,
+    ) -> Iterator[Storing | None]:
+        """Store a game's analysis in a transaction that goes on in the block: yield a
+        :class:`Storing` (record flags and file reports through it: they commit with
+        the analysis, or nothing does), or None when the game was analysed already
+        (by another process meanwhile; nothing stored). The game's two players are
+        locked first (id order, as every write about them)."""
+        with self.ledger.transaction() as conn:
+            row = common.game_row(conn, game_id)
+            if row is None:
+                raise NotFound(f"game {game_id}: no such game")
+            namer = common.namer(conn, row)
+            common.load_players(conn, (namer(row.white), namer(row.black)), lock=True)
+            query = select(analyses.c.game_id).where(analyses.c.game_id == game_id)
+            if conn.execute(query).first() is not None:
+                yield None
+                return
+            conn.execute(
+                insert(analyses).values(
+                    game_id=game_id, analysed_at=now, engine=engine[:64],
+                    limits=codec.dumps(limits),
+                    evidence=None if evidence is None else codec.dumps(evidence),
+                    flagged=flagged, flags="[]", note=note,
+                )
+            )  # fmt: skip
+            yield Storing(self, conn, game_id)
+
     def store(
         self,
         game_id: str,
@@ -187,36 +293,30 @@ class Analyses:
         note: str | None,
         now: datetime,
     ) -> bool:
-        """Store a game's analysis; False when the game was analysed already (by
+        """Store a game's analysis alone; False when the game was analysed already (by
         another worker meanwhile)."""
-        try:
-            with self.ledger.transaction() as conn:
-                conn.execute(
-                    insert(analyses).values(
-                        game_id=game_id, analysed_at=now, engine=engine[:64],
-                        limits=codec.dumps(limits),
-                        evidence=None if evidence is None else codec.dumps(evidence),
-                        flagged=flagged, flags="[]", note=note,
-                    )
-                )  # fmt: skip
-        except exc.IntegrityError:
-            return False
-        return True
+        with self.storing(game_id, engine, limits, evidence, flagged, note, now) as stored:
+            return stored is not None
 
     def record_flag(self, game_id: str, player: str) -> None:
         """Add ``player`` to the game's recorded flags (once)."""
         with self.ledger.transaction() as conn:
-            query = select(analyses.c.flags).where(analyses.c.game_id == game_id)
-            stored = conn.execute(query.with_for_update()).scalar_one_or_none()
-            if stored is None:
-                raise NotFound(f"game {game_id}: no analysis to flag")
-            flags = json.loads(stored)
-            if player not in flags:
-                flags.append(player)
-                conn.execute(
-                    update(analyses).where(analyses.c.game_id == game_id)
-                    .values(flags=codec.dumps(flags), flagged=True)
-                )  # fmt: skip
+            self.record_flag_in(conn, game_id, player)
+
+    @staticmethod
+    def record_flag_in(conn: Connection, game_id: str, player: str) -> None:
+        """:meth:`record_flag` in the transaction of ``conn``."""
+        query = select(analyses.c.flags).where(analyses.c.game_id == game_id)
+        stored = conn.execute(query.with_for_update()).scalar_one_or_none()
+        if stored is None:
+            raise NotFound(f"game {game_id}: no analysis to flag")
+        flags = json.loads(stored)
+        if player not in flags:
+            flags.append(player)
+            conn.execute(
+                update(analyses).where(analyses.c.game_id == game_id)
+                .values(flags=codec.dumps(flags), flagged=True)
+            )  # fmt: skip
 
     def get(self, game_id: str) -> AnalysisView:
         with self.ledger.reading() as conn:
@@ -230,21 +330,26 @@ class Analyses:
         played (either side), the newest game first (the ledger's game order); each
         with the game's players and date. An unknown player has none."""
         with self.ledger.reading() as conn:
-            key = conn.execute(select(players.c.key).where(players.c.id == player_id)).scalar()
-            if key is None:
-                return []
-            query = (
-                select(analyses, games.c.white.label("white_key"),
-                       games.c.black.label("black_key"), games.c.played_at.label("played"))
-                .join(games, games.c.id == analyses.c.game_id)
-                .where(or_(games.c.white == key, games.c.black == key))
-                .order_by(games.c.seq.desc())
-                .limit(max(0, limit))
-            )  # fmt: skip
-            found = conn.execute(query).all()
-            keys = {k for row in found for k in (row.white_key, row.black_key)}
-            named = select(players.c.key, players.c.id).where(players.c.key.in_(keys))
-            ids = {row.key: row.id for row in conn.execute(named)} if keys else {}
+            return self.recent_of_in(conn, player_id, limit)
+
+    @staticmethod
+    def recent_of_in(conn: Connection, player_id: str, limit: int = 10) -> list[AnalysisView]:
+        """:meth:`recent_of` read through ``conn`` (a transaction sees its own rows)."""
+        key = conn.execute(select(players.c.key).where(players.c.id == player_id)).scalar()
+        if key is None:
+            return []
+        query = (
+            select(analyses, games.c.white.label("white_key"),
+                   games.c.black.label("black_key"), games.c.played_at.label("played"))
+            .join(games, games.c.id == analyses.c.game_id)
+            .where(or_(games.c.white == key, games.c.black == key))
+            .order_by(games.c.seq.desc())
+            .limit(max(0, limit))
+        )  # fmt: skip
+        found = conn.execute(query).all()
+        keys = {k for row in found for k in (row.white_key, row.black_key)}
+        named = select(players.c.key, players.c.id).where(players.c.key.in_(keys))
+        ids = {row.key: row.id for row in conn.execute(named)} if keys else {}
         return [
             _view(row, ids.get(row.white_key), ids.get(row.black_key), codec_moment(row.played))
             for row in found
@@ -259,6 +364,33 @@ class Analyses:
         query = query.order_by(analyses.c.analysed_at.desc(), analyses.c.game_id).limit(limit)
         with self.ledger.reading() as conn:
             return [_view(row) for row in conn.execute(query).all()]
+
+
+@dataclass(frozen=True, slots=True)
+class Storing:
+    """A game's analysis being stored (:meth:`Analyses.storing`): what the detector
+    writes with it goes through here, in the same transaction."""
+
+    analyses: Analyses
+    conn: Connection
+    game_id: str
+
+    def recent_of(self, player_id: str, limit: int = 10) -> list[AnalysisView]:
+        """:meth:`Analyses.recent_of`, this game's analysis included."""
+        return self.analyses.recent_of_in(self.conn, player_id, limit)
+
+    def record_flag(self, player: str) -> None:
+        """Add ``player`` to this game's recorded flags (once)."""
+        self.analyses.record_flag_in(self.conn, self.game_id, player)
+
+    def file_report(
+        self, by: str, reason: str, evidence: dict[str, Any], now: datetime, accused: str
+    ) -> tuple[ReportView, bool]:
+        """The detector's report on this game (:meth:`Reviews.file_report
+        <chessrate.ledger.reviews.Reviews.file_report>`, source ``detector``)."""
+        return self.analyses.ledger.reviews.file_report(
+            self.game_id, by, reason, evidence, "detector", now, accused=accused, conn=self.conn
+        )
 
 
 def codec_moment(micros: int | None) -> datetime | None:

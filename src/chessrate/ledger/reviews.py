@@ -148,6 +148,7 @@ class Reviews:
         via: str | None = None,
         accused: str | None = None,
         token_id: int | None = None,
+        conn: Connection | None = None,
     ) -> tuple[ReportView, bool]:
         """Report a finished rated game: ``by`` a player (``source`` "player": a known
         player id) or a detector (``source`` "detector": its name, ``evidence`` its
@@ -159,7 +160,8 @@ class Reviews:
         ``token_id`` (the token's id) with the report. Refused: an unknown game (404), a
         game still being played or already annulled (409), an unrated or void game or
         an ``accused`` who did not play it (422), a player reporting themselves or a
-        bot reporting (403)."""
+        bot reporting (403). ``conn``: in that transaction (the detector's, which stores
+        the game's analysis with its reports), else in one of its own."""
         where = f"game {game_id}"
         by = _text(by, "by", where, 200)
         reason = _text(reason, "reason", where)
@@ -175,6 +177,10 @@ class Reviews:
                 raise InvalidRecord(where, "evidence", f"is not JSON: {error}") from None
             if len(evidence_text) > MAX_EVIDENCE:
                 raise InvalidRecord(where, "evidence", f"is over {MAX_EVIDENCE} characters")
+        if conn is not None:
+            return self._file_report(
+                conn, game_id, by, reason, evidence_text, source, now, via, accused, token_id
+            )
         for attempt in (1, 2):
             try:
                 with self.ledger.transaction() as conn:
