@@ -50,6 +50,11 @@ __all__ = [
 ]
 
 MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+MULTIPROCESS = bool(
+    os.environ.get(MULTIPROCESS_VARIABLE) or os.environ.get(MULTIPROCESS_VARIABLE.lower())
+)
+"""Whether this process keeps its values in files (prometheus-client decides so when it
+is imported, from the same variable)."""
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """``text/plain; version=…; charset=utf-8``: Prometheus' text format."""
 
@@ -128,10 +133,17 @@ def request_done(method: str, route: str, status: int, seconds: float) -> None:
     children[1].observe(seconds)
 
 
+_games: dict[tuple[str, str, str], Any] = {}
+
+
 def games_committed(system: str, games: Iterable[tuple[str, str]]) -> None:
     """Count committed games: (pool, outcome) each."""
     for pool, outcome in games:
-        GAMES.labels(system, pool, outcome).inc()
+        key = (system, pool, outcome)
+        child = _games.get(key)
+        if child is None:
+            child = _games[key] = GAMES.labels(system, pool, outcome)
+        child.inc()
 
 
 def database_error(database: str, error: BaseException) -> None:
@@ -143,17 +155,13 @@ def background_failure(job: str, why: str) -> None:
     BACKGROUND_FAILURES.labels(job, why).inc()
 
 
-def multiprocess_dir() -> str | None:
-    return os.environ.get(MULTIPROCESS_VARIABLE) or os.environ.get(MULTIPROCESS_VARIABLE.lower())
-
-
 def exposition(collectors: Sequence[Collector] = ()) -> bytes:
     """Every metric in Prometheus' text format: this process's (or, in multiprocess
     mode, every worker's), then those of ``collectors`` (computed now)."""
     scraped = CollectorRegistry(auto_describe=False)
     for collector in collectors:
         scraped.register(collector)
-    if multiprocess_dir():
+    if MULTIPROCESS:
         multiprocess.MultiProcessCollector(scraped)  # type: ignore[no-untyped-call]
         return generate_latest(scraped)
     return generate_latest(REGISTRY) + generate_latest(scraped)

@@ -1,5 +1,5 @@
-"""The ledger commands: ``init``, ``serve``, ``import``, ``export``, ``verify``, and the
-cron passes ``sweep`` and ``pair``.
+"""The ledger commands: ``init``, ``serve``, ``import``, ``export``, ``verify``,
+``backup``, and the cron passes ``sweep`` and ``pair``.
 
 They import the ledger (SQLAlchemy, Alembic) only when they run, so that ``chessrate
 rate`` starts as fast as before.
@@ -116,6 +116,7 @@ def serve(
         _serve(db, host, port, workers, system_id, sample, active_days)
     finally:
         if made and metrics_dir is not None:
+            os.environ.pop(MULTIPROCESS_VARIABLE, None)
             shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
@@ -244,6 +245,28 @@ def verify(db: str | None, engine_choice: str) -> None:
         click.echo(f"{len(problems)} differences ({summary})", err=True)
         raise SystemExit(1)
     click.echo(f"OK: {summary}; every stored rating matches the replay to the hundredth")
+
+
+@main.command()
+@click.argument("destination", type=click.Path(dir_okay=False, path_type=Path))
+@db_option
+@reports_errors
+def backup(destination: Path, db: str | None) -> None:
+    """Copy a SQLite ledger to DESTINATION, also while the service writes.
+
+    SQLite's online backup: the copy is the ledger at one moment (what is committed
+    meanwhile is not in it) and writers are not blocked. DESTINATION must be a new
+    file; it appears only once complete, readable by its owner only. Check the copy
+    with chessrate verify --db DESTINATION. A PostgreSQL ledger is backed up with
+    pg_dump.
+    """
+    from ..ledger import database_url
+    from ..ledger.backup import backup_sqlite
+
+    url = database_url(db)
+    size = backup_sqlite(url, destination)
+    click.echo(f"backed up {shown_url(url)} to {destination} ({size:,} bytes)")
+    click.echo(f"check it with: chessrate verify --db {destination}", err=True)
 
 
 @main.command()
