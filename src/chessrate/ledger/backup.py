@@ -40,9 +40,11 @@ def backup_sqlite(url: str, destination: Path) -> int:
     except OSError as error:
         raise InvalidInput(f"{destination}: cannot write: {error.strerror}") from None
     try:
-        with contextlib.closing(sqlite3.connect(source, timeout=SQLITE_BUSY_SECONDS)) as read:
-            with contextlib.closing(sqlite3.connect(partial)) as copy:
-                read.backup(copy)  # every page in one step: one consistent moment
+        with (
+            contextlib.closing(sqlite3.connect(source, timeout=SQLITE_BUSY_SECONDS)) as read,
+            contextlib.closing(sqlite3.connect(partial)) as copy,
+        ):
+            read.backup(copy)  # every page in one step: one consistent moment
         os.replace(partial, destination)
     except sqlite3.Error as error:
         raise InvalidInput(f"{source}: cannot back up: {error}") from None
