@@ -106,6 +106,32 @@ def test_metrics_answer_loopback_or_the_bearer_of_the_metrics_token(ledger: Ledg
         assert "chessrate_http_requests_total" in right.text
 
 
+def test_metrics_still_answer_while_the_database_does_not(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.db"
+    ledger = Ledger.create(f"sqlite:///{path}", "site", NOW)
+    with client(ledger, client=LOOPBACK) as http:
+        before = http.get("/metrics").text
+        assert value(before, "chessrate_database_up") == 1
+        ledger.dispose()  # (its pooled connections hold the file open)
+        path.rename(tmp_path / "elsewhere.db")
+        path.mkdir()  # a directory where the ledger was: SQLite cannot open it
+        try:
+            assert http.get("/api/v1/players/ann").status_code == 503
+            answer = http.get("/metrics")
+        finally:
+            ledger.dispose()
+            path.rmdir()
+            (tmp_path / "elsewhere.db").rename(path)
+    assert answer.status_code == 200
+    assert value(answer.text, "chessrate_database_up") == 0
+    assert "chessrate_seeks_open" not in answer.text
+    kind = {"database": "sqlite", "kind": "OperationalError"}
+    assert value(answer.text, "chessrate_database_errors_total", **kind) > value(
+        before, "chessrate_database_errors_total", **kind
+    )
+    ledger.dispose()
+
+
 def test_database_errors_are_counted_by_kind() -> None:
     def errors(text: str) -> float:
         return value(text, "chessrate_database_errors_total", database="sqlite",
