@@ -101,9 +101,16 @@ def test_metrics_answer_loopback_or_the_bearer_of_the_metrics_token(ledger: Ledg
         assert http.get("/metrics").status_code == 403
         wrong = http.get("/metrics", headers={"Authorization": "Bearer s3cre"})
         assert wrong.status_code == 403
-        right = http.get("/metrics", headers={"Authorization": "Bearer s3cret"})
+        right = http.get("/metrics", headers={"Authorization": "bearer s3cret"})
         assert right.status_code == 200
         assert "chessrate_http_requests_total" in right.text
+    # Wrong tokens count as failed authentications of the address.
+    with client(ledger, Settings(metrics_token="s3cret", auth_failures=2)) as http:
+        for _ in range(2):
+            assert http.get("/metrics", headers={"Authorization": "Bearer x"}).status_code == 403
+        limited = http.get("/metrics", headers={"Authorization": "Bearer s3cret"})
+        assert limited.status_code == 429
+        assert "Retry-After" in limited.headers
 
 
 def test_metrics_still_answer_while_the_database_does_not(tmp_path: Path) -> None:

@@ -16,9 +16,11 @@ import hmac
 import ipaddress
 from collections.abc import Iterator
 from datetime import datetime
+from typing import cast
 
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
+from starlette.requests import HTTPConnection
 
 from .. import metrics
 from ..errors import ChessrateError, Forbidden
@@ -26,6 +28,8 @@ from ..fairplay.background import DetectorStatus
 from ..ledger import Ledger
 from ..ledger.seeks import Seeks
 from ..systems.site_live import LiveStatus
+from .deps import too_many_failures
+from .limits import FailedAuth, client_address
 
 CONTENT_TYPE = metrics.CONTENT_TYPE
 
@@ -98,24 +102,32 @@ def scrape(ledger: Ledger, now: datetime, detector: DetectorStatus | None = None
 LOOPBACK = ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128")
 
 
-def allowed(client: str | None, authorization: str | None, token: str | None) -> None:
+def allow(connection: HTTPConnection) -> None:
     """May this request read ``/metrics``? With ``CHESSRATE_METRICS_TOKEN`` set
-    (``token``): when it presents it as ``Authorization: Bearer TOKEN``, from any
-    address. Without: from a loopback address only (the client's address as the
-    server sees it: behind a trusted proxy, the one it forwards). Else
-    :class:`Forbidden` (403) saying why."""
-    if token:
-        given = (authorization or "").removeprefix("Bearer ").strip()
-        if not (authorization or "").startswith("Bearer ") or not hmac.compare_digest(
-            given.encode(), token.encode()
-        ):
-            raise Forbidden("metrics: present the CHESSRATE_METRICS_TOKEN as a bearer token")
+    (``app.state.metrics_token``): when it presents it as ``Authorization: Bearer
+    TOKEN``, from any address; a wrong token is a failed authentication of the client's
+    address, as an API token's (429 after too many, :mod:`.limits`). Without: from a
+    loopback address only (the client's address as the server sees it: behind a
+    trusted proxy, the one it forwards). Else :class:`Forbidden` (403) saying why."""
+    token = cast(str | None, connection.app.state.metrics_token)
+    if not token:
+        if not _loopback(connection.client.host if connection.client else None):
+            raise Forbidden(
+                "metrics: answered to loopback addresses only (set CHESSRATE_METRICS_TOKEN "
+                "to scrape from elsewhere)"
+            )
         return
-    if not _loopback(client):
-        raise Forbidden(
-            "metrics: answered to loopback addresses only (set CHESSRATE_METRICS_TOKEN "
-            "to scrape from elsewhere)"
-        )
+    failures = cast(FailedAuth, connection.app.state.auth_failures)
+    address = client_address(connection)
+    wait = failures.retry_after(address)
+    if wait is not None:
+        raise too_many_failures(wait)
+    scheme, _, given = (connection.headers.get("authorization") or "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(
+        given.strip().encode(), token.encode()
+    ):
+        failures.failed(address)
+        raise Forbidden("metrics: present the CHESSRATE_METRICS_TOKEN as a bearer token")
 
 
 def _loopback(client: str | None) -> bool:

@@ -18,6 +18,7 @@ router = APIRouter(tags=["health"])
     responses={
         200: {"content": {"text/plain": {}}, "description": "Prometheus' text format"},
         403: {"description": "not a loopback address, or not the metrics token"},
+        429: {"description": "too many wrong tokens from this address"},
     },
 )
 def metrics_text(request: Request, ledger: LedgerDep, detector: DetectorDep, now: Now) -> Response:
@@ -26,6 +27,5 @@ def metrics_text(request: Request, ledger: LedgerDep, detector: DetectorDep, now
     errors, failed background passes, and the ledger's queues counted now (live games,
     open seeks, games waiting for the fair-play detector). With several workers, the
     sum over every worker."""
-    client = request.client.host if request.client else None
-    metrics.allowed(client, request.headers.get("authorization"), request.app.state.metrics_token)
+    metrics.allow(request)
     return Response(metrics.scrape(ledger, now, detector), media_type=metrics.CONTENT_TYPE)
