@@ -406,7 +406,7 @@ async def _every(
             unavailable = True
             log.warning(
                 "%s: the database is unavailable (%s); trying again in %s s",
-                name, str(error).splitlines()[0], interval,
+                name, (str(error).splitlines() or [type(error).__name__])[0], interval,
             )  # fmt: skip
             continue
         except Exception:
