@@ -4,7 +4,8 @@ Every module under ``src/chessrate`` belongs to one layer; a module imports only
 its own layer or lower ones, whether the import is at the top, inside a function or
 under ``TYPE_CHECKING``::
 
-    numbers, errors, tables, timecontrol
+    numbers, errors, tables, timecontrol, folding, metrics (the Prometheus metrics
+    every layer records into), logs (the JSON log lines)
     -> records, moves (a game's moves read and checked) -> systems -> engine
     -> io -> fast                     (io never imports fast)
     -> rating (rate a file: the batch path's library call), the package's face
@@ -34,7 +35,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "chessrate"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("numbers", "errors", "tables", "timecontrol", "folding"),
+    ("numbers", "errors", "tables", "timecontrol", "folding", "metrics", "logs"),
     ("records", "moves"),
     ("systems",),
     ("engine",),

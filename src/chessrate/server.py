@@ -11,7 +11,8 @@ off), the fair-play detector on a ledger that plays live games (logging one line
 saying whether it runs and why), stops the worker's group committer
 (:mod:`chessrate.application.group`: ``POST /games``) after committing what it holds,
 and disposes of a ledger it opened. Around every request: ``HEAD`` as ``GET``, the
-security headers, the body limit (:class:`BodyLimit`: 413) and gzip; the failed
+security headers, the body limit (:class:`BodyLimit`: 413) and gzip, each request
+counted and logged in a line (:class:`Observe`); the failed
 authentications' counter (:mod:`chessrate.application.limits`) is on ``app.state``.
 
 Why a module of its own: the API and the pages are two front ends over one
@@ -37,12 +38,13 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import __version__
+from . import __version__, metrics
 from .application.deps import Clock, TokenCache, utc_now
 from .application.group import GroupCommitter
 from .application.limits import FailedAuth
 from .application.sessions import Sessions
 from .application.settings import API_V1, Settings
+from .errors import LedgerUnavailable
 from .fairplay.background import (
     FIRST_ROUND_SECONDS,
     LOCK_NAME,
@@ -63,6 +65,8 @@ from .systems import system_info
 from .web import mount_web
 
 log = logging.getLogger(__name__)
+access_log = logging.getLogger("chessrate.access")
+"""One line per request (:class:`Observe`); ``chessrate serve`` writes it to stderr."""
 
 __all__ = ["API_V1", "Clock", "Settings", "create_app", "create_app_from_env"]
 
@@ -169,12 +173,14 @@ def create_app(
         settings.auth_failures, settings.auth_window_seconds, timer=timer
     )
     app.state.sessions = Sessions(settings.session_hours)
+    app.state.metrics_token = settings.metrics_token
     mount_api(app)
     mount_web(app)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=5)
     app.add_middleware(BodyLimit, api=app, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(Observe)
     return app
 
 
@@ -302,7 +308,79 @@ class HeadAsGet:
                 message = {"type": "http.response.body", "body": b"", "more_body": False}
             await send(message)
 
-        await self.app({**scope, "method": "GET"}, receive, headers_only)
+        scope["method"] = "GET"  # (in place: Observe, outside, reads the route matched)
+        await self.app(scope, receive, headers_only)
+
+
+class Observe:
+    """Each request counted (:func:`chessrate.metrics.request_done`: by method, route
+    and status, and its duration) and logged in one line at INFO on
+    ``chessrate.access``: the client's address, the method, the path (as sent,
+    without its query string), the status, the milliseconds and the route's path
+    template (``unmatched`` when no route matched); a JSON log line has them as
+    ``client``, ``method``, ``path``, ``status``, ``duration_ms``, ``route``. The route is
+    the template, never the path, so that the metrics' labels stay few. A request
+    that raised counts as the 500 it is answered."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        began = time.perf_counter()
+        method = scope["method"]
+        root = scope.get("root_path", "")
+        answered = 500
+
+        async def noted(message: Message) -> None:
+            nonlocal answered
+            if message["type"] == "http.response.start":
+                answered = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, noted)
+        finally:
+            seconds = time.perf_counter() - began
+            route = _route_template(scope, root)
+            metrics.request_done(method, route, answered, seconds)
+            if access_log.isEnabledFor(logging.INFO):
+                _log_request(scope, method, route, answered, seconds)
+
+
+def _route_template(scope: Scope, root: str) -> str:
+    """The path template of the route that answered (``unmatched``: none). FastAPI
+    keeps a route of an included router with its prefix in its own part of the scope
+    (``scope["route"]`` is then the route as declared, without the prefix); a mount
+    (``/static``) adds its prefix to the scope's ``root_path`` (was ``root``)."""
+    included = (scope.get("fastapi") or {}).get("effective_route_context")
+    path = getattr(included, "path", None)
+    if isinstance(path, str) and path:
+        return path
+    route = getattr(scope.get("route"), "path", None)
+    if isinstance(route, str) and route:
+        return route
+    mounted = str(scope.get("root_path", ""))
+    if mounted != root and mounted.startswith(root):
+        return mounted[len(root) :] + "/{path}"
+    return "unmatched"
+
+
+def _log_request(scope: Scope, method: str, route: str, answered: int, seconds: float) -> None:
+    client = scope.get("client")
+    address = f"{client[0]}:{client[1]}" if client else "-"
+    raw = scope.get("raw_path")
+    # As sent (still percent-encoded): a decoded path could hold a line break.
+    path = raw.decode("ascii", "backslashreplace") if raw else repr(scope["path"])[1:-1]
+    path = path.partition("?")[0]
+    milliseconds = round(seconds * 1000, 1)
+    access_log.info(
+        '%s "%s %s" %s %.1f ms (route %s)', address, method, path, answered, milliseconds, route,
+        extra={"request": {"client": address, "method": method, "path": path,
+                           "status": answered, "duration_ms": milliseconds, "route": route}},
+    )  # fmt: skip
 
 
 async def _every(
@@ -310,17 +388,34 @@ async def _every(
 ) -> None:
     """A worker's background task: every ``interval`` seconds (the first time after
     ``first`` seconds, when given), run ``job`` in a thread (it logs what it did); a
-    failure (a database hiccup, a missing engine) is logged and the next run comes
-    ``interval`` seconds later, so nothing stops the task but its cancellation at
-    shutdown."""
+    failure is logged and the next run comes ``interval`` seconds later, so nothing
+    stops the task but its cancellation at shutdown. A database that is unavailable
+    (:class:`LedgerUnavailable`: down, locked past the wait) is one warning line a pass,
+    without a traceback, and one line once a pass succeeds again; any other failure (a
+    missing engine, a bug) is logged with its traceback. Each failure is counted
+    (:data:`chessrate.metrics.BACKGROUND_FAILURES`)."""
     delay = interval if first is None else first
+    unavailable = False
     while True:
         await asyncio.sleep(delay)
         delay = interval
         try:
             await run_in_threadpool(job)
+        except LedgerUnavailable as error:
+            metrics.background_failure(name, "database")
+            unavailable = True
+            log.warning(
+                "%s: the database is unavailable (%s); trying again in %s s",
+                name, (str(error).splitlines() or [type(error).__name__])[0], interval,
+            )  # fmt: skip
+            continue
         except Exception:
+            metrics.background_failure(name, "error")
             log.exception("%s failed; trying again in %s s", name, interval)
+            continue
+        if unavailable:
+            unavailable = False
+            log.warning("%s: the database answers again", name)
 
 
 def _sweeper(live: LiveGames, clock: Clock) -> Callable[[], None]:

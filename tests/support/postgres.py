@@ -69,16 +69,7 @@ def cluster() -> Iterator[str]:
                    "-E", "UTF8", "--no-sync"], owner),
         check=True, capture_output=True,
     )  # fmt: skip
-    options = (
-        f"-c listen_addresses='' -c unix_socket_directories={base} -p {port} "
-        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-        "-c max_connections=200 -c shared_buffers=128MB"
-    )
-    subprocess.run(
-        _as_owner([_bin("pg_ctl"), "-D", str(data), "-o", options, "-l",
-                   str(base / "log"), "-w", "start"], owner),
-        check=True, capture_output=True,
-    )  # fmt: skip
+    _start(base, port, owner)
     try:
         yield f"postgresql+psycopg://postgres@/postgres?host={base}&port={port}"
     finally:
@@ -87,6 +78,38 @@ def cluster() -> Iterator[str]:
             check=False, capture_output=True,
         )  # fmt: skip
         shutil.rmtree(base, ignore_errors=True)
+
+
+def _start(base: Path, port: int, owner: str | None) -> None:
+    options = (
+        f"-c listen_addresses='' -c unix_socket_directories={base} -p {port} "
+        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+        "-c max_connections=200 -c shared_buffers=128MB"
+    )
+    subprocess.run(
+        _as_owner([_bin("pg_ctl"), "-D", str(base / "data"), "-o", options, "-l",
+                   str(base / "log"), "-w", "start"], owner),
+        check=True, capture_output=True,
+    )  # fmt: skip
+
+
+@contextmanager
+def stopped(admin_url: str) -> Iterator[None]:
+    """The cluster of ``admin_url`` (one :func:`cluster` started, not a given
+    ``CHESSRATE_TEST_POSTGRES_URL``) stopped while the block runs (``pg_ctl stop -m
+    fast``: its connections are closed), then started again."""
+    query = admin_url.partition("?")[2]
+    fields = dict(part.split("=", 1) for part in query.split("&"))
+    base, port = Path(fields["host"]), int(fields["port"])
+    owner = "postgres" if os.geteuid() == 0 else None
+    subprocess.run(
+        _as_owner([_bin("pg_ctl"), "-D", str(base / "data"), "-m", "fast", "-w", "stop"], owner),
+        check=True, capture_output=True,
+    )  # fmt: skip
+    try:
+        yield
+    finally:
+        _start(base, port, owner)
 
 
 def _libpq(url: str) -> str:

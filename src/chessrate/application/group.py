@@ -20,6 +20,7 @@ from collections import deque
 from concurrent.futures import Future
 from datetime import datetime
 
+from .. import metrics
 from ..ledger import GameView, Ledger
 from ..records import GameRecord
 
@@ -114,7 +115,9 @@ class GroupCommitter:
                     group.append(item)
             self.groups += 1 if group else 0
             self.games += len(group)
-            return group
+        if group:
+            metrics.GROUP_SIZE.observe(len(group))
+        return group
 
     def _write_forever(self) -> None:
         while (group := self._take()) is not None:

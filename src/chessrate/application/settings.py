@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -54,7 +56,12 @@ class Settings(BaseSettings):
     address within ``CHESSRATE_AUTH_WINDOW_SECONDS``, then 429 until the window passes
     (20 in 60 s; per worker); ``CHESSRATE_BUSY_SECONDS``: how long a request waits for
     a database lock (SQLite's write lock, a PostgreSQL row lock) before answering 503
-    with ``Retry-After`` (5 s)."""
+    with ``Retry-After`` (5 s).
+
+    Operations (docs/deployment.md): ``CHESSRATE_METRICS_TOKEN``: ``/metrics`` answers
+    the bearer of this token from any address (unset: loopback addresses only);
+    ``CHESSRATE_LOG_FORMAT``: ``text`` (the default) or ``json`` (one JSON object a
+    line), for ``chessrate serve``'s log lines, one a request among them."""
 
     model_config = SettingsConfigDict(env_prefix="CHESSRATE_", extra="ignore")
 
@@ -95,3 +102,6 @@ class Settings(BaseSettings):
     auth_failures: int = Field(default=DEFAULT_FAILURES, ge=1)
     auth_window_seconds: float = Field(default=DEFAULT_WINDOW, gt=0, le=86400)
     busy_seconds: float = Field(default=SERVICE_BUSY_SECONDS, gt=0, le=3600)
+
+    metrics_token: str | None = None
+    log_format: Literal["text", "json"] = "text"

@@ -6,7 +6,7 @@ One module per command group, each adding its commands to the ``main`` group of
 :mod:`chessrate.cli.common` when imported: :mod:`~chessrate.cli.rate` (``rate``),
 :mod:`~chessrate.cli.fide` (``fide rate``, ``fide adjust-2024``),
 :mod:`~chessrate.cli.ledger` (``init``, ``serve``, ``import``, ``export``, ``verify``,
-``sweep``, ``pair``) and :mod:`~chessrate.cli.moderation` (``token``, ``audit``,
+``backup``, ``sweep``, ``pair``) and :mod:`~chessrate.cli.moderation` (``token``, ``audit``,
 ``detect``).
 """
 

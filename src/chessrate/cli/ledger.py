@@ -1,5 +1,5 @@
-"""The ledger commands: ``init``, ``serve``, ``import``, ``export``, ``verify``, and the
-cron passes ``sweep`` and ``pair``.
+"""The ledger commands: ``init``, ``serve``, ``import``, ``export``, ``verify``,
+``backup``, and the cron passes ``sweep`` and ``pair``.
 
 They import the ledger (SQLAlchemy, Alembic) only when they run, so that ``chessrate
 rate`` starts as fast as before.
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +34,9 @@ from .common import (
     shown_url,
     utc_now,
 )
+
+MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+"""prometheus-client's multiprocess mode: where the workers keep their metrics."""
 
 
 @main.command()
@@ -100,8 +105,31 @@ def serve(
 
     Creates the ledger when it does not exist (with --system), brings its schema up to
     date, and passes it to the workers as CHESSRATE_DATABASE_URL (and --active-days as
-    CHESSRATE_ACTIVE_DAYS).
+    CHESSRATE_ACTIVE_DAYS). Logs one line per request (CHESSRATE_LOG_FORMAT=json: JSON
+    lines) on stderr. With several workers, /metrics reports them all: their values
+    are kept in PROMETHEUS_MULTIPROC_DIR (emptied at start), else in a directory made
+    for this run and removed at exit.
     """
+    # Before anything imports prometheus-client: its mode is chosen at import.
+    metrics_dir, made = _metrics_dir(workers)
+    try:
+        _serve(db, host, port, workers, system_id, sample, active_days)
+    finally:
+        if made and metrics_dir is not None:
+            os.environ.pop(MULTIPROCESS_VARIABLE, None)
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def _serve(
+    db: str | None,
+    host: str,
+    port: int,
+    workers: int,
+    system_id: str,
+    sample: bool,
+    active_days: int | None,
+) -> None:
+    from ..application.settings import Settings
     from ..ledger import Ledger, database_url
     from ..samples import is_empty, load_sample
 
@@ -136,18 +164,45 @@ def serve(
         host=host,
         port=port,
         workers=workers,
-        log_config=_log_config(),
+        log_config=_log_config(Settings().log_format),
+        access_log=False,  # chessrate.access logs each request (chessrate.server.Observe)
     )
 
 
-def _log_config() -> dict[str, Any]:
+def _log_config(log_format: str = "text") -> dict[str, Any]:
     """uvicorn's logging, and chessrate's own lines (the detector's start-up line, the
-    background jobs' reports) at INFO through uvicorn's handler."""
+    background jobs' reports, one line per request on ``chessrate.access``) at INFO
+    through uvicorn's handler (stderr); ``json``: every line as JSON
+    (:class:`chessrate.logs.JsonFormatter`)."""
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
     config["loggers"]["chessrate"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    if log_format == "json":
+        config["formatters"]["json"] = {"()": "chessrate.logs.JsonFormatter"}
+        for handler in config["handlers"].values():
+            handler["formatter"] = "json"
     return config
+
+
+def _metrics_dir(workers: int) -> tuple[Path | None, bool]:
+    """The directory of prometheus-client's multiprocess mode, and whether it was made
+    for this run: ``PROMETHEUS_MULTIPROC_DIR`` when set (made if missing; the values a
+    previous run left there are removed), else, for several workers, a new private
+    directory in the system's temporary directory, removed at exit. One worker
+    without the variable keeps its values in memory (None)."""
+    given = os.environ.get(MULTIPROCESS_VARIABLE)
+    if given:
+        folder = Path(given)
+        folder.mkdir(parents=True, exist_ok=True)
+        for stale in folder.glob("*.db"):
+            stale.unlink(missing_ok=True)
+        return folder, False
+    if workers == 1:
+        return None, False
+    folder = Path(tempfile.mkdtemp(prefix="chessrate-metrics-"))
+    os.environ[MULTIPROCESS_VARIABLE] = str(folder)
+    return folder, True
 
 
 @main.command()
@@ -190,6 +245,28 @@ def verify(db: str | None, engine_choice: str) -> None:
         click.echo(f"{len(problems)} differences ({summary})", err=True)
         raise SystemExit(1)
     click.echo(f"OK: {summary}; every stored rating matches the replay to the hundredth")
+
+
+@main.command()
+@click.argument("destination", type=click.Path(dir_okay=False, path_type=Path))
+@db_option
+@reports_errors
+def backup(destination: Path, db: str | None) -> None:
+    """Copy a SQLite ledger to DESTINATION, also while the service writes.
+
+    SQLite's online backup: the copy is the ledger at one moment (what is committed
+    meanwhile is not in it) and writers are not blocked. DESTINATION must be a new
+    file; it appears only once complete, readable by its owner only. Check the copy
+    with chessrate verify --db DESTINATION. A PostgreSQL ledger is backed up with
+    pg_dump.
+    """
+    from ..ledger import database_url
+    from ..ledger.backup import backup_sqlite
+
+    url = database_url(db)
+    size = backup_sqlite(url, destination)
+    click.echo(f"backed up {shown_url(url)} to {destination} ({size:,} bytes)")
+    click.echo(f"check it with: chessrate verify --db {destination}", err=True)
 
 
 @main.command()

@@ -17,6 +17,7 @@ SQLAlchemy cannot use.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -27,9 +28,10 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, insert, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from .. import metrics
 from ..errors import InvalidInput, LedgerUnavailable
 from ..systems import REGISTRY, SystemInfo, system_info
 from ..systems.base import RatingSystem
@@ -39,6 +41,9 @@ DEFAULT_DATABASE = "chessrate.db"
 WRITERS = {"key": 0x5EE6_0017}
 """The PostgreSQL advisory lock every write transaction holds shared, and the bulk
 import exclusive (:meth:`LedgerConnection.exclusive`)."""
+COMMITTED = "chessrate.committed"
+"""Key of a write transaction's connection ``info``: the (pool, outcome) of each game it
+stored (:func:`note_stored`), counted when it commits."""
 SQLITE_BUSY_SECONDS = 30.0
 """How long a SQLite connection waits for the write lock unless told otherwise (the
 command line: an import waits for the service's short transactions)."""
@@ -66,17 +71,31 @@ def url_errors() -> Iterator[None]:
 
 
 @contextmanager
-def connection_errors() -> Iterator[None]:
+def connection_errors(database: str = "") -> Iterator[None]:
     """A database that does not answer (SQLAlchemy's ``OperationalError``: cannot
     connect, locked past the timeout, gone; its ``TimeoutError``: no connection free in
-    the pool in time) as :class:`LedgerUnavailable`."""
+    the pool in time) as :class:`LedgerUnavailable`. Every exception from the database
+    is counted (:data:`chessrate.metrics.DATABASE_ERRORS`, by ``database`` and kind)."""
     try:
         yield
     except OperationalError as error:
+        metrics.database_error(database, error.orig or error)
         reason = (str(error.orig).strip() if error.orig else "") or str(error)
         raise LedgerUnavailable(f"database: {reason.splitlines()[0]}") from error
     except PoolTimeout as error:  # every connection waits (for a lock, a slow database)
+        metrics.DATABASE_ERRORS.labels(database, "PoolTimeout").inc()
         raise LedgerUnavailable("database: busy: no connection free in time") from error
+    except DBAPIError as error:  # counted, and left to its caller (IntegrityError: a race)
+        metrics.database_error(database, error.orig or error)
+        raise
+
+
+def note_stored(conn: Connection, pool: str, outcome: str) -> None:
+    """Note a game whose rows ``conn``'s transaction has just written, to be counted
+    when it commits (:meth:`LedgerConnection.transaction`)."""
+    stored = conn.info.get(COMMITTED)
+    if stored is not None:
+        stored.append((pool, outcome))
 
 
 def display_url(url: str) -> str:
@@ -171,6 +190,8 @@ class LedgerConnection:
                 else self.engine
             )
         self.postgres = self.engine.dialect.name == "postgresql"
+        self.database = self.engine.dialect.name
+        self._lock_waits = metrics.WRITE_LOCK_WAIT.labels(self.database)
         self._system_id: str | None = None
         self._system: RatingSystem[Any] | None = None
 
@@ -263,11 +284,25 @@ class LedgerConnection:
     def transaction(self) -> Iterator[Connection]:
         """One write transaction (SQLite: the database write lock from its start;
         PostgreSQL: the writers' lock, shared, see :meth:`exclusive`). A database
-        that does not answer raises :class:`LedgerUnavailable`."""
-        with connection_errors(), self.engine.begin() as conn:
-            if self.postgres:
-                conn.execute(text("SELECT pg_advisory_xact_lock_shared(:key)"), WRITERS)
-            yield conn
+        that does not answer raises :class:`LedgerUnavailable`.
+
+        The wait for the lock is measured (:data:`chessrate.metrics.WRITE_LOCK_WAIT`),
+        and the games the transaction stored (:data:`COMMITTED`) are counted once it
+        has committed (:data:`chessrate.metrics.GAMES`)."""
+        asked = time.perf_counter()
+        with connection_errors(self.database):
+            with self.engine.begin() as conn:
+                if self.postgres:
+                    conn.execute(text("SELECT pg_advisory_xact_lock_shared(:key)"), WRITERS)
+                self._lock_waits.observe(time.perf_counter() - asked)
+                stored: list[tuple[str, str]] = []
+                conn.info[COMMITTED] = stored
+                try:
+                    yield conn
+                finally:
+                    del conn.info[COMMITTED]
+            if stored:
+                metrics.games_committed(self.system_id, stored)
 
     def exclusive(self, conn: Connection) -> None:
         """Make ``conn``'s transaction the only writer until it ends (PostgreSQL: the
@@ -282,7 +317,7 @@ class LedgerConnection:
     def reading(self) -> Iterator[Connection]:
         """A read connection; on SQLite it never takes the write lock. A database that
         does not answer raises :class:`LedgerUnavailable`."""
-        with connection_errors(), self.reader.connect() as conn:
+        with connection_errors(self.database), self.reader.connect() as conn:
             yield conn
 
     def dispose(self) -> None:

@@ -25,7 +25,7 @@ from ..errors import ChessrateError, Conflict, InvalidRecord, LedgerUnavailable,
 from ..records import GameRecord, Player, Result, moment
 from ..systems.base import GameRating, PoolKey
 from . import common, rows
-from .connection import as_utc
+from .connection import as_utc, note_stored
 from .schema import events, game_moves, games, players
 from .views import AnnulmentView, GameView
 
@@ -179,6 +179,8 @@ class Games:
         if change_rows:
             conn.execute(common.INSERT_CHANGE, change_rows)
         common.store_moves(conn, (record for record, _, _ in rated))
+        for _, _, rating in rated:
+            note_stored(conn, _pool(rating), rating.outcome.value)
         if latest:
             conn.execute(
                 common.UPSERT_RATING[self.ledger.postgres],
@@ -263,6 +265,7 @@ class Games:
             record.id, seq, replace(record, source=""), rating.outcome.value, rating.reason,
             False, rating.changes, now,
         )  # fmt: skip
+        note_stored(conn, _pool(rating), rating.outcome.value)
         return view, True
 
     def import_all(
@@ -373,3 +376,8 @@ class Games:
                 if row.uci_moves is not None:
                     record = replace(record, moves=tuple(row.uci_moves.split()))
                 yield record
+
+
+def _pool(rating: GameRating[Any]) -> str:
+    """The pool a game was rated in, for the metrics ("none": no change, a void game)."""
+    return rating.changes[0].pool if rating.changes else "none"

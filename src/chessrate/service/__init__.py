@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from ..application.settings import API_V1
 from .errors import install_error_handlers
 from .routes import api_router, health
+from .routes import metrics as metrics_route
 
 __all__ = ["API_V1", "DESCRIPTION", "mount_api"]
 
@@ -29,8 +30,10 @@ naming the field and the reason; nothing is stored.
 
 
 def mount_api(app: FastAPI) -> None:
-    """Serve the API at ``/api/v1`` and ``/healthz``, and map the domain's errors to HTTP
-    for the whole app (the pages' errors answer as the API's do)."""
+    """Serve the API at ``/api/v1``, ``/healthz`` and ``/metrics``, and map the
+    domain's errors to HTTP for the whole app (the pages' errors answer as the API's
+    do)."""
     install_error_handlers(app)
     app.include_router(api_router, prefix=API_V1)
     app.include_router(health.router)
+    app.include_router(metrics_route.router)

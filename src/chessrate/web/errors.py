@@ -14,7 +14,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-NOT_PAGES = ("/api/", "/docs", "/openapi.json", "/redoc", "/healthz", "/static/")
+NOT_PAGES = ("/api/", "/docs", "/openapi.json", "/redoc", "/healthz", "/metrics", "/static/")
 """Paths whose errors stay JSON (or the static files' own answers)."""
 
 TITLES = {
