@@ -10,11 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ..ledger import Ledger
 from ..ledger.audit import AuditEntry
 from ..ledger.reviews import ReportSource, ReportView, ReviewStatus, ReviewView
+from ..records import normal_id
 from .annulments import AnnulmentPublic, annulment_public
 from .common import ChangePublic, Choice, RequestModel, change_public
 from .deps import Caller
@@ -28,6 +29,11 @@ MAX_PAGE = 200
 # -- requests -----------------------------------------------------------------------------
 
 
+PlayerRef = Annotated[str, AfterValidator(normal_id)]
+"""A player's id in a request that names an existing player: in NFC, the spelling ids
+are stored in (:func:`chessrate.records.normal_id`)."""
+
+
 class ReportCreate(RequestModel):
     """A player's report, sent by a writer acting for the player."""
 
@@ -37,9 +43,9 @@ class ReportCreate(RequestModel):
             "examples": [{"by": "bob", "reason": "engine-like accuracy", "accused": "alice"}]
         },
     )
-    by: str = Field(min_length=1, max_length=200, description="the reporting player's id")
+    by: PlayerRef = Field(min_length=1, max_length=200, description="the reporting player's id")
     reason: str = Field(min_length=1, max_length=2000)
-    accused: str | None = Field(
+    accused: PlayerRef | None = Field(
         default=None, min_length=1, max_length=200,
         description="the player accused: one of the game's two players (default: the "
         "reporter's opponent when the reporter played the game, else nobody named); "
