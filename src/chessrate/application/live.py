@@ -18,10 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import InvalidRecord
 from ..ledger import Ledger
 from ..ledger.live import LiveView, OtbRegistration
-from ..records import FieldReader, Outcome, Result, Termination, Venue
+from ..records import ID_LONGEST, FieldReader, Outcome, Result, Termination, Venue
 from ..systems.site_live import DeadlineKind, LiveGame, LiveStatus, Side
 from ..timecontrol import parse_time_control
-from .common import Choice, GameFields, PagePublic, RequestModel
+from .common import Choice, GameFields, PagePublic, RequestModel, id_field
 from .settings import API_V1
 
 # -- requests ---------------------------------------------------------------------------
@@ -42,7 +42,7 @@ class LiveGameCreate(GameFields):
         },
     )  # fmt: skip
 
-    id: str = Field(description="the game's id: the ledger's game id once it ends")
+    id: str = id_field("the game's id: the ledger's game id once it ends")
     played_at: datetime | None = Field(default=None, description="otb: default now")
     time_control: str | None = Field(
         default=None,
@@ -51,8 +51,12 @@ class LiveGameCreate(GameFields):
     bot: Side | None = Field(
         default=None, description="the bot's side; must agree with the players' `bot`"
     )
-    result: Result | None = Field(default=None, description="otb: the registered result")
-    by: str | None = Field(default=None, description="otb: the player registering it")
+    result: Result | None = Field(
+        default=None, description="otb (required): the registered result, not `*`; refused online"
+    )
+    by: str | None = id_field(
+        "otb (required): the player registering it, one of the two; refused online", default=None
+    )
 
 
 class LiveMoveCreate(RequestModel):
@@ -62,7 +66,9 @@ class LiveMoveCreate(RequestModel):
 
     ply: int = Field(ge=1)
     move: str | None = Field(default=None, max_length=16, description="SAN or UCI, optional")
-    by: str | None = Field(default=None, description="the player moving (checked if given)")
+    by: str | None = Field(
+        default=None, max_length=ID_LONGEST, description="the player moving (checked if given)"
+    )
 
 
 class LiveFinish(RequestModel):
@@ -73,7 +79,9 @@ class LiveFinish(RequestModel):
 
     result: Annotated[Result, Choice]
     termination: Annotated[Termination, Choice] = Termination.NORMAL
-    by: str | None = Field(default=None, description="the player who ended it, if one did")
+    by: str | None = Field(
+        default=None, max_length=ID_LONGEST, description="the player who ended it, if one did"
+    )
 
 
 class LiveBy(RequestModel):
@@ -81,7 +89,7 @@ class LiveBy(RequestModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    by: str
+    by: str = Field(max_length=ID_LONGEST)
 
 
 class LiveDispute(LiveBy):
