@@ -148,9 +148,9 @@ class GameFields(RequestModel):
     played_at: datetime | None = None
     white: str = id_field()
     black: str = id_field()
-    rated: bool = True
+    rated: bool | None = True
     time_control: str | None = None
-    venue: Venue = Venue.ONLINE
+    venue: Venue | None = Venue.ONLINE
 
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:

@@ -55,7 +55,7 @@ class GameCreate(GameFields):
         default=None, description="`300+3`, `5m+3s`, `15m`, `-` (no clock), `3d` (days per move)"
     )
     result: Result
-    termination: Termination = Termination.NORMAL
+    termination: Termination | None = Termination.NORMAL
     plies: int | None = Field(
         default=None, ge=0, le=MAX_PLIES,
         description="half-moves; with moves, their count (the default), and then equal to it",

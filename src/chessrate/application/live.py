@@ -19,7 +19,7 @@ from ..errors import InvalidRecord
 from ..ledger import Ledger
 from ..ledger.live import LiveView, OtbRegistration
 from ..records import ID_LONGEST, FieldReader, Outcome, Result, Termination, Venue
-from ..systems.site_live import DeadlineKind, LiveGame, LiveStatus, Side
+from ..systems.site_live import SERVICE_ENDINGS, DeadlineKind, LiveGame, LiveStatus, Side
 from ..timecontrol import parse_time_control
 from .common import Choice, GameFields, PagePublic, RequestModel, id_field
 from .settings import API_V1
@@ -34,6 +34,13 @@ class LiveGameCreate(GameFields):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
+            # what the records refuse of the fields together: otb needs its result and
+            # who registers it; online has neither (nor played_at)
+            "if": {"properties": {"venue": {"const": "otb"}}, "required": ["venue"]},
+            "then": {"required": ["result", "by"]},
+            "else": {
+                "properties": {name: {"type": "null"} for name in ("result", "by", "played_at")}
+            },
             "examples": [
                 {"id": "L1", "white": "alice", "black": "bob", "time_control": "180+2"},
                 {"id": "O1", "white": "alice", "black": "bob", "venue": "otb",
@@ -78,7 +85,11 @@ class LiveFinish(RequestModel):
     model_config = ConfigDict(extra="forbid")
 
     result: Annotated[Result, Choice]
-    termination: Annotated[Termination, Choice] = Termination.NORMAL
+    termination: Annotated[Termination, Choice] = Field(
+        default=Termination.NORMAL,
+        description="not `expired` nor `bot_no_move`: the service declares them",
+        json_schema_extra={"enum": [t.value for t in Termination if t not in SERVICE_ENDINGS]},
+    )
     by: str | None = Field(
         default=None, max_length=ID_LONGEST, description="the player who ended it, if one did"
     )

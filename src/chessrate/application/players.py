@@ -20,7 +20,7 @@ from ..errors import InvalidRecord
 from ..ledger import Ledger, PlayerView
 from ..ledger.views import ChartSeries, Colour, HistoryKind
 from ..numbers import HALF, ONE, format_rating
-from ..records import Outcome, Player, Result
+from ..records import Outcome, Player, Result, normal_id
 from ..timecontrol import as_players_write
 from .common import (
     COUNT_SCHEMA,
@@ -79,7 +79,7 @@ class PlayerCreate(RequestModel):
     id: str = id_field()
     name: str | None = Field(default=None, json_schema_extra=NAME_SCHEMA)
     membership_until: date | None = Field(default=None, description="arena: inclusive")
-    bot: bool = Field(default=False, description=_BOT)
+    bot: bool | None = Field(default=False, description=_BOT)
     bot_rating: str | None = Field(
         default=None, description="site: a bot's fixed rating (two decimals at most)"
     )
@@ -265,7 +265,8 @@ def create_player(ledger: Ledger, body: Mapping[str, Any], now: datetime) -> Pla
 def update_player(
     ledger: Ledger, player_id: str, body: Mapping[str, Any], now: datetime
 ) -> PlayerPublic:
-    if "id" in body and body["id"] != player_id:
+    given = body.get("id")
+    if "id" in body and (normal_id(given) if isinstance(given, str) else given) != player_id:
         raise InvalidRecord(f"player {player_id}", "id", "a player's id cannot be changed")
     fields = {k: v for k, v in body.items() if k != "id"}
     return player_public(ledger, ledger.players.update(player_id, fields, now))

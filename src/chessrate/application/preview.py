@@ -25,7 +25,7 @@ class PreviewRequest(GameFields):
 
     id: str | None = id_field("default: `preview`", default=None)
     played_at: datetime | None = Field(default=None, description="default: now")
-    termination: Termination = Termination.NORMAL
+    termination: Termination | None = Termination.NORMAL
     plies: int | None = Field(default=None, ge=0, le=MAX_PLIES)
     confirmed: bool | None = None
 

@@ -55,7 +55,7 @@ class SeekCreate(RequestModel):
         description="`180+2`, `3m+2s`, `-` or `unclocked` (no clock), `3d` or `3 days/move` "
         "(days per move)"
     )
-    rated: bool = True
+    rated: bool | None = True
     min_rating: int | None = Field(
         default=None, ge=0, le=SEEK_RATING_MOST, description="the lowest site Elo accepted"
     )
@@ -63,7 +63,7 @@ class SeekCreate(RequestModel):
         default=None, ge=0, le=SEEK_RATING_MOST,
         description="the highest site Elo accepted; not below min_rating",
     )  # fmt: skip
-    bot: bool = Field(default=False, description="play the bot closest to the site Elo, now")
+    bot: bool | None = Field(default=False, description="play the bot closest to the site Elo, now")
 
 
 # -- answers ----------------------------------------------------------------------------

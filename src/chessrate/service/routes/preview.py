@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query
 
 from ...application import preview
-from ...application.common import request_body
+from ...application.common import ID_SCHEMA, request_body
 from ...application.deps import LedgerDep, Now
 from ...records import Termination, Venue
 from .guard import TokenFirstRoute
@@ -26,8 +26,10 @@ Terminations = Annotated[
 def preview_get(
     ledger: LedgerDep,
     now: Now,
-    white: Annotated[str, Query(description="White's player id")],
-    black: Annotated[str, Query(description="Black's player id")],
+    white: Annotated[str, Query(description="White's player id", json_schema_extra=ID_SCHEMA)],
+    black: Annotated[
+        str, Query(description="Black's player id; not White's", json_schema_extra=ID_SCHEMA)
+    ],
     time_control: Annotated[str | None, Query(description="`5m+3s`, `300+3`, `-`, `3d`")] = None,
     venue: Venues = None,
     rated: Text = None,
