@@ -210,8 +210,19 @@ def test_the_nfd_spelling_of_an_id_is_the_same_player(site: Api) -> None:
         assert found.json()["id"] == NOVAK
         page = site.client.get(f"/players/{spelling}")
         assert page.status_code == 200
+    report = site.post("/games/g1/reports", {"by": NOVAK_NFD, "reason": "engine"})
+    assert report.status_code == 201, report.text
+    assert report.json()["by"] == NOVAK
+    live = site.post(
+        "/live-games",
+        {"id": "L1", "white": NOVAK_NFD, "black": "ben", "time_control": "180+2"},
+    )
+    assert live.status_code == 201, live.text
+    aborted = site.post("/live-games/L1/abort", {"by": NOVAK_NFD})
+    assert aborted.status_code == 200, aborted.text
     games = site.get("/live-games", params={"player": NOVAK_NFD})
     assert games.status_code == 200, games.text
+    assert [g["id"] for g in games.json()["games"]] == ["L1"]
     assert site.get("/players", params={"q": NOVAK_NFD}).json()["count"] == 1
     assert [p.id for p in site.ledger.players.all()] == [NOVAK, "ben"]
     # the library's own Player is taken in NFC too

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -29,7 +30,15 @@ from ..errors import InvalidInput, NotFound
 from ..ledger import Ledger, RatingView
 from ..ledger.codec import change_to_mapping
 from ..numbers import format_rating
-from ..records import ID_LONGEST, INT_LARGEST, MAX_PLIES, NAME_LONGEST, Venue, text_problem
+from ..records import (
+    ID_LONGEST,
+    INT_LARGEST,
+    MAX_PLIES,
+    NAME_LONGEST,
+    Venue,
+    normal_id,
+    text_problem,
+)
 from ..systems.base import Change, ListEntry
 
 MAX_OFFSET = 2**31 - 1
@@ -63,6 +72,12 @@ the records' own validation still answers, with their words)."""
 NAME_SCHEMA: dict[str, Any] = {"maxLength": NAME_LONGEST}
 PLIES_SCHEMA: dict[str, Any] = {"maximum": MAX_PLIES}
 COUNT_SCHEMA: dict[str, Any] = {"minimum": 0, "maximum": INT_LARGEST}
+
+
+PlayerRef = Annotated[str, AfterValidator(normal_id)]
+"""A player's id in a request model that names an existing player (a report's
+reporter, a live game's mover): in NFC, the spelling ids are stored in
+(:func:`chessrate.records.normal_id`)."""
 
 
 def id_field(description: str | None = None, **kwargs: Any) -> Any:

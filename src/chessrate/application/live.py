@@ -21,7 +21,7 @@ from ..ledger.live import LiveView, OtbRegistration
 from ..records import ID_LONGEST, FieldReader, Outcome, Result, Termination, Venue
 from ..systems.site_live import SERVICE_ENDINGS, DeadlineKind, LiveGame, LiveStatus, Side
 from ..timecontrol import parse_time_control
-from .common import Choice, GameFields, PagePublic, RequestModel, id_field
+from .common import Choice, GameFields, PagePublic, PlayerRef, RequestModel, id_field
 from .settings import API_V1
 
 # -- requests ---------------------------------------------------------------------------
@@ -73,7 +73,7 @@ class LiveMoveCreate(RequestModel):
 
     ply: int = Field(ge=1)
     move: str | None = Field(default=None, max_length=16, description="SAN or UCI, optional")
-    by: str | None = Field(
+    by: PlayerRef | None = Field(
         default=None, max_length=ID_LONGEST, description="the player moving (checked if given)"
     )
 
@@ -90,7 +90,7 @@ class LiveFinish(RequestModel):
         description="not `expired` nor `bot_no_move`: the service declares them",
         json_schema_extra={"enum": [t.value for t in Termination if t not in SERVICE_ENDINGS]},
     )
-    by: str | None = Field(
+    by: PlayerRef | None = Field(
         default=None, max_length=ID_LONGEST, description="the player who ended it, if one did"
     )
 
@@ -100,7 +100,7 @@ class LiveBy(RequestModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    by: str = Field(max_length=ID_LONGEST)
+    by: PlayerRef = Field(max_length=ID_LONGEST)
 
 
 class LiveDispute(LiveBy):

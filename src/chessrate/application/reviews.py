@@ -10,14 +10,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..ledger import Ledger
 from ..ledger.audit import AuditEntry
 from ..ledger.reviews import ReportSource, ReportView, ReviewStatus, ReviewView
-from ..records import normal_id
 from .annulments import AnnulmentPublic, annulment_public
-from .common import ChangePublic, Choice, RequestModel, change_public
+from .common import ChangePublic, Choice, PlayerRef, RequestModel, change_public
 from .deps import Caller
 
 Status = Annotated[ReviewStatus, Choice]
@@ -27,11 +26,6 @@ MAX_PAGE = 200
 
 
 # -- requests -----------------------------------------------------------------------------
-
-
-PlayerRef = Annotated[str, AfterValidator(normal_id)]
-"""A player's id in a request that names an existing player: in NFC, the spelling ids
-are stored in (:func:`chessrate.records.normal_id`)."""
 
 
 class ReportCreate(RequestModel):
