@@ -126,25 +126,25 @@ RAW_COOKIES = (
 )
 
 
-@pytest.mark.parametrize("cookie", RAW_COOKIES)
-def test_a_non_ascii_session_cookie_is_never_a_server_error(site: Api, cookie: bytes) -> None:
+def test_a_non_ascii_session_cookie_is_never_a_server_error(site: Api) -> None:
     client = TestClient(
         create_app(site.ledger, clock=FakeClock(), sweep_every=0, pair_every=0),
         raise_server_exceptions=False,
     )
     with client:
-        for method, path, status in (
-            ("GET", "/moderation", 303),
-            ("GET", "/moderation/sign-in", 200),
-            ("GET", "/moderation/g1", 303),
-            ("POST", "/moderation/g1", 403),
-            ("POST", "/moderation/sign-out", 403),
-        ):
-            answer = client.request(
-                method, path, headers=[(b"cookie", cookie)], content=b"csrf=\xc3\xa9",
-                follow_redirects=False,
-            )  # fmt: skip
-            assert answer.status_code == status, (method, path, answer.text)
+        for cookie in RAW_COOKIES:
+            for method, path, status in (
+                ("GET", "/moderation", 303),
+                ("GET", "/moderation/sign-in", 200),
+                ("GET", "/moderation/g1", 303),
+                ("POST", "/moderation/g1", 403),
+                ("POST", "/moderation/sign-out", 403),
+            ):
+                answer = client.request(
+                    method, path, headers=[(b"cookie", cookie)], content=b"csrf=\xc3\xa9",
+                    follow_redirects=False,
+                )  # fmt: skip
+                assert answer.status_code == status, (cookie, method, path, answer.text)
 
 
 def test_a_non_ascii_csrf_field_is_a_403(site: Api) -> None:
@@ -232,9 +232,7 @@ def test_the_nfd_spelling_of_an_id_is_the_same_player(site: Api) -> None:
     assert site.ledger.verify() == []
 
 
-@pytest.mark.parametrize(
-    ("char", "kind"),
-    [
+INVISIBLE = [
         ("\u202e", "a bidirectional control"),
         ("\u2067", "a bidirectional control"),
         ("\u200f", "a bidirectional control"),
@@ -243,18 +241,20 @@ def test_the_nfd_spelling_of_an_id_is_the_same_player(site: Api) -> None:
         ("\u200d", "a zero-width joiner"),
         ("\u2060", "a word joiner"),
         ("\ufeff", "a zero-width no-break space"),
-    ],
-)
-def test_invisible_characters_in_a_new_id_are_refused(site: Api, char: str, kind: str) -> None:
+]  # fmt: skip
+
+
+def test_invisible_characters_in_a_new_id_are_refused(site: Api) -> None:
     site.player("ana")
-    error = single_error(site.post("/players", {"id": f"an{char}a"}))
-    assert error["field"] == "id"
-    assert f"U+{ord(char):04X} ({kind})" in error["msg"]
-    game = {"id": f"g{char}1", "played_at": "2026-03-01T18:00:00Z", "white": "ana",
-            "black": "ben", "result": "1-0"}  # fmt: skip
-    assert single_error(site.post("/games", game))["field"] == "id"
-    with pytest.raises(InvalidRecord, match=f"U\\+{ord(char):04X}"):  # the library's records
-        Player.from_mapping({"id": f"b{char}en"}, "library")
+    for char, kind in INVISIBLE:
+        error = single_error(site.post("/players", {"id": f"an{char}a"}))
+        assert error["field"] == "id"
+        assert f"U+{ord(char):04X} ({kind})" in error["msg"]
+        game = {"id": f"g{char}1", "played_at": "2026-03-01T18:00:00Z", "white": "ana",
+                "black": "ben", "result": "1-0"}  # fmt: skip
+        assert single_error(site.post("/games", game))["field"] == "id"
+        with pytest.raises(InvalidRecord, match=f"U\\+{ord(char):04X}"):  # the library's
+            Player.from_mapping({"id": f"b{char}en"}, "library")
     assert [p.id for p in site.ledger.players.all()] == ["ana"]
 
 
@@ -270,9 +270,7 @@ def test_a_stored_id_from_before_the_rules_is_reported_not_rewritten(site: Api) 
 # -- 5. OPTIONS and the OpenAPI document ---------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("path", "allow"),
-    [
+ALLOWED = [
         (f"{API}/players", "GET, HEAD, POST, OPTIONS"),
         (f"{API}/players/ana", "GET, HEAD, PATCH, OPTIONS"),
         (f"{API}/players/ana/mark", "POST, DELETE, OPTIONS"),
@@ -280,19 +278,20 @@ def test_a_stored_id_from_before_the_rules_is_reported_not_rewritten(site: Api) 
         ("/leaderboards/blitz", "GET, HEAD, OPTIONS"),
         ("/moderation/g1", "GET, HEAD, POST, OPTIONS"),
         ("/healthz", "GET, HEAD, OPTIONS"),
-    ],
-)
-def test_options_names_every_method_of_the_path(site: Api, path: str, allow: str) -> None:
-    answer = site.client.options(path)
-    assert answer.status_code == 204, answer.text
-    assert answer.headers["allow"] == allow
-    assert answer.content == b""
-    refused = site.client.put(path)
-    assert refused.status_code == 405
-    assert refused.headers["allow"] == allow
+]  # fmt: skip
 
 
-def test_options_on_an_unknown_path_is_404(site: Api) -> None:
+def test_options_names_every_method_of_the_path(site: Api) -> None:
+    for path, allow in ALLOWED:
+        answer = site.client.options(path)
+        assert answer.status_code == 204, answer.text
+        assert answer.headers["allow"] == allow, path
+        assert answer.content == b""
+        refused = site.client.put(path)
+        assert refused.status_code == 405
+        assert refused.headers["allow"] == allow, path
+    assert site.client.options("/nowhere").status_code == 404
+    assert site.client.options(f"{API}/nowhere").status_code == 404
     assert site.client.options("/nowhere").status_code == 404
     assert site.client.options(f"{API}/nowhere").status_code == 404
 
@@ -328,25 +327,24 @@ DECLARED = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("method", "doc_path", "path", "body", "field"), DECLARED)
-def test_a_declared_max_length_is_what_the_server_refuses(
-    site: Api, method: str, doc_path: str, path: str, body: dict[str, Any], field: str
-) -> None:
+def test_a_declared_max_length_is_what_the_server_refuses(site: Api) -> None:
     site.player("ana")
     site.player("ben")
     site.game("g1", "ana", "ben", "1-0", time_control="10m", plies=40)
-    prop = _schema(site, method, doc_path)["properties"][field]
-    longest = _longest(prop)
-    assert prop.get("pattern") or any("pattern" in p for p in prop.get("anyOf", ()))
-    too_long = single_error(site.post(path, {**body, field: "x" * (longest + 1)}))
-    assert too_long["field"] == field
-    fits = site.post(path, {**body, field: "x" * longest})
-    if fits.status_code == 422:  # refused for another reason (an unknown player)
-        assert "characters long" not in fits.text, fits.text
-    else:
-        assert fits.status_code in (200, 201), fits.text
-    nul = single_error(site.post(path, {**body, field: "x\x00"}))
-    assert nul["field"] == field
+    for n, (method, doc_path, path, body, field) in enumerate(DECLARED):
+        prop = _schema(site, method, doc_path)["properties"][field]
+        longest = _longest(prop)
+        assert prop.get("pattern") or any("pattern" in p for p in prop.get("anyOf", ()))
+        fill = "uvwxyz"[n]  # each entry its own ids
+        too_long = single_error(site.post(path, {**body, field: fill * (longest + 1)}))
+        assert too_long["field"] == field, (path, field)
+        fits = site.post(path, {**body, field: fill * longest})
+        if fits.status_code == 422:  # refused for another reason (an unknown player)
+            assert "characters long" not in fits.text, fits.text
+        else:
+            assert fits.status_code in (200, 201), fits.text
+        nul = single_error(site.post(path, {**body, field: "x\x00"}))
+        assert nul["field"] == field, (path, field)
 
 
 def test_the_documents_enums_and_bounds_are_what_the_server_refuses(site: Api) -> None:
