@@ -278,6 +278,7 @@ ALLOWED = [
         ("/leaderboards/blitz", "GET, HEAD, OPTIONS"),
         ("/moderation/g1", "GET, HEAD, POST, OPTIONS"),
         ("/healthz", "GET, HEAD, OPTIONS"),
+        ("/static/style.css", "GET, HEAD, OPTIONS"),  # a mounted app's file
 ]  # fmt: skip
 
 

@@ -188,7 +188,9 @@ def install_error_handlers(app: FastAPI) -> None:
         if error.status_code == status.HTTP_405_METHOD_NOT_ALLOWED:
             # Every method of the path, not only the first route's (several routes
             # share a path); OPTIONS is answered with them (:mod:`.routing`).
-            allow = ", ".join(allowed_methods(request.app.router.routes, request.scope))
+            # (a mount, the static files, left its own root_path in the scope)
+            scope = {**request.scope, "root_path": request.app.root_path}
+            allow = ", ".join(allowed_methods(request.app.router.routes, scope))
             if request.method == "OPTIONS":
                 return Response(status_code=status.HTTP_204_NO_CONTENT, headers={"Allow": allow})
             error = StarletteHTTPException(error.status_code, error.detail, {"Allow": allow})
