@@ -313,7 +313,7 @@ def _longest(prop: dict[str, Any]) -> int:
     return found
 
 
-DECLARED = [
+DECLARED: list[tuple[str, str, str, dict[str, Any], str]] = [
     # (method, path in the document, path called, a valid body, field)
     ("post", "/api/v1/players", "/players", {"id": "zoe"}, "id"),
     ("post", "/api/v1/players", "/players", {"id": "zoe", "name": "Z"}, "name"),
