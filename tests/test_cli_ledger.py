@@ -21,6 +21,7 @@ from chessrate.cli import ledger as cli_ledger
 from chessrate.cli import main
 from chessrate.cli import moderation as cli_moderation
 from chessrate.ledger import Ledger, RatingView, database_url
+from chessrate.ledger.schema import players as players_table
 from chessrate.ledger.schema import ratings
 from chessrate.ledger.tokens import ROLES
 from chessrate.records import GameRecord, Player
@@ -672,3 +673,45 @@ def test_a_ledger_holding_an_id_with_a_slash_keeps_working(ledger_url: str, tmp_
     exported = tmp_path / "out.jsonl"
     assert invoke("export", exported, "--db", ledger_url)[0] == 0
     assert json.loads(exported.read_text().splitlines()[0])["id"] == legacy
+
+
+def test_verify_warns_of_a_stored_id_from_before_the_nfc_rule(ledger_url: str) -> None:
+    """A stored id that is not NFC (written before ids were normalised) is listed as a
+    warning, not rewritten, and does not fail verify."""
+    now = datetime(2026, 2, 1, tzinfo=UTC)
+    ledger = Ledger.create(ledger_url, "site", now)
+    ledger.players.create(Player("old"), now)
+    nfd = "Nova\u0301k"
+    with ledger.transaction() as conn:
+        conn.execute(update(players_table).where(players_table.c.id == "old").values(id=nfd))
+    ledger.dispose()
+    code, out, err = invoke("verify", "--db", ledger_url)
+    assert code == 0, out + err
+    assert out.startswith("OK")
+    assert f"warning: player {nfd!r}: id: {nfd!r} is not in Unicode NFC" in err
+
+
+def test_import_refuses_to_turn_a_rated_player_into_a_bot(ledger_url: str, tmp_path: Path) -> None:
+    """``import --players`` goes through the same check as ``PATCH /players``: a player
+    with rated games cannot become a bot (exit 2, naming the field), nothing is stored,
+    and verify stays OK."""
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(GOOD_GAME)
+    assert invoke("init", "--system", "site", "--db", ledger_url)[0] == 0
+    code, _out, err = invoke("import", games, "--db", ledger_url)
+    assert code == 0, err
+    people = tmp_path / "players.csv"
+    people.write_text("id,bot,bot_rating\nana,true,1200\n")
+    later = tmp_path / "later.jsonl"
+    later.write_text(GOOD_GAME.decode().replace('"g1"', '"g2"'))
+    code, _out, err = invoke("import", later, "--players", people, "--db", ledger_url)
+    assert code == 2
+    assert "ana: bot: cannot change: the player has rated games (the first: g1)" in err
+    ledger = Ledger(ledger_url)
+    try:
+        assert not ledger.players.get("ana").player.bot
+        assert ledger.counts()["games"] == 1
+    finally:
+        ledger.dispose()
+    code, out, err = invoke("verify", "--db", ledger_url)
+    assert code == 0, out + err

@@ -10,24 +10,35 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
+    GetJsonSchemaHandler,
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
     field_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError
 
 from ..errors import InvalidInput, NotFound
 from ..ledger import Ledger, RatingView
 from ..ledger.codec import change_to_mapping
 from ..numbers import format_rating
-from ..records import Venue, text_problem
+from ..records import (
+    ID_LONGEST,
+    INT_LARGEST,
+    MAX_PLIES,
+    NAME_LONGEST,
+    Venue,
+    normal_id,
+    text_problem,
+)
 from ..systems.base import Change, ListEntry
 
 MAX_OFFSET = 2**31 - 1
@@ -41,12 +52,60 @@ as it did."""
 
 # -- requests ---------------------------------------------------------------------------
 
+_NOT_IN_ID = (
+    "/\\u0000-\\u001f\\u007f-\\u009f"  # "/", the control characters
+    "\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff"  # invisible ones
+)
+ID_PATTERN = f"^[^{_NOT_IN_ID}]*[^\\s{_NOT_IN_ID}][^{_NOT_IN_ID}]*$"
+"""What an id holds, as the OpenAPI document says it (:func:`chessrate.records.id_refusal`):
+no ``/``, no control character, no bidirectional control or zero-width character, and
+something besides spaces (spaces around it are stripped)."""
+ID_SCHEMA: dict[str, Any] = {
+    "minLength": 1,
+    "maxLength": ID_LONGEST,
+    "pattern": ID_PATTERN,
+    "description": f"an id: 1 to {ID_LONGEST} characters, no `/`, no control, "
+    "bidirectional or zero-width character; taken in Unicode NFC",
+}
+"""The OpenAPI schema of an id in a request body (what the records refuse is declared;
+the records' own validation still answers, with their words)."""
+NAME_SCHEMA: dict[str, Any] = {"maxLength": NAME_LONGEST}
+PLIES_SCHEMA: dict[str, Any] = {"maximum": MAX_PLIES}
+COUNT_SCHEMA: dict[str, Any] = {"minimum": 0, "maximum": INT_LARGEST}
+
+
+PlayerRef = Annotated[str, AfterValidator(normal_id)]
+"""A player's id in a request model that names an existing player (a report's
+reporter, a live game's mover): in NFC, the spelling ids are stored in
+(:func:`chessrate.records.normal_id`)."""
+
+
+def id_field(description: str | None = None, **kwargs: Any) -> Any:
+    """A request body's id field, declared as :data:`ID_SCHEMA` (with its own
+    ``description`` before the rule's)."""
+    extra = dict(ID_SCHEMA)
+    if description is not None:
+        extra["description"] = f"{description}; {ID_SCHEMA['description']}"
+    return Field(json_schema_extra=extra, **kwargs)
+
 
 class RequestModel(BaseModel):
     """What a client sends: every string field holds text as the records' fields do
     (no NUL character, no lone surrogate: :func:`chessrate.records.text_problem`), so a
     request the model accepts never reaches a database that cannot store it (PostgreSQL
     refuses a NUL in text, and neither database stores a lone surrogate)."""
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The model's schema, every string property declaring what is refused of it:
+        no NUL character (:data:`NO_NUL`; an id's own pattern says more)."""
+        schema = handler(core_schema)
+        found = handler.resolve_ref_schema(schema)
+        for prop in found.get("properties", {}).values():
+            _declare_no_nul(prop)
+        return schema
 
     @field_validator("*", mode="after")
     @classmethod
@@ -56,6 +115,22 @@ class RequestModel(BaseModel):
             if problem is not None:
                 raise ValueError(problem)
         return value
+
+
+NO_NUL = "^[^\\u0000]*$"
+"""The pattern of a request's text: no NUL character (nor a lone surrogate, which a
+pattern cannot say)."""
+
+
+def _declare_no_nul(node: Any) -> None:
+    if not isinstance(node, dict):
+        return
+    if node.get("type") == "string" and not {"enum", "pattern", "format"} & node.keys():
+        node["pattern"] = NO_NUL
+    for key in ("anyOf", "oneOf", "allOf"):
+        for item in node.get(key, ()):
+            _declare_no_nul(item)
+    _declare_no_nul(node.get("items"))
 
 
 def _literal_error(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
@@ -84,13 +159,13 @@ class GameFields(RequestModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str | None = None
+    id: str | None = id_field(default=None)
     played_at: datetime | None = None
-    white: str
-    black: str
-    rated: bool = True
+    white: str = id_field()
+    black: str = id_field()
+    rated: bool | None = True
     time_control: str | None = None
-    venue: Venue = Venue.ONLINE
+    venue: Venue | None = Venue.ONLINE
 
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:

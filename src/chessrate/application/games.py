@@ -20,8 +20,8 @@ from ..errors import InvalidRecord
 from ..ledger import GameView, Ledger
 from ..moves import MAX_MOVES, MOVETEXT_LONGEST
 from ..numbers import format_rating
-from ..records import GameRecord, Outcome, Result, Termination, strict_json
-from .common import ChangePublic, GameFields, changes_public, refuse_periods
+from ..records import MAX_PLIES, GameRecord, Outcome, Result, Termination, strict_json
+from .common import ChangePublic, GameFields, changes_public, id_field, refuse_periods
 from .group import GroupCommitter
 
 # -- requests ---------------------------------------------------------------------------
@@ -33,6 +33,8 @@ class GameCreate(GameFields):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
+            # what the records refuse of two fields together
+            "not": {"required": ["moves", "movetext"]},
             "examples": [
                 {
                     "id": "g1",
@@ -43,21 +45,24 @@ class GameCreate(GameFields):
                     "time_control": "5m+3s",
                     "plies": 61,
                 }
-            ]
+            ],
         },
     )
 
-    id: str = Field(description="unique in the ledger; resubmitting it is idempotent")
+    id: str = id_field("unique in the ledger; resubmitting it is idempotent")
     played_at: datetime = Field(description="when the game ended (ISO 8601)")
     time_control: str | None = Field(
         default=None, description="`300+3`, `5m+3s`, `15m`, `-` (no clock), `3d` (days per move)"
     )
     result: Result
-    termination: Termination = Termination.NORMAL
+    termination: Termination | None = Termination.NORMAL
     plies: int | None = Field(
-        default=None, ge=0, description="half-moves; with moves, their count (the default)"
+        default=None, ge=0, le=MAX_PLIES,
+        description="half-moves; with moves, their count (the default), and then equal to it",
+    )  # fmt: skip
+    confirmed: bool | None = Field(
+        default=None, description="otb only: refused with `venue` online"
     )
-    confirmed: bool | None = Field(default=None, description="otb only")
     moves: list[str] | None = Field(
         default=None,
         max_length=MAX_MOVES,

@@ -18,10 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import InvalidRecord
 from ..ledger import Ledger
 from ..ledger.live import LiveView, OtbRegistration
-from ..records import FieldReader, Outcome, Result, Termination, Venue
-from ..systems.site_live import DeadlineKind, LiveGame, LiveStatus, Side
+from ..records import ID_LONGEST, FieldReader, Outcome, Result, Termination, Venue
+from ..systems.site_live import SERVICE_ENDINGS, DeadlineKind, LiveGame, LiveStatus, Side
 from ..timecontrol import parse_time_control
-from .common import Choice, GameFields, PagePublic, RequestModel
+from .common import Choice, GameFields, PagePublic, PlayerRef, RequestModel, id_field
 from .settings import API_V1
 
 # -- requests ---------------------------------------------------------------------------
@@ -34,6 +34,13 @@ class LiveGameCreate(GameFields):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
+            # what the records refuse of the fields together: otb needs its result and
+            # who registers it; online has neither (nor played_at)
+            "if": {"properties": {"venue": {"const": "otb"}}, "required": ["venue"]},
+            "then": {"required": ["result", "by"]},
+            "else": {
+                "properties": {name: {"type": "null"} for name in ("result", "by", "played_at")}
+            },
             "examples": [
                 {"id": "L1", "white": "alice", "black": "bob", "time_control": "180+2"},
                 {"id": "O1", "white": "alice", "black": "bob", "venue": "otb",
@@ -42,7 +49,7 @@ class LiveGameCreate(GameFields):
         },
     )  # fmt: skip
 
-    id: str = Field(description="the game's id: the ledger's game id once it ends")
+    id: str = id_field("the game's id: the ledger's game id once it ends")
     played_at: datetime | None = Field(default=None, description="otb: default now")
     time_control: str | None = Field(
         default=None,
@@ -51,8 +58,12 @@ class LiveGameCreate(GameFields):
     bot: Side | None = Field(
         default=None, description="the bot's side; must agree with the players' `bot`"
     )
-    result: Result | None = Field(default=None, description="otb: the registered result")
-    by: str | None = Field(default=None, description="otb: the player registering it")
+    result: Result | None = Field(
+        default=None, description="otb (required): the registered result, not `*`; refused online"
+    )
+    by: str | None = id_field(
+        "otb (required): the player registering it, one of the two; refused online", default=None
+    )
 
 
 class LiveMoveCreate(RequestModel):
@@ -62,7 +73,9 @@ class LiveMoveCreate(RequestModel):
 
     ply: int = Field(ge=1)
     move: str | None = Field(default=None, max_length=16, description="SAN or UCI, optional")
-    by: str | None = Field(default=None, description="the player moving (checked if given)")
+    by: PlayerRef | None = Field(
+        default=None, max_length=ID_LONGEST, description="the player moving (checked if given)"
+    )
 
 
 class LiveFinish(RequestModel):
@@ -72,8 +85,14 @@ class LiveFinish(RequestModel):
     model_config = ConfigDict(extra="forbid")
 
     result: Annotated[Result, Choice]
-    termination: Annotated[Termination, Choice] = Termination.NORMAL
-    by: str | None = Field(default=None, description="the player who ended it, if one did")
+    termination: Annotated[Termination, Choice] = Field(
+        default=Termination.NORMAL,
+        description="not `expired` nor `bot_no_move`: the service declares them",
+        json_schema_extra={"enum": [t.value for t in Termination if t not in SERVICE_ENDINGS]},
+    )
+    by: PlayerRef | None = Field(
+        default=None, max_length=ID_LONGEST, description="the player who ended it, if one did"
+    )
 
 
 class LiveBy(RequestModel):
@@ -81,7 +100,7 @@ class LiveBy(RequestModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    by: str
+    by: PlayerRef = Field(max_length=ID_LONGEST)
 
 
 class LiveDispute(LiveBy):

@@ -53,6 +53,13 @@ class PeriodCreate(RequestModel):
         decimal_places=2,
         description="first-rating bonus per half point over 50% (fide F4; default: the "
         "ruleset's, 12.5)",
+        json_schema_extra={
+            "anyOf": [
+                {"type": "number", "minimum": 0, "maximum": 9999.99, "multipleOf": 0.01},
+                {"type": "string", "pattern": "^[0-9]{1,4}([.][0-9]{1,2})?$"},
+                {"type": "null"},
+            ]
+        },
     )
     floor: int | None = Field(
         default=None, ge=0, le=10_000,

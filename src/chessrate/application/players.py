@@ -20,10 +20,12 @@ from ..errors import InvalidRecord
 from ..ledger import Ledger, PlayerView
 from ..ledger.views import ChartSeries, Colour, HistoryKind
 from ..numbers import HALF, ONE, format_rating
-from ..records import Outcome, Player, Result
+from ..records import Outcome, Player, Result, normal_id
 from ..timecontrol import as_players_write
 from .common import (
+    COUNT_SCHEMA,
     LIST_PAGE_MAX,
+    NAME_SCHEMA,
     ChangePublic,
     PagePublic,
     RatingPublic,
@@ -31,6 +33,7 @@ from .common import (
     change_public,
     changes_public,
     check_pool,
+    id_field,
     rating_public,
 )
 
@@ -45,27 +48,41 @@ _IMPORTED_PROPERTIES: dict[str, Any] = {
     "patternProperties": {
         "^rating_[a-z]+$": {
             "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}],
-            "description": "an imported rating in that pool (two decimals)",
+            "description": "an imported rating in that pool (at most two decimals, above 0 "
+            "and at least the system's floor; with games_POOL); refused (409) once games "
+            "have moved the player's rating in that pool",
         },
         "^games_[a-z]+$": {
-            "anyOf": [{"type": "integer"}, {"type": "null"}],
-            "description": "the number of games behind the imported rating",
+            "anyOf": [{"type": "integer", **COUNT_SCHEMA}, {"type": "null"}],
+            "description": "the number of games behind the imported rating (with rating_POOL)",
         },
-    }
+    },
 }
+_NEW_BOT: dict[str, Any] = {
+    # a new player's bot_rating only for a bot, and a bot needs one (site S7)
+    "dependentRequired": {"bot_rating": ["bot"]},
+    "if": {"properties": {"bot": {"const": True}}, "required": ["bot"]},
+    "then": {"required": ["bot_rating"]},
+}
+_BOT = (
+    "site: a bot, rated at its fixed bot_rating (required with it, and only for a bot); "
+    "refused (409) once the player has a rated game"
+)
 
 
 class PlayerCreate(RequestModel):
     """A player's attributes (the players file's columns); ``rating_<pool>`` and
     ``games_<pool>`` import a rating."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra=_IMPORTED_PROPERTIES)
+    model_config = ConfigDict(extra="allow", json_schema_extra={**_IMPORTED_PROPERTIES, **_NEW_BOT})
 
-    id: str
-    name: str | None = None
+    id: str = id_field()
+    name: str | None = Field(default=None, json_schema_extra=NAME_SCHEMA)
     membership_until: date | None = Field(default=None, description="arena: inclusive")
-    bot: bool = False
-    bot_rating: str | None = Field(default=None, description="site: a bot's fixed rating")
+    bot: bool | None = Field(default=False, description=_BOT)
+    bot_rating: str | None = Field(
+        default=None, description="site: a bot's fixed rating (two decimals at most)"
+    )
 
 
 class PlayerUpdate(RequestModel):
@@ -73,10 +90,16 @@ class PlayerUpdate(RequestModel):
 
     model_config = ConfigDict(extra="allow", json_schema_extra=_IMPORTED_PROPERTIES)
 
-    name: str | None = None
-    membership_until: date | None = None
-    bot: bool | None = None
-    bot_rating: str | None = None
+    name: str | None = Field(default=None, json_schema_extra=NAME_SCHEMA)
+    membership_until: date | None = Field(
+        default=None, description="arena: inclusive; may change at any time (a renewal "
+        "applies to the games rated after it)"
+    )  # fmt: skip
+    bot: bool | None = Field(default=None, description=_BOT)
+    bot_rating: str | None = Field(
+        default=None, description="site: a bot's fixed rating; refused (409) once the "
+        "player has a rated game"
+    )  # fmt: skip
 
 
 # -- answers ----------------------------------------------------------------------------
@@ -242,7 +265,8 @@ def create_player(ledger: Ledger, body: Mapping[str, Any], now: datetime) -> Pla
 def update_player(
     ledger: Ledger, player_id: str, body: Mapping[str, Any], now: datetime
 ) -> PlayerPublic:
-    if "id" in body and body["id"] != player_id:
+    given = body.get("id")
+    if "id" in body and (normal_id(given) if isinstance(given, str) else given) != player_id:
         raise InvalidRecord(f"player {player_id}", "id", "a player's id cannot be changed")
     fields = {k: v for k, v in body.items() if k != "id"}
     return player_public(ledger, ledger.players.update(player_id, fields, now))

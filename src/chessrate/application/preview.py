@@ -13,9 +13,9 @@ from pydantic import BaseModel, Field
 
 from ..errors import InvalidRecord
 from ..ledger import Ledger
-from ..records import GameRecord, Termination
+from ..records import MAX_PLIES, GameRecord, Termination
 from ..systems.base import GameRating
-from .common import ChangePublic, GameFields, changes_public, refuse_periods
+from .common import ChangePublic, GameFields, changes_public, id_field, refuse_periods
 
 # -- requests ---------------------------------------------------------------------------
 
@@ -23,10 +23,10 @@ from .common import ChangePublic, GameFields, changes_public, refuse_periods
 class PreviewRequest(GameFields):
     """A game to preview: a game record without its result (every result is shown)."""
 
-    id: str | None = Field(default=None, description="default: `preview`")
+    id: str | None = id_field("default: `preview`", default=None)
     played_at: datetime | None = Field(default=None, description="default: now")
-    termination: Termination = Termination.NORMAL
-    plies: int | None = Field(default=None, ge=0)
+    termination: Termination | None = Termination.NORMAL
+    plies: int | None = Field(default=None, ge=0, le=MAX_PLIES)
     confirmed: bool | None = None
 
 

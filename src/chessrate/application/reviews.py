@@ -16,7 +16,7 @@ from ..ledger import Ledger
 from ..ledger.audit import AuditEntry
 from ..ledger.reviews import ReportSource, ReportView, ReviewStatus, ReviewView
 from .annulments import AnnulmentPublic, annulment_public
-from .common import ChangePublic, Choice, RequestModel, change_public
+from .common import ChangePublic, Choice, PlayerRef, RequestModel, change_public
 from .deps import Caller
 
 Status = Annotated[ReviewStatus, Choice]
@@ -37,9 +37,9 @@ class ReportCreate(RequestModel):
             "examples": [{"by": "bob", "reason": "engine-like accuracy", "accused": "alice"}]
         },
     )
-    by: str = Field(min_length=1, max_length=200, description="the reporting player's id")
+    by: PlayerRef = Field(min_length=1, max_length=200, description="the reporting player's id")
     reason: str = Field(min_length=1, max_length=2000)
-    accused: str | None = Field(
+    accused: PlayerRef | None = Field(
         default=None, min_length=1, max_length=200,
         description="the player accused: one of the game's two players (default: the "
         "reporter's opponent when the reporter played the game, else nobody named); "

@@ -23,11 +23,15 @@ from ..records import FieldReader
 from ..systems.site import site_mark
 from ..systems.site_pairing import PairingRules, window
 from ..timecontrol import parse_written_time_control
-from .common import RequestModel
+from .common import RequestModel, id_field
 from .live import LiveGamePublic, live_public
 from .settings import API_V1
 
 # -- requests ---------------------------------------------------------------------------
+
+
+SEEK_RATING_MOST = 5000
+"""The largest site Elo a seek's range names (a larger one is a 422)."""
 
 
 class SeekCreate(RequestModel):
@@ -46,15 +50,20 @@ class SeekCreate(RequestModel):
         },
     )  # fmt: skip
 
-    player: str = Field(description="the player seeking (not a bot)")
+    player: str = id_field("the player seeking (not a bot)")
     time_control: str = Field(
         description="`180+2`, `3m+2s`, `-` or `unclocked` (no clock), `3d` or `3 days/move` "
         "(days per move)"
     )
-    rated: bool = True
-    min_rating: int | None = Field(default=None, description="the lowest site Elo accepted")
-    max_rating: int | None = Field(default=None, description="the highest site Elo accepted")
-    bot: bool = Field(default=False, description="play the bot closest to the site Elo, now")
+    rated: bool | None = True
+    min_rating: int | None = Field(
+        default=None, ge=0, le=SEEK_RATING_MOST, description="the lowest site Elo accepted"
+    )
+    max_rating: int | None = Field(
+        default=None, ge=0, le=SEEK_RATING_MOST,
+        description="the highest site Elo accepted; not below min_rating",
+    )  # fmt: skip
+    bot: bool | None = Field(default=False, description="play the bot closest to the site Elo, now")
 
 
 # -- answers ----------------------------------------------------------------------------
@@ -114,10 +123,6 @@ class PairPublic(BaseModel):
 
 
 SEEK_FIELDS = ("player", "time_control", "rated", "min_rating", "max_rating", "bot")
-
-
-SEEK_RATING_MOST = 5000
-"""The largest site Elo a seek's range names (a larger one is a 422)."""
 
 
 def seek_public(view: SeekView, now: datetime, rules: PairingRules) -> SeekPublic:

@@ -7,7 +7,13 @@ session's hours, never past its token's own expiry), and its token a valid
 moderator's (a revoked or expired token ends it at once). Sessions are shared by every
 worker and survive a restart: no key is needed. Every form carries the session's CSRF
 token, the SHA-256 of the session id with a fixed prefix: only the cookie's holder can
-make it, and it is checked on every POST."""
+make it, and it is checked on every POST.
+
+A cookie or a form's token is whatever a client sends: a session id is printable ASCII
+(URL-safe base64), so any other cookie value names no session (and is never looked
+up), and the CSRF token is compared as bytes (``hmac.compare_digest`` refuses ``str``
+with non-ASCII characters): a hostile value is a sign-in page or a 403, never an
+error."""
 
 from __future__ import annotations
 
@@ -52,9 +58,12 @@ class Sessions:
         return value, max(0, int((until - now).total_seconds()))
 
     def read(self, ledger: Ledger, value: str | None, now: datetime) -> Session | None:
-        """The session of a cookie while it is valid; else None."""
+        """The session of a cookie while it is valid; else None (also for a value that
+        cannot be a session id: not printable ASCII)."""
+        if value is None or not _printable_ascii(value):
+            return None
         found = ledger.sessions.find(value, now)
-        if found is None or value is None:
+        if found is None:
             return None
         return Session(value, found.token_id, found.label, found.expires_at)
 
@@ -67,4 +76,13 @@ class Sessions:
         return hashlib.sha256(f"chessrate-csrf:{session.id}".encode()).hexdigest()
 
     def csrf_ok(self, session: Session, given: str | None) -> bool:
-        return bool(given) and hmac.compare_digest(self.csrf(session), given or "")
+        """Whether a form's ``csrf`` field is the session's token (compared as bytes, in
+        constant time: any text a client sends is refused, never an error)."""
+        if not given:
+            return False
+        sent = given.encode("utf-8", "surrogatepass")
+        return hmac.compare_digest(self.csrf(session).encode("ascii"), sent)
+
+
+def _printable_ascii(value: str) -> bool:
+    return value.isascii() and value.isprintable()

@@ -90,7 +90,7 @@ def start_list_from(records: Iterable[RawRecord], stored: bool = False) -> dict[
     for where, data in records:
         fields = FieldReader(data, where)
         fields.reject_unknown(NEW_LIST_FIELDS)
-        player_id = fields.ident("id", stored)
+        player_id = fields.ident("id", stored, normalise=False)  # the list is kept as sent
         rating = fields.integer("rating", minimum=1)
         games = fields.integer("games") or 0
         reached = bool(fields.boolean("reached_2400"))

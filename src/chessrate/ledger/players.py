@@ -7,6 +7,7 @@ record and chart are ``people``."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,13 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, NotFound
 from ..folding import ESCAPE, contains_pattern, search_key
-from ..records import Player, moment
+from ..records import (
+    Outcome,
+    Player,
+    moment,
+    normal_id,
+    stored_id_problem,
+)
 from . import codec, common, rows
 from .boards import rating_view
 from .connection import as_utc
@@ -36,6 +43,7 @@ class Players:
         """Register a player; refused (409) if the id exists, also when another writer
         registered it at the same moment (PostgreSQL: both saw no such id, the second
         insert breaks the unique key; that is the same conflict, not an error)."""
+        player = replace(player, id=normal_id(player.id))
         try:
             with self.ledger.transaction() as conn:
                 self.create_in(conn, player, now)
@@ -51,6 +59,10 @@ class Players:
             return found.first() is not None
 
     def create_in(self, conn: Connection, player: Player, now: datetime) -> None:
+        """Register a player inside the caller's transaction, its id in NFC (a library
+        caller's :class:`Player` built without :meth:`Player.from_mapping`, which checks
+        an id, is otherwise taken as it is: how tests make a ledger of older ids)."""
+        player = replace(player, id=normal_id(player.id))
         self.ledger.system.check_player(player)
         if conn.execute(select(players.c.id).where(players.c.id == player.id)).first():
             raise Conflict(f"player {player.id}: id: already exists")
@@ -72,7 +84,60 @@ class Players:
         data = {k: v for k, v in data.items() if v is not None}
         player = Player.from_mapping(data, f"player {player_id}", stored=True)
         self.ledger.system.check_player(player)
+        self._refuse_rewriting(conn, current, player)
         self._store_player(conn, player, now, new=False)
+
+    def _refuse_rewriting(self, conn: Connection, before: Player, after: Player) -> None:
+        """Refuse (:class:`Conflict`, 409) a change of an attribute that decided how the
+        player's rated games were rated: ``bot`` and ``bot_rating`` once the player has
+        a rated game (a bot's games rate only the human, against its fixed rating), and
+        an imported rating (``rating_POOL``, ``games_POOL``) once a game has moved the
+        player's rating in that pool (the import only starts a pool). The stored
+        history would no longer be what the new attributes make of it: ``verify``
+        would fail, or the change would be silently ignored. Every way in (the API's
+        ``PATCH``, ``chessrate import --players``, the library) comes here. The other
+        attributes stay editable: a name is not read by the rules, and a membership
+        (arena A3) is read when each game is rated, so a renewal applies from its place
+        in the commit order, as the replay applies it."""
+        flags = [name for name in ("bot", "bot_rating")
+                 if getattr(before, name) != getattr(after, name)]  # fmt: skip
+        pools = sorted(
+            pool
+            for pool in set(before.imported) | set(after.imported)
+            if before.imported.get(pool) != after.imported.get(pool)
+        )
+        if not flags and not pools:
+            return
+        key = common.player_keys(conn, [before.id])[before.id]
+        if flags:
+            rated = conn.execute(
+                select(games.c.id)
+                .where(
+                    (games.c.white == key) | (games.c.black == key),
+                    games.c.outcome == rows.OUTCOMES.index(Outcome.RATED),
+                )
+                .order_by(games.c.seq)
+                .limit(1)
+            ).scalar()
+            if rated is not None:
+                raise Conflict(
+                    f"player {before.id}: {flags[0]}: cannot change: the player has rated "
+                    f"games (the first: {rated}) and they were rated with it; the history "
+                    "would no longer replay (register a new player instead)"
+                )
+        moved = {
+            self.ledger.pools[number]
+            for number in conn.execute(
+                select(changes.c.pool).where(changes.c.player == key).distinct()
+            ).scalars()
+        }
+        for pool in pools:
+            if pool in moved:
+                raise Conflict(
+                    f"player {before.id}: rating_{pool}: cannot change: games have moved "
+                    f"the player's {pool} rating, and an imported rating only starts a "
+                    "pool; the history would no longer replay"
+                )
 
     def _store_player(self, conn: Connection, player: Player, now: datetime, new: bool) -> None:
         attributes = codec.dumps(player.to_mapping())
@@ -218,6 +283,21 @@ class Players:
             )
             for r in found
         ], int(total)
+
+    def id_problems(self) -> list[str]:
+        """The stored ids of players and games that a new record could not give (not in
+        Unicode NFC; an invisible or bidirectional character: stored before those rules,
+        :func:`chessrate.records.stored_id_problem`), each with why. They are kept as
+        they were written (the history is not rewritten); ``chessrate verify`` lists
+        them as warnings."""
+        found: list[str] = []
+        with self.ledger.reading() as conn:
+            for kind, column in (("player", players.c.id), ("game", games.c.id)):
+                for value in conn.execute(select(column).order_by(column)).scalars():
+                    problem = stored_id_problem(value)
+                    if problem is not None:
+                        found.append(f"{kind} {value!r}: id: {problem}")
+        return found
 
     def all(self) -> list[Player]:
         with self.ledger.reading() as conn:

@@ -15,6 +15,7 @@ from ..application.settings import API_V1
 from .errors import install_error_handlers
 from .routes import api_router, health
 from .routes import metrics as metrics_route
+from .routing import NormalIds, relative_slash_redirects
 
 __all__ = ["API_V1", "DESCRIPTION", "mount_api"]
 
@@ -32,8 +33,11 @@ naming the field and the reason; nothing is stored.
 def mount_api(app: FastAPI) -> None:
     """Serve the API at ``/api/v1``, ``/healthz`` and ``/metrics``, and map the
     domain's errors to HTTP for the whole app (the pages' errors answer as the API's
-    do)."""
+    do), with routing's own answers (:mod:`.routing`: relative redirects, ``OPTIONS``
+    and ``Allow``, ids in addresses in NFC)."""
     install_error_handlers(app)
+    relative_slash_redirects(app)
+    app.add_middleware(NormalIds)
     app.include_router(api_router, prefix=API_V1)
     app.include_router(health.router)
     app.include_router(metrics_route.router)

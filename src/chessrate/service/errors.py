@@ -14,6 +14,9 @@ LedgerUnavailable           503    ``{"status": "unavailable", "detail": "databa
                                    and ``Retry-After: 5``
 HTTPException               its    ``{"detail": "…"}`` and its headers (401, 403, 413
                                    body too large, 429 with ``Retry-After``, …)
+a method the path refuses   405    ``{"detail": "Method Not Allowed"}``, ``Allow``: every
+                                   method of the path (:mod:`.routing`)
+OPTIONS on a path           204    no body, the same ``Allow``
 =========================== ====== ==================================================
 
 The domain errors live in :mod:`chessrate.errors`; the handlers are installed on the
@@ -47,6 +50,7 @@ from ..errors import (
     LedgerUnavailable,
     NotFound,
 )
+from .routing import allowed_methods
 
 UNPROCESSABLE = status.HTTP_422_UNPROCESSABLE_CONTENT
 RETRY_SECONDS = 5
@@ -181,6 +185,15 @@ def install_error_handlers(app: FastAPI) -> None:
             item = _unreadable_body_item(error.__cause__)
             page = _page(request, UNPROCESSABLE, "The request is not valid.", [item["message"]])
             return page or _unprocessable([item])
+        if error.status_code == status.HTTP_405_METHOD_NOT_ALLOWED:
+            # Every method of the path, not only the first route's (several routes
+            # share a path); OPTIONS is answered with them (:mod:`.routing`).
+            # (a mount, the static files, left its own root_path in the scope)
+            scope = {**request.scope, "root_path": request.app.root_path}
+            allow = ", ".join(allowed_methods(request.app.router.routes, scope))
+            if request.method == "OPTIONS":
+                return Response(status_code=status.HTTP_204_NO_CONTENT, headers={"Allow": allow})
+            error = StarletteHTTPException(error.status_code, error.detail, {"Allow": allow})
         if error.status_code in PAGED_STATUSES:
             shown = (
                 f"There is no page at {request.url.path}."

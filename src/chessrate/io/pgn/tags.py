@@ -33,6 +33,7 @@ from ...records import (
     Termination,
     Venue,
     id_refusal,
+    normal_id,
 )
 from ...timecontrol import TimeControl
 from .timecontrol import parse_pgn_time_control
@@ -90,8 +91,9 @@ def player_name(value: str, color: str) -> str:
     """``White``/``Black`` (``color``) as written, stripped: a lichess user name, a
     broadcast's "Surname, Name". ``?``, an empty name, or a name that is not an id (a
     ``/``, a control character, more than 200 characters:
-    :func:`~chessrate.records.id_refusal`) is refused."""
-    name = value.strip()
+    :func:`~chessrate.records.id_refusal`) is refused; a name is taken in NFC
+    (:func:`~chessrate.records.normal_id`)."""
+    name = normal_id(value.strip())
     if not name or name == "?":
         raise RefusedTag(color, "is required (the player is unknown)")
     if not name.isalnum() or len(name) > ID_LONGEST:  # (the common form, at once)
@@ -104,7 +106,7 @@ def player_name(value: str, color: str) -> str:
 def fide_id(value: str, color: str = "White") -> str | None:
     """``WhiteFideId``/``BlackFideId`` (of ``color``), stripped; None when empty or 0. A
     value that is not an id is refused."""
-    found = value.strip()
+    found = normal_id(value.strip())
     if not found or not found.strip("0"):
         return None
     if not found.isdecimal():
@@ -418,6 +420,7 @@ def id_from_url(url: str, tag: str) -> str:
     for mark, rest in (("?", parts.query), ("#", parts.fragment)):
         if rest:
             text += mark + rest.replace(":", "%3A").replace("/", "%2F")
+    text = normal_id(text)
     reason = id_refusal(text)
     if reason is not None:
         raise RefusedTag(tag, f"{url!r}: the id it gives {reason}")
@@ -428,7 +431,7 @@ def id_from_game_id(value: str) -> str | None:
     """``GameId``, stripped (None when empty); a URL is read by :func:`id_from_url`.
     Any other value that is not an id (a ``/``, a control character, more than 200
     characters) is refused: a ``/`` is not guessed into something else."""
-    text = value.strip()
+    text = normal_id(value.strip())
     if text.isalnum() and len(text) <= ID_LONGEST:  # (the common form, at once)
         return text
     if not text:

@@ -43,5 +43,6 @@ async def text_body(request: Request) -> bytes:
 
 def text_request_body(media_types: tuple[str, ...], description: str) -> dict[str, Any]:
     """``openapi_extra`` documenting a raw text body."""
-    content = {media: {"schema": {"type": "string"}} for media in media_types}
+    schema = {"type": "string", "minLength": 1, "pattern": "\\S"}  # something besides spaces
+    content = {media: {"schema": schema} for media in media_types}
     return {"requestBody": {"required": True, "description": description, "content": content}}

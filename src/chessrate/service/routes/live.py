@@ -12,6 +12,7 @@ from ...application import live
 from ...application.common import request_body
 from ...application.deps import LedgerDep, Now, Writer
 from ...application.settings import API_V1
+from ...systems.site_live import LiveStatus
 from .guard import TokenFirstRoute
 from .paging import Offset
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
@@ -96,7 +97,11 @@ def dispute_live_game(
 def list_live_games(
     ledger: LedgerDep,
     status: Annotated[
-        str | None, Query(description="open, awaiting_confirmation, disputed or ended")
+        str | None,
+        Query(
+            description="open, awaiting_confirmation, disputed or ended",
+            json_schema_extra={"enum": [s.value for s in LiveStatus]},
+        ),
     ] = None,
     player: Annotated[str | None, Query(description="games of this player")] = None,
     offset: Offset = 0,

@@ -7,26 +7,33 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query
 
 from ...application import preview
-from ...application.common import request_body
+from ...application.common import ID_SCHEMA, request_body
 from ...application.deps import LedgerDep, Now
+from ...records import Termination, Venue
 from .guard import TokenFirstRoute
 from .responses import INVALID
 
 router = APIRouter(prefix="/preview", tags=["preview"], route_class=TokenFirstRoute)
 
 Text = Annotated[str | None, Query()]
+Venues = Annotated[str | None, Query(json_schema_extra={"enum": [v.value for v in Venue]})]
+Terminations = Annotated[
+    str | None, Query(json_schema_extra={"enum": [t.value for t in Termination]})
+]
 
 
 @router.get("", response_model=preview.PreviewPublic, responses=INVALID)
 def preview_get(
     ledger: LedgerDep,
     now: Now,
-    white: Annotated[str, Query(description="White's player id")],
-    black: Annotated[str, Query(description="Black's player id")],
+    white: Annotated[str, Query(description="White's player id", json_schema_extra=ID_SCHEMA)],
+    black: Annotated[
+        str, Query(description="Black's player id; not White's", json_schema_extra=ID_SCHEMA)
+    ],
     time_control: Annotated[str | None, Query(description="`5m+3s`, `300+3`, `-`, `3d`")] = None,
-    venue: Text = None,
+    venue: Venues = None,
     rated: Text = None,
-    termination: Text = None,
+    termination: Terminations = None,
     plies: Text = None,
     played_at: Annotated[str | None, Query(description="default: now")] = None,
     confirmed: Text = None,

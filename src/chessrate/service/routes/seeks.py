@@ -12,6 +12,7 @@ from ...application import seeks
 from ...application.common import MAX_OFFSET, request_body
 from ...application.deps import LedgerDep, Now, Pairing, Writer
 from ...application.settings import API_V1
+from ...ledger.seeks import SeekStatus
 from .guard import TokenFirstRoute
 from .paging import Offset
 from .responses import CONFLICT, INVALID, NOT_FOUND, WRITE
@@ -50,7 +51,11 @@ def list_seeks(
     rules: Pairing,
     player: Annotated[str | None, Query(description="this player's seeks")] = None,
     status: Annotated[
-        str, Query(description="open (default), paired, cancelled, expired or all")
+        str,
+        Query(
+            description="open (default), paired, cancelled, expired or all",
+            json_schema_extra={"enum": [*(s.value for s in SeekStatus), "all"]},
+        ),
     ] = "open",
     offset: Offset = 0,
     limit: Annotated[int, Query(ge=1, le=500, description="1 to 500")] = 50,
