@@ -260,12 +260,13 @@ class LedgerConnection:
         return self._system
 
     @contextmanager
-    def transaction(self) -> Iterator[Connection]:
+    def transaction(self, writers_lock: bool = True) -> Iterator[Connection]:
         """One write transaction (SQLite: the database write lock from its start;
-        PostgreSQL: the writers' lock, shared, see :meth:`exclusive`). A database
+        PostgreSQL: the writers' lock, shared, see :meth:`exclusive`; unless
+        ``writers_lock`` is False: the caller's first statement takes it). A database
         that does not answer raises :class:`LedgerUnavailable`."""
         with connection_errors(), self.engine.begin() as conn:
-            if self.postgres:
+            if self.postgres and writers_lock:
                 conn.execute(text("SELECT pg_advisory_xact_lock_shared(:key)"), WRITERS)
             yield conn
 
