@@ -325,6 +325,10 @@ class StateCache:
         self.system = system
         self.people = people
         self.cache: dict[PoolKey, Any] = {}
+        """The states asked for so far, or set (a game just rated in memory)."""
+        self.stored: dict[PoolKey, str] = {}
+        self.complete: set[str] = set()
+        """Players whose every stored state is in ``stored`` (:meth:`fill`)."""
 
     def prefetch(self, player_ids: Iterable[str]) -> None:
         """Load every stored state of these players in one query."""
@@ -337,25 +341,25 @@ class StateCache:
         self.fill(wanted, ((row.player_id, row.pool, row.state) for row in rows))
 
     def fill(self, player_ids: Iterable[str], rows: Iterable[tuple[str, str, str]]) -> None:
-        """The states of these players: the stored ones given, (player id, pool, state
-        JSON), of these players or others; an initial state for every pool without."""
-        wanted = sorted(set(player_ids))
+        """The stored states of these players, (player id, pool, state JSON): every one
+        they have (a pool without is its initial state). Each is decoded, or made
+        initial, when the system first asks for it (a group's players have many
+        pools; a game reads one)."""
         for player_id, pool, state in rows:
-            self.cache[(player_id, pool)] = codec.state_from_json(self.system_id, state)
-        for player_id in wanted:
-            for pool in self.system.pools:
-                if (player_id, pool) not in self.cache:
-                    player = self.people.get(player_id) or Player(player_id)
-                    self.cache[(player_id, pool)] = self.system.initial_state(player, pool)
+            self.stored[(player_id, pool)] = state
+        self.complete.update(player_ids)
 
     def __call__(self, player_id: str, pool: str) -> Any:
         key = (player_id, pool)
         if key not in self.cache:
-            text = self.conn.execute(
-                select(ratings.c.state).where(
-                    ratings.c.player_id == player_id, ratings.c.pool == pool
-                )
-            ).scalar()
+            if player_id in self.complete:
+                text = self.stored.get(key)
+            else:
+                text = self.conn.execute(
+                    select(ratings.c.state).where(
+                        ratings.c.player_id == player_id, ratings.c.pool == pool
+                    )
+                ).scalar()
             player = self.people.get(player_id) or Player(player_id)
             self.cache[key] = (
                 self.system.initial_state(player, pool)
