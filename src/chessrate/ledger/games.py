@@ -34,11 +34,26 @@ if TYPE_CHECKING:
     from .store import Ledger
 
 
+PLAYERS_KEPT = 4096
+"""How many players' parsed attributes the group commit keeps (then it starts again)."""
+
+
 class Games:
     """A ledger's games (``ledger.games``)."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
+        self._players: dict[str, Player] = {}
+        """The group commit's players by their stored attributes (JSON text): the same
+        text is the same (frozen) player, read again by every group it plays in."""
+
+    def _player(self, attributes: str) -> Player:
+        player = self._players.get(attributes)
+        if player is None:
+            if len(self._players) >= PLAYERS_KEPT:
+                self._players.clear()
+            player = self._players[attributes] = codec.player_from_json(attributes)
+        return player
 
     def submit(self, record: GameRecord, now: datetime) -> tuple[GameView, bool]:
         """Rate and store one game. The same id with the same content returns the stored
@@ -117,7 +132,7 @@ class Games:
         named = sorted({p for record, _ in items for p in (record.white, record.black)})
         reads = direct.read(named, sorted({record.id for record, _ in items}))
         keys = {player_id: key for player_id, key, _ in reads.players}
-        people = {player_id: codec.player_from_json(text) for player_id, _, text in reads.players}
+        people = {player_id: self._player(text) for player_id, _, text in reads.players}
         stored: dict[str, Any] = {}
         if reads.stored:  # resubmissions: their stored rows, read as game_view reads them
             query = select(games).where(games.c.id.in_(sorted(reads.stored)))
