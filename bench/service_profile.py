@@ -3,8 +3,8 @@ timed alone, in one process, on SQLite and PostgreSQL.
 
 Stages, per game (µs of this process's CPU, and of the wall clock): validating the body
 (`application.games.game_record`); rating and storing it (`Ledger.submit_game`, one
-transaction; `Ledger.submit_group`, groups of 16 as under load); building the answer
-(`application.games.game_public`) and its JSON; and the whole request through the ASGI app
+transaction; `Ledger.submit_group`, groups of 16 as under load); building the answer's
+JSON (`application.games.game_json`); and the whole request through the ASGI app
 (uvicorn's HTTP parsing and the network excepted: FastAPI's routing, dependencies,
 body parsing, the group committer and the stages above), 16 requests at a time.
 `--profile` adds a cProfile summary of the ASGI run (the event loop's thread; the
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.support import postgres
 
 from chessrate import Player
-from chessrate.application.games import game_public, game_record
+from chessrate.application.games import game_json, game_record
 from chessrate.ledger import Ledger
 from chessrate.server import create_app
 
@@ -143,12 +143,8 @@ def measure(url: str, count: int, profile: bool) -> dict[str, tuple[float, float
                 ledger.games.submit_group([(r, NOW) for r in grouped[start : start + 16]])
 
         rows["rate + store, groups of 16 (submit_group)"] = per_game(groups, count)
-        publics: list[Any] = []
-        rows["build the answer (game_public)"] = per_game(
-            lambda: publics.extend(game_public(v) for v in views), count
-        )
-        rows["its JSON (pydantic, as FastAPI does)"] = per_game(
-            lambda: [p.__pydantic_serializer__.to_json(p) for p in publics], count
+        rows["build the answer and its JSON (game_json, as the route does)"] = per_game(
+            lambda: [game_json(v) for v in views], count
         )
         app = create_app(ledger, sweep_every=0)
         asgi = bodies("a", count, 4)

@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from sqlalchemy import select, text
 
 from chessrate import Player
-from chessrate.application.games import game_record
+from chessrate.application.games import GamePublic, game_json, game_public, game_record
 from chessrate.application.group import GroupCommitter
 from chessrate.cli import main
 from chessrate.ledger import Ledger
@@ -390,3 +390,31 @@ def test_several_writers_and_a_restart(api: Api) -> None:
     assert committer.games == 41
     result = CliRunner().invoke(main, ["verify", "--db", api.ledger.url])
     assert result.exit_code == 0, result.output
+
+
+def test_the_answer_is_the_models_json_byte_for_byte(api: Api) -> None:
+    """``POST /games`` writes its answer without the models (games.game_json): it is
+    what FastAPI writes of GamePublic, for a created game, a resubmission, games with
+    moves, without a clock, unrated, drawn, and once annulled (read back)."""
+    bodies = [
+        game("j1", "p00", "p01"),
+        game("j2", "p01", "p02", "1/2-1/2", time_control="-", plies=None),
+        game("j3", "p02", "p03", "0-1", moves=["e4", "e5", "Nf3", "Nc6"], plies=None),
+        game("j4", "p03", "p04", rated=False, time_control=None),
+        game("j5", "p04", "p05", time_control="2d", termination="timeout"),
+        game("j6", "p05", "p06", "1-0", venue="otb", confirmed=True),
+        game("j1", "p00", "p01"),  # the same game again: 200, the stored answer
+    ]
+    for body in bodies:
+        answer = api.post("/games", body)
+        assert answer.status_code in (200, 201), answer.text
+        view = api.ledger.games.get(body["id"])
+        wanted = GamePublic.__pydantic_serializer__.to_json(game_public(view))
+        assert answer.content == wanted == game_json(view)
+        assert answer.headers["content-type"] == "application/json"
+        assert answer.headers["location"] == f"/api/v1/games/{body['id']}"
+    annulled = api.post("/games/j1/annul", {"reason": "engine use"}, auth="moderator")
+    assert annulled.status_code == 200, annulled.text
+    view = api.ledger.games.get("j1")
+    assert view.annulment is not None
+    assert game_json(view) == GamePublic.__pydantic_serializer__.to_json(game_public(view))

@@ -14,14 +14,16 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidRecord
 from ..ledger import GameView, Ledger
+from ..ledger.codec import change_to_mapping
 from ..moves import MAX_MOVES, MOVETEXT_LONGEST
 from ..numbers import format_rating
 from ..records import MAX_PLIES, GameRecord, Outcome, Result, Termination, strict_json
-from .common import ChangePublic, GameFields, changes_public, id_field, refuse_periods
+from .common import ChangePublic, GameFields, id_field, refuse_periods
 from .group import GroupCommitter
 
 # -- requests ---------------------------------------------------------------------------
@@ -138,8 +140,8 @@ class BatchPublic(BaseModel):
 BATCH = "batch"
 
 
-def game_public(view: GameView) -> GamePublic:
-    record = view.record.to_mapping()
+def _explanation(view: GameView) -> list[str]:
+    """The decision and each change in words (``GamePublic.explanation``)."""
     explanation = [view.reason]
     for c in view.changes:
         before = format_rating(c.before) or c.state_before
@@ -151,32 +153,48 @@ def game_public(view: GameView) -> GamePublic:
         explanation.append(
             f"annulled{by} ({view.annulment.reason}): the game counts for nothing (site S10)"
         )
-    return GamePublic(
-        id=view.id,
-        seq=view.seq,
-        played_at=str(record["played_at"]),
-        white=view.record.white,
-        black=view.record.black,
-        result=view.record.result.value,
-        rated=view.record.rated,
-        time_control=None if view.record.time_control is None else str(record["time_control"]),
-        termination=view.record.termination.value,
-        plies=view.record.plies,
-        venue=view.record.venue.value,
-        confirmed=view.record.confirmed,
-        moves=None if view.record.moves is None else list(view.record.moves),
-        outcome=Outcome(view.outcome),
-        reason=view.reason,
-        annulled=view.annulled,
-        submitted_at=view.submitted_at,
-        changes=changes_public(view.changes),
-        explanation=explanation,
-        annulment=None
+    return explanation
+
+
+def _answer_fields(view: GameView) -> dict[str, Any]:
+    """:class:`GamePublic`'s fields, in its order, as plain values (the changes and
+    the annulment as mappings)."""
+    record = view.record.to_mapping()
+    return {
+        "id": view.id,
+        "seq": view.seq,
+        "played_at": str(record["played_at"]),
+        "white": view.record.white,
+        "black": view.record.black,
+        "result": view.record.result.value,
+        "rated": view.record.rated,
+        "time_control": None if view.record.time_control is None else str(record["time_control"]),
+        "termination": view.record.termination.value,
+        "plies": view.record.plies,
+        "venue": view.record.venue.value,
+        "confirmed": view.record.confirmed,
+        "moves": None if view.record.moves is None else list(view.record.moves),
+        "outcome": Outcome(view.outcome),
+        "reason": view.reason,
+        "annulled": view.annulled,
+        "submitted_at": view.submitted_at,
+        "changes": [change_to_mapping(c) for c in view.changes],
+        "explanation": _explanation(view),
+        "annulment": None
         if view.annulment is None
-        else AnnulmentNotePublic(
-            at=view.annulment.at, by=view.annulment.by, reason=view.annulment.reason
-        ),
-    )
+        else {"at": view.annulment.at, "by": view.annulment.by, "reason": view.annulment.reason},
+    }
+
+
+def game_public(view: GameView) -> GamePublic:
+    return GamePublic.model_validate(_answer_fields(view))
+
+
+def game_json(view: GameView) -> bytes:
+    """``game_public(view)`` as the JSON FastAPI writes of it, byte for byte, built
+    without the models: the answer of ``POST /games``, the service's hot path (the
+    models' validation cost more than the rest of the answer)."""
+    return pydantic_core.to_json(_answer_fields(view))
 
 
 def _where(body: Mapping[str, Any]) -> str:
@@ -199,12 +217,12 @@ def submit_game(ledger: Ledger, body: Mapping[str, Any], now: datetime) -> tuple
 
 async def submit_game_grouped(
     committer: GroupCommitter, body: Mapping[str, Any], now: datetime
-) -> tuple[GamePublic, bool]:
+) -> tuple[GameView, bool]:
     """:func:`submit_game` through the worker's group committer: the game is rated and
-    committed with the games that arrived with it, and answered after that commit."""
+    committed with the games that arrived with it, and answered after that commit
+    (its view: :func:`game_json` is its answer)."""
     record = game_record(committer.ledger, body)
-    view, created = await committer.submit(record, now)
-    return game_public(view), created
+    return await committer.submit(record, now)
 
 
 def parse_batch(content: str) -> list[tuple[int, GameRecord]]:

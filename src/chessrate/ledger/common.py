@@ -98,18 +98,6 @@ def next_player_key(ledger: LedgerConnection, conn: Connection) -> int:
 # -- events -----------------------------------------------------------------------------
 
 
-def next_seqs(ledger: LedgerConnection, conn: Connection, count: int) -> list[int]:
-    """``count`` consecutive events' seqs (PostgreSQL: drawn from the sequence in
-    one statement, ascending)."""
-    if ledger.postgres:
-        drawn = conn.execute(
-            text("SELECT nextval('ledger_seq') FROM generate_series(1, :n)"), {"n": count}
-        ).scalars()
-        return sorted(int(seq) for seq in drawn)
-    first = next_seq(ledger, conn)
-    return list(range(first, first + count))
-
-
 def next_seq(ledger: LedgerConnection, conn: Connection) -> int:
     """The next event's ``seq``, one sequence for games, players and annulments
     (PostgreSQL: a sequence, drawn under the players' locks; SQLite: one more than
@@ -169,13 +157,18 @@ def stored_record(
     return record if moves is None else replace(record, moves=moves)
 
 
-def store_moves(conn: Connection, records: Iterable[GameRecord]) -> None:
-    """Store the moves of those of the games (just stored) that have them."""
-    found = [
+def move_rows(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
+    """The ``game_moves`` rows of those of the games that have moves."""
+    return [
         {"game_id": r.id, "plies": len(r.moves), "moves": " ".join(r.moves)}
         for r in records
         if r.moves is not None
     ]
+
+
+def store_moves(conn: Connection, records: Iterable[GameRecord]) -> None:
+    """Store the moves of those of the games (just stored) that have them."""
+    found = move_rows(records)
     if found:
         conn.execute(INSERT_MOVES, found)
 
@@ -332,6 +325,10 @@ class StateCache:
         self.system = system
         self.people = people
         self.cache: dict[PoolKey, Any] = {}
+        """The states asked for so far, or set (a game just rated in memory)."""
+        self.stored: dict[PoolKey, str] = {}
+        self.complete: set[str] = set()
+        """Players whose every stored state is in ``stored`` (:meth:`fill`)."""
 
     def prefetch(self, player_ids: Iterable[str]) -> None:
         """Load every stored state of these players in one query."""
@@ -341,22 +338,28 @@ class StateCache:
                 ratings.c.player_id.in_(wanted)
             )
         )
-        for row in rows:
-            self.cache[(row.player_id, row.pool)] = codec.state_from_json(self.system_id, row.state)
-        for player_id in wanted:
-            for pool in self.system.pools:
-                if (player_id, pool) not in self.cache:
-                    player = self.people.get(player_id) or Player(player_id)
-                    self.cache[(player_id, pool)] = self.system.initial_state(player, pool)
+        self.fill(wanted, ((row.player_id, row.pool, row.state) for row in rows))
+
+    def fill(self, player_ids: Iterable[str], rows: Iterable[tuple[str, str, str]]) -> None:
+        """The stored states of these players, (player id, pool, state JSON): every one
+        they have (a pool without is its initial state). Each is decoded, or made
+        initial, when the system first asks for it (a group's players have many
+        pools; a game reads one)."""
+        for player_id, pool, state in rows:
+            self.stored[(player_id, pool)] = state
+        self.complete.update(player_ids)
 
     def __call__(self, player_id: str, pool: str) -> Any:
         key = (player_id, pool)
         if key not in self.cache:
-            text = self.conn.execute(
-                select(ratings.c.state).where(
-                    ratings.c.player_id == player_id, ratings.c.pool == pool
-                )
-            ).scalar()
+            if player_id in self.complete:
+                text = self.stored.get(key)
+            else:
+                text = self.conn.execute(
+                    select(ratings.c.state).where(
+                        ratings.c.player_id == player_id, ratings.c.pool == pool
+                    )
+                ).scalar()
             player = self.people.get(player_id) or Player(player_id)
             self.cache[key] = (
                 self.system.initial_state(player, pool)

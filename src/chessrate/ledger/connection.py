@@ -281,18 +281,20 @@ class LedgerConnection:
         return self._system
 
     @contextmanager
-    def transaction(self) -> Iterator[Connection]:
+    def transaction(self, writers_lock: bool = True) -> Iterator[Connection]:
         """One write transaction (SQLite: the database write lock from its start;
-        PostgreSQL: the writers' lock, shared, see :meth:`exclusive`). A database
+        PostgreSQL: the writers' lock, shared, see :meth:`exclusive`; unless
+        ``writers_lock`` is False: the caller's first statement takes it). A database
         that does not answer raises :class:`LedgerUnavailable`.
 
-        The wait for the lock is measured (:data:`chessrate.metrics.WRITE_LOCK_WAIT`),
-        and the games the transaction stored (:data:`COMMITTED`) are counted once it
-        has committed (:data:`chessrate.metrics.GAMES`)."""
+        The wait for the lock is measured (:data:`chessrate.metrics.WRITE_LOCK_WAIT`;
+        without ``writers_lock`` on PostgreSQL, only the wait for a connection), and
+        the games the transaction stored (:data:`COMMITTED`) are counted once it has
+        committed (:data:`chessrate.metrics.GAMES`)."""
         asked = time.perf_counter()
         with connection_errors(self.database):
             with self.engine.begin() as conn:
-                if self.postgres:
+                if self.postgres and writers_lock:
                     conn.execute(text("SELECT pg_advisory_xact_lock_shared(:key)"), WRITERS)
                 self._lock_waits.observe(time.perf_counter() - asked)
                 stored: list[tuple[str, str]] = []

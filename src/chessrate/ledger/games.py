@@ -24,8 +24,9 @@ from sqlalchemy.exc import IntegrityError
 from ..errors import ChessrateError, Conflict, InvalidRecord, LedgerUnavailable, NotFound
 from ..records import GameRecord, Player, Result, moment
 from ..systems.base import GameRating, PoolKey
-from . import common, rows
+from . import codec, common, rows
 from .connection import as_utc, note_stored
+from .direct import Direct, GameRows
 from .schema import events, game_moves, games, players
 from .views import AnnulmentView, GameView
 
@@ -33,11 +34,26 @@ if TYPE_CHECKING:
     from .store import Ledger
 
 
+PLAYERS_KEPT = 4096
+"""How many players' parsed attributes the group commit keeps (then it starts again)."""
+
+
 class Games:
     """A ledger's games (``ledger.games``)."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
+        self._players: dict[str, Player] = {}
+        """The group commit's players by their stored attributes (JSON text): the same
+        text is the same (frozen) player, read again by every group it plays in."""
+
+    def _player(self, attributes: str) -> Player:
+        player = self._players.get(attributes)
+        if player is None:
+            if len(self._players) >= PLAYERS_KEPT:
+                self._players.clear()
+            player = self._players[attributes] = codec.player_from_json(attributes)
+        return player
 
     def submit(self, record: GameRecord, now: datetime) -> tuple[GameView, bool]:
         """Rate and store one game. The same id with the same content returns the stored
@@ -85,7 +101,8 @@ class Games:
         if not items:
             return []
         try:
-            with self.ledger.transaction() as conn:
+            # (the writers' lock: the first of the group's reads, direct.Direct.read)
+            with self.ledger.transaction(writers_lock=False) as conn:
                 return self._submit_batched(conn, items)
         except IntegrityError:
             pass  # an id was just committed by another worker: game by game, below
@@ -104,19 +121,25 @@ class Games:
     def _submit_batched(
         self, conn: Connection, items: Sequence[tuple[GameRecord, datetime]]
     ) -> list[tuple[GameView, bool] | Exception]:
-        """A group's games rated in order against states kept in memory, then stored
-        with one statement per table: the players (locked, id order) and their ratings
-        read once, the games, changes and ratings written once. A refused game writes
-        nothing, so it needs no savepoint. Raises IntegrityError when another worker
-        committed one of the ids meanwhile (the caller then takes the savepoint path)."""
-        keys: dict[str, int] = {}
-        named = {p for record, _ in items for p in (record.white, record.black)}
-        people = common.load_players(conn, named, lock=True, keys=keys)
-        ids = sorted({record.id for record, _ in items})
-        stored = {row.id: row for row in conn.execute(select(games).where(games.c.id.in_(ids)))}
+        """A group's games rated in order against states kept in memory, then stored:
+        the players (locked, id order) and their ratings read once, each current
+        rating written once, with its last game (the statements: :mod:`.direct`;
+        PostgreSQL: the reads in one round trip, the writes and the commit in
+        another). A refused game writes nothing, so it needs no savepoint. Raises
+        IntegrityError when another worker committed one of the ids meanwhile (the
+        caller then takes the savepoint path)."""
+        direct = Direct(conn, self.ledger.postgres)
+        named = sorted({p for record, _ in items for p in (record.white, record.black)})
+        reads = direct.read(named, sorted({record.id for record, _ in items}))
+        keys = {player_id: key for player_id, key, _ in reads.players}
+        people = {player_id: self._player(text) for player_id, _, text in reads.players}
+        stored: dict[str, Any] = {}
+        if reads.stored:  # resubmissions: their stored rows, read as game_view reads them
+            query = select(games).where(games.c.id.in_(sorted(reads.stored)))
+            stored = {row.id: row for row in conn.execute(query)}
         stored_moves = common.stored_moves(conn, stored)
         states = common.StateCache(conn, self.ledger.system_id, self.ledger.system, people)
-        states.prefetch(people)
+        states.fill(people, reads.states)
         answers: list[tuple[GameView, bool] | Exception | str] = []
         """A refusal, a stored game's answer, or the id of a game of this group (its
         view gets its seq at the end)."""
@@ -160,34 +183,28 @@ class Games:
             rated.append((record, now, rating))
             answers.append(record.id)
         created = {record.id for record, _, _ in rated}
-        seqs = common.next_seqs(self.ledger, conn, len(rated)) if rated else []
-        game_rows, change_rows = [], []
-        latest: dict[PoolKey, tuple[int, Any]] = {}
-        for seq, (record, now, rating) in zip(seqs, rated, strict=True):
-            game_rows.append(common.game_values(seq, rating, keys, now))
-            change_rows += [
-                {**rows.change_row(self.ledger.system, c, slot, keys.__getitem__), "seq": seq,
-                 "game": None}
-                for slot, c in enumerate(rating.changes)
-            ]  # fmt: skip
-            for key, state in rating.states.items():
-                latest[key] = (seq, state)
-            view = mine[record.id]
-            mine[record.id] = replace(view, seq=seq)
-        if game_rows:
-            conn.execute(common.INSERT_GAME, game_rows)
-        if change_rows:
-            conn.execute(common.INSERT_CHANGE, change_rows)
-        common.store_moves(conn, (record for record, _, _ in rated))
+        last: dict[PoolKey, int] = {}
+        """Each state's last game in the group: its current rating is written with it."""
+        for index, (_, _, rating) in enumerate(rated):
+            last.update(dict.fromkeys(rating.states, index))
+        system = self.ledger.system
+        written = [
+            GameRows(
+                common.game_values(0, rating, keys, now),
+                [{**rows.change_row(system, c, slot, keys.__getitem__), "seq": 0, "game": None}
+                 for slot, c in enumerate(rating.changes)],
+                common.move_rows((record,)),
+                [{"player_id": p, "pool": pool, "seq": 0,
+                  **common.rating_row(self.ledger, people[p], pool, state)}
+                 for (p, pool), state in rating.states.items() if last[(p, pool)] == index],
+            )
+            for index, (record, now, rating) in enumerate(rated)
+        ]  # fmt: skip
+        seqs = direct.store(reads, written) if written else []
+        for seq, (record, _, _) in zip(seqs, rated, strict=True):
+            mine[record.id] = replace(mine[record.id], seq=seq)
         for _, _, rating in rated:
             note_stored(conn, _pool(rating), rating.outcome.value)
-        if latest:
-            conn.execute(
-                common.UPSERT_RATING[self.ledger.postgres],
-                [{"player_id": p, "pool": pool, "seq": seq,
-                  **common.rating_row(self.ledger, people[p], pool, state)}
-                 for (p, pool), (seq, state) in latest.items()],
-            )  # fmt: skip
         result: list[tuple[GameView, bool] | Exception] = []
         for answer in answers:
             if isinstance(answer, str):

@@ -139,12 +139,13 @@ def _page(
     return None if page is None else page(request, code, message, details)
 
 
-def refuse_nul_in_address(request: Request) -> None:
+async def refuse_nul_in_address(request: Request) -> None:
     """A NUL character in the path or the query string (``%00``) is refused before the
     route reads it: :class:`InvalidRecord` (422; a page route answers the 422 page),
     naming the parameter. No id, name or search holds one, and PostgreSQL cannot
     compare text with one (its driver refuses the query: a 500). Every route has this
-    dependency (:func:`chessrate.server.create_app`)."""
+    dependency (:func:`chessrate.server.create_app`). A coroutine: FastAPI would run
+    a plain function in a thread, a hop for every request."""
     for name, value in request.path_params.items():
         if "\x00" in str(value):
             raise InvalidRecord("path", name, "must not contain a NUL character")

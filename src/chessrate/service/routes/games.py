@@ -35,16 +35,19 @@ async def submit_game(
     body: Annotated[dict[str, Any], Body()],
     committer: CommitterDep,
     now: Now,
-    response: Response,
-) -> games.GamePublic:
+) -> Response:
     """Rate and store one game (201). Resubmitting the same id with the same content
     answers the stored game (200) and changes nothing; with different content, 409.
     Games that arrive together are rated and committed together (group commit); each
     is answered after its commit."""
-    game, created = await games.submit_game_grouped(committer, body, now)
-    response.status_code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-    response.headers["Location"] = f"{API_V1}/games/{quote(game.id, safe='')}"
-    return game
+    view, created = await games.submit_game_grouped(committer, body, now)
+    # The answer is GamePublic's JSON, written without the model (games.game_json).
+    return Response(
+        games.game_json(view),
+        status_code=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        headers={"Location": f"{API_V1}/games/{quote(view.id, safe='')}"},
+        media_type="application/json",
+    )
 
 
 @router.post(
