@@ -49,6 +49,11 @@ INSERT_MOVES = insert(game_moves)
 # -- players ----------------------------------------------------------------------------
 
 
+IN_CHUNK = 900
+"""Values in one ``IN (...)`` list when many are looked up (SQLite's bound
+parameters are limited)."""
+
+
 def load_players(
     conn: Connection,
     ids: Iterable[str],

@@ -219,6 +219,17 @@ class Players:
             for r in found
         ], int(total)
 
+    def some(self, ids: Iterable[str]) -> dict[str, Player]:
+        """The stored players among ``ids``, by id (a bulk import appended to a large
+        ledger reads only the players its file names)."""
+        wanted = sorted(set(ids))
+        found: dict[str, Player] = {}
+        with self.ledger.reading() as conn:
+            for start in range(0, len(wanted), common.IN_CHUNK):
+                found.update(common.load_players(conn, wanted[start : start + common.IN_CHUNK],
+                                                 lock=False))  # fmt: skip
+        return found
+
     def all(self) -> list[Player]:
         with self.ledger.reading() as conn:
             return [
