@@ -501,6 +501,21 @@ class Tracker:
                     before = system.initial_state(self.people[player_id], pool)
             self.folded[key] = system.state_after(change, before)
 
+    def remember_one(
+        self, code: int, pool: int, row: Mapping[str, Any], seq: int, null: int
+    ) -> None:
+        """Take in one change made apart from the chunks (a site S10 annulment's, with
+        its event's ``seq``): the (player, pool)'s last change when no later one is
+        known. Not for folded rules (arena's)."""
+        assert not self.fold_rules, "an annulment of a system whose rules fold"
+        flat = code * self.width + pool
+        if seq <= self.last_seq[flat]:
+            return
+        for name in STATE_COLUMNS:
+            value = row[name]
+            self.last_values[name][flat] = null if value is None else int(value)
+        self.last_seq[flat] = seq
+
     def states(self, null: int, seeded: Mapping[str, int]) -> dict[PoolKey, tuple[Any, int]]:
         """Every (player, pool)'s current state and the seq that set it: after its last
         change, or the imported rating no game moved of each player of ``seeded``
