@@ -81,9 +81,15 @@ def locked_players(conn: Connection, ids: Iterable[str]) -> dict[str, Player]:
 
 
 def player_keys(conn: Connection, ids: Iterable[str]) -> dict[str, int]:
-    """The integer keys of the players among ``ids`` that exist."""
-    query = select(players.c.id, players.c.key).where(players.c.id.in_(sorted(set(ids))))
-    return {row.id: row.key for row in conn.execute(query)}
+    """The integer keys of the players among ``ids`` that exist (looked up
+    :data:`IN_CHUNK` at a time: SQLite bounds a statement's parameters)."""
+    wanted = sorted(set(ids))
+    found: dict[str, int] = {}
+    for start in range(0, len(wanted), IN_CHUNK):
+        chunk = wanted[start : start + IN_CHUNK]
+        query = select(players.c.id, players.c.key).where(players.c.id.in_(chunk))
+        found.update({row.id: row.key for row in conn.execute(query)})
+    return found
 
 
 def player_names(conn: Connection, keys: Iterable[int]) -> dict[int, str]:

@@ -174,11 +174,12 @@ class Verifier:
             labels[seq] = f"annulment {ref}"
             made = result.annulments[annulment.game_id].changes
             for slot, change in enumerate(made):
-                row = {**rows.change_row(system, change, slot, key_of.__getitem__), "seq": seq,
-                       "game": seq_of_id[ref]}  # fmt: skip
-                values = [NULL if row[n] is None else int(row[n]) for n in CHANGE_READ]
+                made_row = {**rows.change_row(system, change, slot, key_of.__getitem__),
+                            "seq": seq, "game": seq_of_id[ref]}  # fmt: skip
+                values = [NULL if made_row[n] is None else int(made_row[n]) for n in CHANGE_READ]
                 emitted.append(np.array([values], np.int64))
-                tracker.remember_one(code_of_key[row["player"]], row["pool"], row, seq, NULL)
+                player_code = code_of_key[made_row["player"]]
+                tracker.remember_one(player_code, made_row["pool"], made_row, seq, NULL)
         problems += _compare_decisions(decided, stored_games, ids)
         expected = np.concatenate(emitted) if emitted else np.zeros((0, len(CHANGE_READ)))
         problems += _compare_changes(expected, stored_changes, labels)
