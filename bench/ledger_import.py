@@ -23,7 +23,7 @@ Prints a table; ``--write-results`` replaces the section "A history into the
 ledger" of bench/RESULTS.md.
 
     .venv/bin/python bench/ledger_import.py [--games 200000] [--players 20000]
-        [--data DIR] [--before /work/main/.venv/bin/python] [--no-postgres]
+        [--data DIR] [--before /work/main/.venv/bin/python] [--no-postgres] [--no-sqlite]
         [--write-results]
 """
 
@@ -110,6 +110,8 @@ def measure(python: str, files: Files, db: Callable[[str], tuple[list[str], dict
 
         def fresh(name: str) -> tuple[list[str], dict[str, str]]:
             args, env = db(name)
+            if args and Path(args[1]).exists():
+                raise SystemExit(f"{args[1]} exists: a measured ledger must be new")
             timed([chessrate, "init", "--system", "site", *args], env)
             return args, env
 
@@ -149,6 +151,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--before", default=None, help="another checkout's Python")
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--no-sqlite", action="store_true")
     parser.add_argument("--write-results", action="store_true")
     args = parser.parse_args()
     data = args.data or HERE / ".data" / f"g{args.games}_p{args.players}_s8"
@@ -163,12 +166,12 @@ def main() -> None:
     pythons = {"now": PYTHON} if args.before is None else {"before": args.before, "now": PYTHON}
     began = load()
     results: dict[str, dict[str, dict[str, float]]] = {"SQLite": {}, "PostgreSQL": {}}
-    with tempfile.TemporaryDirectory() as folder:
+    for label, python in pythons.items() if not args.no_sqlite else ():
+        with tempfile.TemporaryDirectory() as folder:  # new ledgers for each interpreter
 
-        def sqlite(name: str) -> tuple[list[str], dict[str, str]]:
-            return ["--db", str(Path(folder) / f"{name}.db")], dict(os.environ)
+            def sqlite(name: str, folder: str = folder) -> tuple[list[str], dict[str, str]]:
+                return ["--db", str(Path(folder) / f"{name}.db")], dict(os.environ)
 
-        for label, python in pythons.items():
             results["SQLite"][label] = measure(python, files, sqlite, label)
     if not args.no_postgres:
         with postgres.cluster() as admin:
