@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from sqlalchemy.engine import make_url
 
@@ -61,6 +62,6 @@ def _connect(ledger: LedgerConnection) -> Any:
         path = sqlite_path(ledger.url)
         if path is None:
             raise LedgerUnavailable("an in-memory SQLite ledger has no second connection")
-        return sqlite.connect(f"file:{path}?mode=ro")
+        return sqlite.connect(f"file:{quote(str(path.resolve()))}?mode=ro")  # read only
     except ImportError as error:  # pragma: no cover - a dependency of the package
         raise LedgerUnavailable(f"the ADBC driver is not installed ({error})") from None
