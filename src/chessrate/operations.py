@@ -125,16 +125,20 @@ def import_records(
 
 
 def _plan_players(
-    ledger: Ledger, players: Sequence[Player], named: set[str]
+    ledger: Ledger, players: Sequence[Player], named: set[str], only_named: bool = False
 ) -> tuple[list[Player], list[Player], list[str], dict[str, Player]]:
     """The file's players against the ledger's: (to create, to update, named in games
-    but nowhere else, every player's final attributes). Refuses a player the system
-    cannot use, and the same id twice in the file."""
+    but nowhere else, every player's final attributes: of every stored player, or with
+    ``only_named`` of the players the file names). Refuses a player the system cannot
+    use, and the same id twice in the file."""
     system = ledger.system
     in_file: Engine[Any] = Engine(system)
     for player in players:
         in_file.add_player(player)  # duplicates and attributes the system cannot use
-    stored_players = {player.id: player for player in ledger.players.all()}
+    if only_named:  # the bulk path reads only the players its games and file name
+        stored_players = ledger.players.some(named | {player.id for player in players})
+    else:
+        stored_players = {player.id: player for player in ledger.players.all()}
     to_create: list[Player] = []
     to_update: list[Player] = []
     final: dict[str, Player] = dict(stored_players)
@@ -186,7 +190,9 @@ def import_file(
     batch = read_compiled_batch(path, fmt, progress)
     if not ledger.bulk.appendable(batch):
         return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
-    to_create, to_update, implicit, final = _plan_players(ledger, players, set(batch.player_ids))
+    to_create, to_update, implicit, final = _plan_players(
+        ledger, players, set(batch.player_ids), only_named=True
+    )
     for where, _game_id, _reason in annulments:
         if not ledger.info.annulments:
             raise InvalidRecord(

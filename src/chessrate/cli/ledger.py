@@ -211,8 +211,8 @@ def _metrics_dir(workers: int) -> tuple[Path | None, bool]:
     "--engine", "engine_choice", type=click.Choice(["auto", "compiled", "reference"]),
     default="auto", show_default=True,
     help="compiled: the numba replay, columns compared in bulk (a ledger whose players' "
-    "events all come before its first game, without annulments); reference: event by "
-    "event; auto: compiled when the ledger allows it.",
+    "events all come before each one's first game, without annulments); reference: "
+    "event by event; auto: compiled when the ledger allows it.",
 )  # fmt: skip
 @reports_errors
 def verify(db: str | None, engine_choice: str) -> None:

@@ -32,9 +32,11 @@ from sqlalchemy import Connection, func, insert, select
 
 from ..errors import Conflict, InvalidRecord, NotFound
 from ..folding import search_key
+from ..numbers import display_hundredths
 from ..records import Player, Venue, microseconds
 from ..systems.base import CHANGE_COLUMNS, PoolKey, RatingSystem
 from ..systems.registry import system_of
+from ..systems.site import SiteSystem
 from . import codec, common, rows
 from .schema import events, games, players, ratings
 from .views import AnnulmentView
@@ -62,6 +64,10 @@ FILLER: dict[str, Any] = {
 BULK_CACHE_KIB = 1_048_576
 """SQLite's page cache during a bulk import, in KiB (1 GiB at most; given back when
 the connection closes)."""
+
+WRITE_ROWS = 100_000
+"""Changes bound per ``executemany`` on SQLite (the Python rows of one slice at a
+time)."""
 
 RATING_COLUMNS = ("rating_cents", "display", "state_name", "games", "listed", "state")
 
@@ -99,7 +105,8 @@ class Bulk:
             # No other writer meanwhile: the import numbers its events itself, and
             # rates from the current ratings it reads now.
             self.ledger.exclusive(conn)
-            start = self._current_states(conn) if common.has_games(conn) else {}
+            people = {player.id: player for player in roster}
+            start = self._current_states(conn, people) if common.has_games(conn) else {}
             if not self.ledger.postgres:
                 # a page cache as big as the tables being written (SQLite's default,
                 # 2 MB, writes the changes' pages out and reads them back again)
@@ -107,7 +114,6 @@ class Bulk:
             self._bulk_players(conn, new_players, now)
             for player_id, fields in updates:
                 self.ledger.players.update_in(conn, player_id, fields, now)
-            people = {player.id: player for player in roster}
             keys = common.player_keys(conn, people)
             first_seq = common.next_seq(self.ledger, conn)
             writer = _Writer(self.ledger, conn, batch, people, keys, first_seq, now, start)
@@ -122,6 +128,7 @@ class Bulk:
                 states=start,
             )  # fmt: skip
             assert list(result.names[: len(writer.names)]) == writer.names
+            writer.finish(NULL, NULLABLE)
             writer.finish_sequence()
             self._bulk_ratings(conn, writer, people, new_players, NULL)
             for outcome, count in zip(rows.OUTCOMES, writer.outcomes.tolist(), strict=True):
@@ -178,8 +185,22 @@ class Bulk:
         """The current ratings: each (player, pool)'s state after its last change, and
         the new players' imported ratings no game moved (at the player's event)."""
         with_events = self._player_event_seqs(conn, [p for p in new_players if p.imported])
-        states = writer.tracker.states(null, with_events)
-        if not states:
+        tracker = writer.tracker
+        data = site_rating_rows(tracker, null) if isinstance(tracker.system, SiteSystem) else None
+        if data is None:
+            data = []
+            for (player_id, pool), (state, seq) in tracker.states(null, {}).items():
+                row = common.rating_row(self.ledger, people[player_id], pool, state)
+                data.append((player_id, pool, seq, *(row[n] for n in RATING_COLUMNS)))
+        moved = {(row[0], row[1]) for row in data} if with_events else set()
+        for player_id, seq in with_events.items():  # imported ratings no game moved
+            player = people[player_id]
+            for pool in player.imported:
+                if (player_id, pool) not in moved:
+                    state = self.ledger.system.initial_state(player, pool)
+                    row = common.rating_row(self.ledger, player, pool, state)
+                    data.append((player_id, pool, seq, *(row[n] for n in RATING_COLUMNS)))
+        if not data:
             return
         fields = ("player_id", "pool", "seq", *RATING_COLUMNS)
         marks = ", ".join(("?" if not self.ledger.postgres else "%s") for _ in fields)
@@ -188,20 +209,21 @@ class Bulk:
             f"INSERT INTO ratings ({', '.join(fields)}) VALUES ({marks}) "
             f"ON CONFLICT (player_id, pool) DO UPDATE SET {updates}"
         )
-        data = []
-        for (player_id, pool), (state, seq) in states.items():
-            row = common.rating_row(self.ledger, people[player_id], pool, state)
-            data.append((player_id, pool, seq, *(row[n] for n in RATING_COLUMNS)))
         conn.exec_driver_sql(sql, data)
 
-    def _current_states(self, conn: Connection) -> dict[PoolKey, Any]:
-        """Every stored current rating's state (the games of an appended file continue
-        from them)."""
-        query = select(ratings.c.player_id, ratings.c.pool, ratings.c.state)
-        return {
-            (row.player_id, row.pool): codec.state_from_json(self.ledger.system_id, row.state)
-            for row in conn.execute(query)
-        }
+    def _current_states(self, conn: Connection, ids: Iterable[str]) -> dict[PoolKey, Any]:
+        """The stored current ratings' states of these players (the games of an
+        appended file continue from them; the ledger's other players are not read)."""
+        wanted = sorted(set(ids))
+        found: dict[PoolKey, Any] = {}
+        system_id = self.ledger.system_id
+        for at in range(0, len(wanted), common.IN_CHUNK):
+            query = select(ratings.c.player_id, ratings.c.pool, ratings.c.state).where(
+                ratings.c.player_id.in_(wanted[at : at + common.IN_CHUNK])
+            )
+            for row in conn.execute(query):
+                found[(row.player_id, row.pool)] = codec.state_from_json(system_id, row.state)
+        return found
 
     def appendable(self, batch: Any) -> bool:
         """Whether a batch can be imported in bulk: the ledger has no game, or every
@@ -275,81 +297,148 @@ class _Writer:
         self.tracker = Tracker(self.system, self.names, people, start)
         self.postgres = ledger.postgres
         self.game_sql = _insert_sql("games", GAME_INSERT)
-        self.change_sql = _insert_sql("changes", CHANGE_INSERT)
+        self.pending: list[I64] = []
+        """SQLite: the changes' rows (``CHANGE_INSERT`` columns) until :meth:`finish`."""
 
     def write(self, chunk: Any, null: int, nullable: Sequence[str]) -> None:
         count = len(chunk)
         if count == 0:
             return
-        at = chunk.rows
-        batch = self.batch
         seq = np.arange(self.next_seq, self.next_seq + count, dtype=np.int64)
         self.next_seq += count
         np.add.at(self.outcomes, chunk.outcome.astype(np.int64), 1)
-        plies = batch.plies[at].astype(object)
-        plies[batch.plies[at] < 0] = None
-        confirmed = batch.confirmed[at].astype(object)
-        confirmed[batch.confirmed[at] < 0] = None
-        confirmed[batch.confirmed[at] == 0] = False
-        confirmed[batch.confirmed[at] == 1] = True
-        games = [
-            seq.tolist(),
-            self.game_ids[batch.game[at]].tolist(),
-            batch.played_at[at].tolist(),
-            self.key_of_code[batch.white[at]].tolist(),
-            self.key_of_code[batch.black[at]].tolist(),
-            self.result_codes[batch.result[at]].tolist(),
-            batch.rated[at].tolist(),
-            self.control_text[self.control_code[at]].tolist(),
-            self.termination_codes[batch.termination[at]].tolist(),
-            plies.tolist(),
-            self.venue_codes[batch.venue[at]].tolist(),
-            confirmed.tolist(),
-            chunk.outcome.tolist(),
-            chunk.reason.tolist(),
-            [False] * count,
-            [self.submitted_at] * count,
-        ]
-        self._send(self.game_sql, "games", GAME_INSERT, games)
+        if self.postgres:
+            self._copy_games(chunk, seq)
+        else:
+            self._insert_games(chunk, seq)
         if chunk.changes == 0:
             return
         change_seq = seq[chunk.game]
-        player = self._key(chunk.player)
-        order = np.lexsort((change_seq, chunk.pool, player))  # the key's order: appends
-        columns: dict[str, list[Any]] = {
-            "player": player[order].tolist(),
-            "pool": chunk.pool[order].tolist(),
-            "seq": change_seq[order].tolist(),
-            "game": [None] * chunk.changes,
-            "opponent": self._key(chunk.opponent)[order].tolist(),
+        columns = {
+            "player": self._key(chunk.player),
+            "seq": change_seq,
+            "game": np.full(chunk.changes, null, np.int64),  # the event's own game
+            "opponent": self._key(chunk.opponent),
         }
-        for name in CHANGE_INSERT:
-            if name in columns:
-                continue
-            values = chunk.column(name)[order]
-            if name in nullable:
-                objects = values.astype(object)
-                objects[values == null] = None
-                columns[name] = objects.tolist()
-            else:
-                columns[name] = values.tolist()
-        self._send(self.change_sql, "changes", CHANGE_INSERT, [columns[n] for n in CHANGE_INSERT])
+        matrix = np.stack(
+            [columns[n] if n in columns else chunk.column(n) for n in CHANGE_INSERT], axis=1
+        )
         self.tracker.remember(chunk, change_seq, null)
+        if self.postgres:
+            self._copy_changes(matrix, null, nullable)
+        else:
+            self.pending.append(matrix)  # written at finish, in the key's order
+
+    def finish(self, null: int, nullable: Sequence[str]) -> None:
+        """Write the buffered changes (SQLite) in the table's key order: a ledger's
+        new changes then go in as appends to each player's range, each page once;
+        NULLs are the sentinel turned back by ``nullif`` inside SQLite."""
+        if not self.pending:
+            return
+        matrix = np.concatenate(self.pending)
+        self.pending = []
+        at = {name: n for n, name in enumerate(CHANGE_INSERT)}
+        order = np.lexsort((matrix[:, at["seq"]], matrix[:, at["pool"]], matrix[:, at["player"]]))
+        matrix = matrix[order]
+        nulls = {"game", *nullable}
+        values = ", ".join(f"nullif(?, {null})" if n in nulls else "?" for n in CHANGE_INSERT)
+        sql = f"INSERT INTO changes ({', '.join(CHANGE_INSERT)}) VALUES ({values})"
+        cursor = self.conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            for start in range(0, matrix.shape[0], WRITE_ROWS):
+                cursor.executemany(sql, matrix[start : start + WRITE_ROWS].tolist())
+        finally:
+            cursor.close()
+
+    def _copy_changes(self, matrix: I64, null: int, nullable: Sequence[str]) -> None:
+        """A chunk's changes through ``COPY`` (PostgreSQL)."""
+        import pyarrow as pa
+
+        arrays = []
+        for n, name in enumerate(CHANGE_INSERT):
+            column = matrix[:, n]
+            mask = column == null if name == "game" or name in nullable else None
+            arrays.append(pa.array(column, type=pa.int64(), mask=mask))
+        self._copy("changes", CHANGE_INSERT, arrays)
 
     def _key(self, codes: I64) -> I64:
         """Player codes as keys; a player only in the roster gets its key on demand."""
         result: I64 = self.key_of_code[codes]
         return result
 
-    def _send(self, sql: str, table: str, names: Sequence[str], columns: list[list[Any]]) -> None:
-        data = list(zip(*columns, strict=True))
-        if not self.postgres:
-            self.conn.exec_driver_sql(sql, data)
-            return
+    def _game_columns(self, chunk: Any, seq: I64) -> dict[str, Any]:
+        """A chunk's games as the games table's columns (numpy arrays; the ids and time
+        controls as object arrays)."""
+        at = chunk.rows
+        batch = self.batch
+        count = len(chunk)
+        return {
+            "seq": seq,
+            "id": self.game_ids[batch.game[at]],
+            "played_at": batch.played_at[at],
+            "white": self.key_of_code[batch.white[at]],
+            "black": self.key_of_code[batch.black[at]],
+            "result": self.result_codes[batch.result[at]],
+            "rated": batch.rated[at],
+            "time_control": self.control_text[self.control_code[at]],
+            "termination": self.termination_codes[batch.termination[at]],
+            "plies": batch.plies[at],  # negative: not given (NULL)
+            "venue": self.venue_codes[batch.venue[at]],
+            "confirmed": batch.confirmed[at],  # negative: not given (NULL)
+            "outcome": chunk.outcome,
+            "reason": chunk.reason,
+            "annulled": np.zeros(count, np.bool_),
+            "submitted_at": np.full(count, self.submitted_at, np.int64),
+        }
+
+    def _insert_games(self, chunk: Any, seq: I64) -> None:
+        """A chunk's games through ``executemany`` (SQLite: its page order is the
+        seq's, appends)."""
+        columns = self._game_columns(chunk, seq)
+        plies = columns["plies"].astype(object)
+        plies[columns["plies"] < 0] = None
+        confirmed = columns["confirmed"]
+        flags = np.array([False, True, None], dtype=object)[np.where(confirmed < 0, 2, confirmed)]
+        columns["plies"], columns["confirmed"] = plies, flags
+        data = list(zip(*(columns[n].tolist() for n in GAME_INSERT), strict=True))
+        self.conn.exec_driver_sql(self.game_sql, data)
+
+    def _copy_games(self, chunk: Any, seq: I64) -> None:
+        """A chunk's games through ``COPY`` (PostgreSQL), as CSV that pyarrow writes."""
+        import pyarrow as pa
+
+        columns = self._game_columns(chunk, seq)
+        arrays = []
+        for name in GAME_INSERT:
+            values = columns[name]
+            if name in ("id", "time_control"):
+                arrays.append(pa.array(values.tolist(), type=pa.string()))
+            elif name in ("plies", "confirmed"):
+                kind = pa.bool_() if name == "confirmed" else pa.int64()
+                arrays.append(
+                    pa.array(
+                        np.maximum(values, 0).astype(np.bool_ if name == "confirmed" else np.int64),
+                        type=kind,
+                        mask=values < 0,
+                    )
+                )
+            else:
+                arrays.append(pa.array(values))
+        self._copy("games", GAME_INSERT, arrays)
+
+    def _copy(self, table: str, names: Sequence[str], arrays: list[Any]) -> None:
+        """Arrow columns into a table through ``COPY ... (FORMAT csv)``: pyarrow writes
+        the CSV from the arrays (a NULL is an empty field, a text is quoted), psycopg
+        sends it inside the import's transaction."""
+        import pyarrow as pa
+        import pyarrow.csv as pa_csv
+
+        batch = pa.RecordBatch.from_arrays(arrays, names=list(names))
+        sink = pa.BufferOutputStream()
+        pa_csv.write_csv(batch, sink, pa_csv.WriteOptions(include_header=False))
         cursor = self.conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        with cursor.copy(f"COPY {table} ({', '.join(names)}) FROM STDIN") as copy:
-            for row in data:
-                copy.write_row(row)
+        with cursor.copy(f"COPY {table} ({', '.join(names)}) FROM STDIN (FORMAT csv)") as copy:
+            copy.write(memoryview(sink.getvalue()))
 
     def finish_sequence(self) -> None:
         """PostgreSQL's event sequence follows the seqs the games took."""
@@ -412,6 +501,21 @@ class Tracker:
                     before = system.initial_state(self.people[player_id], pool)
             self.folded[key] = system.state_after(change, before)
 
+    def remember_one(
+        self, code: int, pool: int, row: Mapping[str, Any], seq: int, null: int
+    ) -> None:
+        """Take in one change made apart from the chunks (a site S10 annulment's, with
+        its event's ``seq``): the (player, pool)'s last change when no later one is
+        known. Not for folded rules (arena's)."""
+        assert not self.fold_rules, "an annulment of a system whose rules fold"
+        flat = code * self.width + pool
+        if seq <= self.last_seq[flat]:
+            return
+        for name in STATE_COLUMNS:
+            value = row[name]
+            self.last_values[name][flat] = null if value is None else int(value)
+        self.last_seq[flat] = seq
+
     def states(self, null: int, seeded: Mapping[str, int]) -> dict[PoolKey, tuple[Any, int]]:
         """Every (player, pool)'s current state and the seq that set it: after its last
         change, or the imported rating no game moved of each player of ``seeded``
@@ -446,6 +550,43 @@ class Tracker:
                 if (player.id, pool) not in found:
                     found[(player.id, pool)] = system.initial_state(player, pool), seq
         return found
+
+
+def site_rating_rows(tracker: Tracker, null: int) -> list[tuple[Any, ...]] | None:
+    """The current-rating rows (``player_id, pool, seq`` and :data:`RATING_COLUMNS`) of
+    every (player, pool) a ``site`` replay moved, from the last changes' numbers as
+    arrays: what ``common.rating_row`` writes of ``SiteSystem.state_after`` (the rating
+    and games after the change) and ``list_entry`` (a human with games is listed;
+    ``1500?`` under the provisional games), without a state object per rating. None
+    when a last change has no rating after it (the general path then decides)."""
+    system = tracker.system
+    assert isinstance(system, SiteSystem)
+    touched = np.flatnonzero(tracker.last_seq >= 0)
+    after = tracker.last_values["after"][touched]
+    if bool((after == null).any()) or bool((after < 0).any()):
+        return None
+    games = tracker.last_values["games_after"][touched]
+    codes, pool_codes = np.divmod(touched, tracker.width)
+    bot = np.array([tracker.people[name].bot for name in tracker.names], np.bool_)[codes]
+    imported = np.zeros(tracker.last_seq.shape[0], np.bool_)
+    for code, name in enumerate(tracker.names):
+        for pool in tracker.people[name].imported:
+            imported[code * tracker.width + system.pools.index(pool)] = True
+    listed = ~bot & ((games != 0) | imported[touched])
+    shown = display_hundredths(after).tolist()
+    provisional = (games < system.rules.provisional_games).tolist()
+    names, pools = tracker.names, system.pools
+    rows: list[tuple[Any, ...]] = []
+    for code, pool, seq, cents, count, is_listed, number, mark in zip(
+        codes.tolist(), pool_codes.tolist(), tracker.last_seq[touched].tolist(), after.tolist(),
+        games.tolist(), listed.tolist(), shown, provisional, strict=True,
+    ):  # fmt: skip
+        rating = f"{cents // 100}.{cents % 100:02d}"  # exact_text of the hundredths
+        display = (f"{number}?" if mark else str(number)) if is_listed else ""
+        state = f'{{"games":{count},"rating":"{rating}"}}'  # codec.dumps of SiteCodec.dump
+        rows.append((names[code], pools[pool], seq, cents, display, "rated",
+                     count if is_listed else 0, is_listed, state))  # fmt: skip
+    return rows
 
 
 def _insert_sql(table: str, names: Sequence[str]) -> str:

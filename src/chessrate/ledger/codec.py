@@ -45,7 +45,11 @@ def state_from_json(system_id: str, text: str) -> Any:
 
 
 def player_from_json(text: str) -> Player:
-    return Player.from_mapping(json.loads(text), "ledger", stored=True)
+    data = json.loads(text)
+    if data.keys() == {"id"} and isinstance(data["id"], str):
+        # a player with no attribute (the most of a large ledger): nothing to check
+        return Player(data["id"], source="ledger")
+    return Player.from_mapping(data, "ledger", stored=True)
 
 
 CHANGE_DECIMALS = ("score", "before", "after", "opponent_rating", "d", "pd", "delta", "change")

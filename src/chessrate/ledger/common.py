@@ -49,6 +49,11 @@ INSERT_MOVES = insert(game_moves)
 # -- players ----------------------------------------------------------------------------
 
 
+IN_CHUNK = 900
+"""Values in one ``IN (...)`` list when many are looked up (SQLite's bound
+parameters are limited)."""
+
+
 def load_players(
     conn: Connection,
     ids: Iterable[str],
@@ -76,9 +81,15 @@ def locked_players(conn: Connection, ids: Iterable[str]) -> dict[str, Player]:
 
 
 def player_keys(conn: Connection, ids: Iterable[str]) -> dict[str, int]:
-    """The integer keys of the players among ``ids`` that exist."""
-    query = select(players.c.id, players.c.key).where(players.c.id.in_(sorted(set(ids))))
-    return {row.id: row.key for row in conn.execute(query)}
+    """The integer keys of the players among ``ids`` that exist (looked up
+    :data:`IN_CHUNK` at a time: SQLite bounds a statement's parameters)."""
+    wanted = sorted(set(ids))
+    found: dict[str, int] = {}
+    for start in range(0, len(wanted), IN_CHUNK):
+        chunk = wanted[start : start + IN_CHUNK]
+        query = select(players.c.id, players.c.key).where(players.c.id.in_(chunk))
+        found.update({row.id: row.key for row in conn.execute(query)})
+    return found
 
 
 def player_names(conn: Connection, keys: Iterable[int]) -> dict[int, str]:

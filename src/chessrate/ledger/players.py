@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, case, delete, func, insert, select, update
+from sqlalchemy import Connection, LargeBinary, case, cast, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, NotFound
@@ -293,10 +293,28 @@ class Players:
         found: list[str] = []
         with self.ledger.reading() as conn:
             for kind, column in (("player", players.c.id), ("game", games.c.id)):
-                for value in conn.execute(select(column).order_by(column)).scalars():
+                # Only an id with a character past ASCII can have a problem: the database
+                # picks those out (its text longer in bytes than in characters), so a
+                # history of ASCII ids is not read into Python for it.
+                octets = func.length(cast(column, LargeBinary))
+                if self.ledger.postgres:
+                    octets = func.octet_length(column)
+                query = select(column).where(octets != func.length(column)).order_by(column)
+                for value in conn.execute(query).scalars():
                     problem = stored_id_problem(value)
                     if problem is not None:
                         found.append(f"{kind} {value!r}: id: {problem}")
+        return found
+
+    def some(self, ids: Iterable[str]) -> dict[str, Player]:
+        """The stored players among ``ids``, by id (a bulk import appended to a large
+        ledger reads only the players its file names)."""
+        wanted = sorted(set(ids))
+        found: dict[str, Player] = {}
+        with self.ledger.reading() as conn:
+            for start in range(0, len(wanted), common.IN_CHUNK):
+                found.update(common.load_players(conn, wanted[start : start + common.IN_CHUNK],
+                                                 lock=False))  # fmt: skip
         return found
 
     def all(self) -> list[Player]:

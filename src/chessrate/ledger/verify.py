@@ -12,14 +12,16 @@ from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 
 from ..engine import Engine as ReplayEngine
 from ..errors import InvalidInput, InvalidRecord
 from ..records import Player
 from ..systems.base import Change
-from . import codec, common, rows
-from .bulk import Tracker
+from ..systems.site import SiteSystem
+from . import arrow, codec, common, rows
+from .bulk import RATING_COLUMNS, Tracker, site_rating_rows
+from .connection import as_utc, sqlite_path
 from .schema import changes, events, players, ratings
 from .schema import games as rows_games
 
@@ -39,9 +41,9 @@ class Verifier:
         replay's. Returns the differences.
 
         ``engine`` "compiled": the compiled replay (:meth:`verify_compiled`), for a
-        ledger whose players' events all come before its first game and that has no
-        annulment; "reference": the in-memory engine, event by event; "auto" (the
-        default): compiled when the ledger allows it. A ledger that rates periods
+        ledger whose players' events all come before each one's first game (its
+        annulments replayed in place); "reference": the in-memory engine, event by
+        event; "auto" (the default): compiled when the ledger allows it. A ledger that rates periods
         (``fide``) re-rates its closed periods (:meth:`Periods.verify
         <chessrate.ledger.periods.Periods.verify>`)."""
         if not self.ledger.info.rates_games:
@@ -50,30 +52,59 @@ class Verifier:
             return self.verify_compiled()
         if engine == "compiled":
             raise InvalidInput(
-                "the compiled verify needs every player's event before the first game and "
-                "no annulment (use the reference replay)"
+                "the compiled verify needs every player's events before the player's first "
+                "game (use the reference replay)"
             )
         return self._verify_reference()
 
     def compiled_verifiable(self) -> bool:
         """Whether the compiled replay can replay this ledger: a system with a compiled
-        half, games, every player's event before the first game, no annulment."""
+        half, games, and every player's events before the player's first game (each
+        game then rated against its players' final attributes: players created by a
+        later import come after the ledger's first games, but before their own).
+        Annulments (site S10) are replayed at their places among the games."""
         if self.ledger.info.compiled is None:
             return False
         with self.ledger.reading() as conn:
             first_game = conn.execute(select(func.min(rows_games.c.seq))).scalar()
             if first_game is None:
                 return False
-            late = select(events.c.seq).where(
-                (events.c.kind == "annulment") | (events.c.seq > first_game)
+            if not self.ledger.info.annulments:  # none can be replayed (a foreign event)
+                annulled = select(events.c.seq).where(events.c.kind == "annulment")
+                if conn.execute(annulled.limit(1)).first() is not None:
+                    return False
+            late = conn.execute(
+                select(events.c.seq).where(events.c.kind == "player", events.c.seq > first_game)
+                .limit(1)
+            ).first()  # fmt: skip
+            if late is None:
+                return True
+            as_white = (
+                select(func.min(rows_games.c.seq))
+                .where(rows_games.c.white == players.c.key)
+                .scalar_subquery()
             )
-            return conn.execute(late.limit(1)).first() is None
+            as_black = (
+                select(func.min(rows_games.c.seq))
+                .where(rows_games.c.black == players.c.key)
+                .scalar_subquery()
+            )
+            after_a_game = (
+                select(events.c.seq)
+                .select_from(events.join(players, players.c.id == events.c.ref))
+                .where(
+                    events.c.kind == "player",
+                    events.c.seq > first_game,
+                    or_(events.c.seq > as_white, events.c.seq > as_black),
+                )
+            )
+            return conn.execute(after_a_game.limit(1)).first() is None
 
     def verify_compiled(self) -> list[str]:
         """:meth:`verify` through the compiled replay: the stored games as a batch, their
         emitted decisions and changes compared with the stored ones column by column,
         the current ratings with the states the last changes give."""
-        from ..fast import replay
+        from ..fast import Annul, replay
         from ..fast.rows import NULL, RowChunk
 
         system = self.ledger.system
@@ -81,12 +112,10 @@ class Verifier:
             people_rows = conn.execute(
                 select(players.c.key, players.c.id, players.c.attributes).order_by(players.c.key)
             ).all()
-            cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-            cursor.execute(f"SELECT {', '.join(GAME_READ)} FROM games ORDER BY seq")
-            stored_games = _Columns(GAME_READ, list(cursor.fetchall()))
-            cursor.execute(f"SELECT {', '.join(map(_coalesced, CHANGE_READ))} FROM changes")
-            stored_changes = np.array(cursor.fetchall(), np.int64).reshape(-1, len(CHANGE_READ))
-            cursor.close()
+            if sqlite_path(self.ledger.url) is None and not self.ledger.postgres:
+                stored_games, stored_changes = _fetched(conn)  # in memory: no 2nd connection
+            else:
+                stored_games, stored_changes = _read_arrow(self.ledger)
             stored_ratings = {(r.player_id, r.pool): r for r in conn.execute(select(ratings))}
             seeded = {
                 ref: int(seq)
@@ -96,6 +125,11 @@ class Verifier:
                     .group_by(events.c.ref)
                 ).all()
             }
+            annulled = conn.execute(
+                select(events.c.seq, events.c.ref, events.c.payload, events.c.at)
+                .where(events.c.kind == "annulment")
+                .order_by(events.c.seq)
+            ).all()
         people = {r.id: codec.player_from_json(r.attributes) for r in people_rows}
         keys = np.array([r.key for r in people_rows], np.int64)
         names = [r.id for r in people_rows]
@@ -116,16 +150,62 @@ class Verifier:
             emitted.append(np.stack(columns, axis=1))
 
         problems: list[str] = []
+        # site S10: each annulment at its place among the games (after the games
+        # committed before it), as the reference replay applies it
+        wanted = [
+            Annul(ref, info["reason"], as_utc(at), info["by"],
+                  after=int(np.searchsorted(seq_of_row, seq)))
+            for seq, ref, payload, at in annulled
+            for info in [json.loads(payload)]
+        ]  # fmt: skip
         try:
-            replay(system, batch, list(people.values()), in_order=True, on_rows=on_rows)
+            result = replay(
+                system, batch, list(people.values()), annulments=wanted, in_order=True,
+                on_rows=on_rows,
+            )  # fmt: skip
         except InvalidRecord as error:
             return [f"{error.where}: the replay refuses the stored game ({error.reason})"]
         ids = list(stored_games["id"])
+        labels = {s: f"game {g}" for s, g in zip(seq_of_row.tolist(), ids, strict=True)}
+        code_of_key = {int(key): code for code, key in enumerate(keys.tolist())}
+        key_of = {name: int(key) for name, key in zip(names, keys.tolist(), strict=True)}
+        seq_of_id = dict(zip(ids, seq_of_row.tolist(), strict=True))
+        for (seq, ref, _payload, _at), annulment in zip(annulled, wanted, strict=True):
+            labels[seq] = f"annulment {ref}"
+            made = result.annulments[annulment.game_id].changes
+            for slot, change in enumerate(made):
+                made_row = {**rows.change_row(system, change, slot, key_of.__getitem__),
+                            "seq": seq, "game": seq_of_id[ref]}  # fmt: skip
+                values = [NULL if made_row[n] is None else int(made_row[n]) for n in CHANGE_READ]
+                emitted.append(np.array([values], np.int64))
+                player_code = code_of_key[made_row["player"]]
+                tracker.remember_one(player_code, made_row["pool"], made_row, seq, NULL)
         problems += _compare_decisions(decided, stored_games, ids)
         expected = np.concatenate(emitted) if emitted else np.zeros((0, len(CHANGE_READ)))
-        id_of_seq = dict(zip(seq_of_row.tolist(), ids, strict=True))
-        problems += _compare_changes(expected, stored_changes, id_of_seq)
-        states = tracker.states(NULL, seeded)
+        problems += _compare_changes(expected, stored_changes, labels)
+        fast = site_rating_rows(tracker, NULL) if isinstance(system, SiteSystem) else None
+        if fast is not None:  # the moved ratings as rows, compared column by column
+            moved = set()
+            for player_id, pool, _seq, *values in fast:
+                moved.add((player_id, pool))
+                row = stored_ratings.pop((player_id, pool), None)
+                if row is None:
+                    problems.append(f"{player_id} {pool}: missing from the ledger")
+                    continue
+                problems += [
+                    f"{player_id} {pool}: {name} is {getattr(row, name)!r} in the ledger, "
+                    f"{value!r} by the replay"
+                    for name, value in zip(RATING_COLUMNS, values, strict=True)
+                    if getattr(row, name) != value
+                ]
+            seeded = {p: seq for p, seq in seeded.items() if people[p].imported}
+            states = {
+                key: found
+                for key, found in Tracker(system, names, people).states(NULL, seeded).items()
+                if key not in moved
+            }
+        else:
+            states = tracker.states(NULL, seeded)
         for key, (state, _seq) in states.items():
             row = stored_ratings.pop(key, None)
             if row is None:
@@ -248,6 +328,50 @@ def _coalesced(name: str) -> str:
     return f"coalesce({name}, {NULL_TEXT})" if changes.c[name].nullable else name
 
 
+GAME_NULLS = {"plies": "-1", "confirmed": "-1", "time_control": "''"}
+"""What the compiled verify reads for a game's NULL (one type per column for Arrow)."""
+
+
+def _game_column(name: str) -> str:
+    """A games column as the Arrow read gives it (booleans as integers, NULL as
+    :data:`GAME_NULLS`)."""
+    column = f"CAST({name} AS INTEGER)" if name in ("rated", "confirmed") else name
+    return f"coalesce({column}, {GAME_NULLS[name]})" if name in GAME_NULLS else column
+
+
+def _read_arrow(ledger: Ledger) -> tuple[_Columns, Any]:
+    """The stored games (by column) and changes (one int64 row each) as Arrow reads
+    them (:mod:`chessrate.ledger.arrow`), in one transaction."""
+    games_sql = f"SELECT {', '.join(map(_game_column, GAME_READ))} FROM games ORDER BY seq"
+    changes_sql = f"SELECT {', '.join(map(_coalesced, CHANGE_READ))} FROM changes"
+    game_table, change_table = arrow.read(ledger, [games_sql, changes_sql])
+    columns: dict[str, Any] = {}
+    for n, name in enumerate(GAME_READ):
+        values = game_table.column(n)
+        if name in ("id", "time_control"):
+            columns[name] = values.to_pylist()
+        else:
+            columns[name] = values.to_numpy().astype(np.int64)
+    columns["time_control"] = [t or None for t in columns["time_control"]]
+    stored = np.empty((change_table.num_rows, len(CHANGE_READ)), np.int64)
+    for n in range(len(CHANGE_READ)):
+        stored[:, n] = change_table.column(n).to_numpy()
+    return _Columns.of(GAME_READ, columns, game_table.num_rows), stored
+
+
+def _fetched(conn: Any) -> tuple[_Columns, Any]:
+    """:func:`_read_arrow` through the SQLAlchemy connection's driver (row by row)."""
+    cursor = conn.connection.dbapi_connection.cursor()
+    try:
+        cursor.execute(f"SELECT {', '.join(GAME_READ)} FROM games ORDER BY seq")
+        stored_games = _Columns(GAME_READ, list(cursor.fetchall()))
+        cursor.execute(f"SELECT {', '.join(map(_coalesced, CHANGE_READ))} FROM changes")
+        stored = np.array(cursor.fetchall(), np.int64).reshape(-1, len(CHANGE_READ))
+    finally:
+        cursor.close()
+    return stored_games, stored
+
+
 class _Columns:
     """Rows fetched from the driver, by column."""
 
@@ -255,6 +379,14 @@ class _Columns:
         self.count = len(fetched)
         values = list(zip(*fetched, strict=True)) if fetched else [() for _ in names]
         self.columns = dict(zip(names, values, strict=True))
+
+    @classmethod
+    def of(cls, names: Sequence[str], columns: dict[str, Any], count: int) -> _Columns:
+        """Columns read as such (numpy arrays or lists)."""
+        made = cls(names, [])
+        made.count = count
+        made.columns = {name: columns[name] for name in names}
+        return made
 
     def __len__(self) -> int:
         return self.count
@@ -277,10 +409,15 @@ def _games_batch(stored: _Columns, keys: Any, names: list[str]) -> Any:
     results = np.array([fields.RESULTS.index(r) for r in rows.RESULTS])
     terminations = np.array([fields.TERMINATIONS.index(t) for t in rows.TERMINATIONS])
     venues = np.array([fields.ONLINE if v.value == "online" else fields.OTB for v in rows.VENUES])
-    plies = np.array([fields.NO_PLIES if p is None else p for p in column["plies"]], np.int32)
-    confirmed = np.array(
-        [fields.NOT_GIVEN if c is None else int(c) for c in column["confirmed"]], np.int8
-    )
+    if isinstance(column["plies"], np.ndarray):  # read as Arrow: -1 for NULL
+        plies = np.where(column["plies"] < 0, fields.NO_PLIES, column["plies"]).astype(np.int32)
+        given = column["confirmed"]
+        confirmed = np.where(given < 0, fields.NOT_GIVEN, given).astype(np.int8)
+    else:
+        plies = np.array([fields.NO_PLIES if p is None else p for p in column["plies"]], np.int32)
+        confirmed = np.array(
+            [fields.NOT_GIVEN if c is None else int(c) for c in column["confirmed"]], np.int8
+        )
     return fields.GameBatch(
         game=np.arange(count, dtype=np.int64),
         game_ids=list(column["id"]),
@@ -327,11 +464,25 @@ def _compare_decisions(decided: list[Any], stored: _Columns, ids: list[str]) -> 
     return problems
 
 
-def _compare_changes(expected: Any, stored: Any, id_of_seq: dict[int, str]) -> list[str]:
+def _by_seq_and_slot(found: Any) -> Any:
+    """Change rows in (seq, slot) order (the emitted ones are already: no sort)."""
+    if found.shape[0] < 2:
+        return found
+    seq, slot = found[:, 0], found[:, 1]
+    if bool((slot >= 0).all() and (slot < 64).all() and (seq >= 0).all() and (seq < 1 << 56).all()):
+        key = seq * 64 + slot
+        if bool((key[1:] >= key[:-1]).all()):
+            return found
+        return found[np.argsort(key, kind="stable")]
+    return found[np.lexsort((slot, seq))]
+
+
+def _compare_changes(expected: Any, stored: Any, labels: dict[int, str]) -> list[str]:
     """Every change's every column, in (seq, slot) order; a difference is reported once
     per game."""
-    expected = expected[np.lexsort((expected[:, 1], expected[:, 0]))]
-    stored = stored[np.lexsort((stored[:, 1], stored[:, 0]))]
+    expected, stored = _by_seq_and_slot(expected), _by_seq_and_slot(stored)
+    if expected.shape == stored.shape and np.array_equal(expected, stored):
+        return []
     mine, counts = np.unique(expected[:, 0], return_counts=True)
     theirs, their_counts = np.unique(stored[:, 0], return_counts=True)
     seqs = set(mine.tolist()) ^ set(theirs.tolist())
@@ -345,6 +496,6 @@ def _compare_changes(expected: Any, stored: Any, id_of_seq: dict[int, str]) -> l
     bad = np.flatnonzero((expected != stored).any(axis=1))
     seqs |= set(expected[bad, 0].tolist())
     return [
-        f"game {id_of_seq.get(seq, f'(event {seq})')}: stored changes differ from the replay"
+        f"{labels.get(seq, f'event {seq}')}: stored changes differ from the replay"
         for seq in sorted(seqs)
     ]
