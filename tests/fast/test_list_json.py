@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 import numpy as np
+import pytest
 
 from chessrate import rate_file
 from chessrate.fast.listtext import Part, json_table, list_json, plain_names
@@ -44,9 +43,7 @@ def test_the_kernels_json_list_is_the_python_writers(system_id: str) -> None:
 @pytest.mark.parametrize(
     ("white", "kernel"), [("Иван_Новак", True), ("qu\\\\ote", False), ("x" * 40, True)]
 )
-def test_ids_beyond_ascii_and_ids_needing_escapes(
-    white: str, kernel: bool, tmp_path: Path
-) -> None:
+def test_ids_beyond_ascii_and_ids_needing_escapes(white: str, kernel: bool, tmp_path: Path) -> None:
     """Non-ASCII ids are written by the kernel (their UTF-8 bytes); an id with a JSON
     escape leaves the list to the Python writer: the same text either way, cents
     with a leading zero included."""
@@ -90,7 +87,8 @@ def test_the_kernel_writes_every_rating_and_count_as_the_python_writer() -> None
                           np.array(games[rows])))  # fmt: skip
         columns.append(ListColumns(
             [names[p] for p in player[rows]], [pool] * len(player[rows]),
-            [format_hundredths(r) if h else None for r, h in zip(ratings[rows], has[rows])],
+            [format_hundredths(r) if h else None
+             for r, h in zip(ratings[rows], has[rows], strict=True)],
             [displays[d] for d in display[rows]], [states[c] for c in state[rows]],
             games[rows],
         ))  # fmt: skip
