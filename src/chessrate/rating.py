@@ -39,7 +39,7 @@ from .systems import get_system
 from .systems.base import GameRating, ListEntry, RatingSystem
 
 if TYPE_CHECKING:
-    from .fast import CompiledReplay
+    from .fast import CompiledReplay, Roster
 
 ENGINES = ("auto", "compiled", "reference")
 """The ``engine`` choices of :func:`rate_file`."""
@@ -108,9 +108,12 @@ def rate_file(
 
     report = invalid if on_invalid is not None else None
     ahead = _read_ahead(path, fmt, engine, history, report)
+    registered: Roster | None = None
     try:
         roster = _players(players)
         requests, by = _annulments(annulments, annulled_by)
+        if ahead is not None:  # the players registered while the games are still read
+            registered = _registered(chosen, roster)
     except BaseException:
         if ahead is not None:
             ahead.abandon()  # their error is the one raised, as when read first
@@ -125,7 +128,9 @@ def rate_file(
         engine == "auto" and not history and size >= COMPILED_FROM_BYTES
     )
     if compiled:
-        rated: RatedFile = _rate_compiled(path, chosen, roster, fmt, report, progress, batch)
+        rated: RatedFile = _rate_compiled(
+            path, chosen, registered or roster, fmt, report, progress, batch
+        )
     else:
         rated = _rate_reference(path, chosen, roster, fmt, report, progress)
     rated.skipped = skipped
@@ -142,6 +147,16 @@ def rate_file(
                 raise located from None
             report(located)
     return rated
+
+
+def _registered(system: RatingSystem[Any], players: list[Player]) -> Roster:
+    """The compiled replay's :class:`~chessrate.fast.Roster` of the players, with its
+    attribute arrays built."""
+    from .fast import Roster
+
+    roster = Roster(system, players)
+    roster.attributes([])  # builds the registered players' arrays once
+    return roster
 
 
 def _players(players: str | Path | Iterable[Player] | None) -> list[Player]:
@@ -250,16 +265,17 @@ def _rate_reference(
 def _rate_compiled(
     path: Path,
     system: RatingSystem[Any],
-    players: list[Player],
+    players: list[Player] | Roster,
     fmt: str | None,
     on_invalid: OnInvalid | None,
     progress: Progress | None,
     batch: Any = None,
 ) -> RatedFile:
-    """The compiled replay of the games file (``batch``: already read)."""
+    """The compiled replay of the games file (``players``: maybe registered already;
+    ``batch``: maybe read already)."""
     from .fast import Roster, replay
 
-    roster = Roster(system, players)
+    roster = players if isinstance(players, Roster) else Roster(system, players)
     if batch is None:
         batch = read_compiled_batch(path, fmt, progress, on_invalid)
     result = replay(

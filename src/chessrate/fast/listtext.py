@@ -115,9 +115,10 @@ def list_json(names: Table, parts: Sequence[Part]) -> str:
 
 @njit(cache=True, nogil=True)
 def _put(out: Any, at: int, piece: Any) -> int:
-    for j in range(piece.shape[0]):
+    n: int = piece.shape[0]
+    for j in range(n):
         out[at + j] = piece[j]
-    return at + piece.shape[0]
+    return at + n
 
 
 @njit(cache=True, nogil=True)
