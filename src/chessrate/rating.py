@@ -236,6 +236,9 @@ def _read_ahead(
     )
     if not compiled or kind == "pgn":
         return None
+    from .fast.columnar import start
+
+    start()  # numba's start is Python: here, before the thread, not against the players
     return _ReadAhead(path, fmt, on_invalid)
 
 
