@@ -63,5 +63,5 @@ def test_a_missing_annulments_file_is_the_error(engine: str, tmp_path: Path) -> 
 
 def test_an_unreadable_games_file_is_refused_as_before(tmp_path: Path) -> None:
     _, players = files(tmp_path, "id\nann\nbob\n")
-    with pytest.raises(InvalidInput, match="absent.csv: cannot read"):
+    with pytest.raises(InvalidInput, match=r"absent\.csv: cannot read"):
         rate_file(tmp_path / "absent.csv", "site", players=players, engine="compiled")
