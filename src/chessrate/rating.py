@@ -181,9 +181,10 @@ def _annulments(
 
 class _ReadAhead:
     """The compiled reader of a CSV or JSON Lines games file, run in a thread while the
-    players and annulments files are read: its numba scans release the GIL, so on two
-    cores the games file is mostly read by the time the players are (measured: 0.3 s
-    of ``chessrate rate``'s 2 s on a million games). Nothing it does is seen before
+    players and annulments files are read and the players registered: its numba scans
+    release the GIL, so on two cores they run while the players file's Python does
+    (numba's start, Python too, is done before the thread: :func:`_read_ahead`; the
+    stages are in ``bench/rate_cli.py``). Nothing it does is seen before
     :meth:`result`, called after the other files are read, whatever they raised: the
     records it refused are reported to ``on_invalid`` then, in file order, and its own
     error is raised then, as it would be had the file been read after the others."""

@@ -84,8 +84,11 @@ def run() -> None:
         main()
     except SystemExit as stop:
         if _QUICK_EXIT and stop.code in (None, 0):
-            sys.stdout.flush()
-            sys.stderr.flush()
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except (OSError, ValueError):  # a closed pipe: the usual exit reports it
+                raise stop from None
             os._exit(0)
         raise
 
