@@ -305,13 +305,19 @@ def take_rows(column: Any, rows: I64) -> Any:
     return column if rows.shape[0] == column.shape[0] else column[rows]
 
 
+def _length(rows: I64, starts: I64, ends: I64) -> int:
+    """The bytes of the cells ``starts[rows]:ends[rows]`` together (no copy of the
+    columns when ``rows`` are all of them, in order)."""
+    return int((take_rows(ends, rows) - take_rows(starts, rows)).sum())
+
+
 def _game_ids(
     buffer: npt.NDArray[np.uint8], rows: I64, starts: I64, ends: I64
 ) -> tuple[I64, ByteStrings]:
     """Game id codes: when no two ids hash alike (the usual case: ids are unique)
     every row has its own code and no hash table is built (the sort of the hashes
     proves it); else the ids are interned."""
-    pool = np.empty(int((ends[rows] - starts[rows]).sum()), np.uint8)
+    pool = np.empty(_length(rows, starts, ends), np.uint8)
     offsets = np.empty(rows.shape[0] + 1, np.int64)
     hashes = gather(buffer, rows, starts, ends, pool, offsets)
     ordered = np.sort(hashes)
@@ -326,7 +332,7 @@ def _interned(
 ) -> tuple[I64, ByteStrings]:
     """The strings of ``rows`` in the (start, end) byte columns, one column after the
     other, as codes in order of first appearance, and the distinct strings."""
-    lengths = [int((ends[rows] - starts[rows]).sum()) for starts, ends in columns]
+    lengths = [_length(rows, starts, ends) for starts, ends in columns]
     pool = np.empty(sum(lengths), np.uint8)
     offsets = np.zeros(len(columns) * rows.shape[0] + 1, np.int64)
     table = table_for(expected)
