@@ -241,19 +241,40 @@ def _read_csv(
     buffer = _reference_ids(buffer, records, starts, ends)
     kept = np.flatnonzero(keep)
     game, game_ids = _game_ids(buffer, kept, starts[ID], ends[ID])
-    players, player_ids = _interned(
-        buffer, kept, [(starts[WHITE], ends[WHITE]), (starts[BLACK], ends[BLACK])], 1 << 15
-    )
+    players, player_ids = _players(buffer, kept, starts, ends)
     return GameBatch(
         game=game,
         game_ids=game_ids,
         white=players[: kept.shape[0]].astype(np.int32),
         black=players[kept.shape[0] :].astype(np.int32),
-        player_ids=player_ids.strings(),
+        player_ids=player_ids,
         **{name: take_rows(columns[name], kept) for name in PLACED},
         source=str(path),
         lines=take_rows(lines, kept),
     )
+
+
+def _players(
+    buffer: npt.NDArray[np.uint8], rows: I64, starts: I64, ends: I64
+) -> tuple[I64, list[str]]:
+    """White's codes then Black's for ``rows``, and the distinct player ids, numbered in
+    order of first appearance among the White cells, then the Black ones: packed in
+    words (:func:`csvscan.intern_packed`), or by :func:`_interned` when an id is longer
+    than :data:`csvscan.PACKED` bytes."""
+    codes, count, words, lengths = csvscan.intern_packed(
+        buffer, rows, starts[WHITE], ends[WHITE], starts[BLACK], ends[BLACK], 1 << 17
+    )
+    if count < 0:
+        codes, strings = _interned(
+            buffer, rows, [(starts[WHITE], ends[WHITE]), (starts[BLACK], ends[BLACK])], 1 << 15
+        )
+        return codes, strings.strings()
+    sizes = lengths[:count]
+    packed = np.ascontiguousarray(words[:count]).astype("<u8").view(np.uint8)
+    packed = packed.reshape(count, csvscan.PACKED)
+    pool = np.ascontiguousarray(packed[np.arange(csvscan.PACKED)[None, :] < sizes[:, None]])
+    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    return codes, ByteStrings(pool, offsets).strings()
 
 
 def _reference_ids(
