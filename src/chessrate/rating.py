@@ -21,6 +21,7 @@ runs.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from .systems import get_system
 from .systems.base import GameRating, ListEntry, RatingSystem
 
 if TYPE_CHECKING:
-    from .fast import CompiledReplay
+    from .fast import CompiledReplay, Roster
 
 ENGINES = ("auto", "compiled", "reference")
 """The ``engine`` choices of :func:`rate_file`."""
@@ -98,16 +99,6 @@ def rate_file(
     if engine == "compiled" and history:
         raise InvalidInput("a history needs the reference engine (engine='reference' or 'auto')")
     chosen = get_system(system) if isinstance(system, str) else system
-    roster = _players(players)
-    requests, by = _annulments(annulments, annulled_by)
-    at = annulled_at or datetime.now(UTC).replace(microsecond=0)
-    try:
-        size = path.stat().st_size
-    except OSError as error:
-        raise InvalidInput(f"{path}: cannot read: {error.strerror}") from None
-    compiled = engine == "compiled" or (
-        engine == "auto" and not history and size >= COMPILED_FROM_BYTES
-    )
     skipped: list[InvalidRecord] = []
 
     def invalid(error: InvalidRecord) -> None:
@@ -116,8 +107,30 @@ def rate_file(
             on_invalid(error)
 
     report = invalid if on_invalid is not None else None
+    ahead = _read_ahead(path, fmt, engine, history, report)
+    registered: Roster | None = None
+    try:
+        roster = _players(players)
+        requests, by = _annulments(annulments, annulled_by)
+        if ahead is not None:  # the players registered while the games are still read
+            registered = _registered(chosen, roster)
+    except BaseException:
+        if ahead is not None:
+            ahead.abandon()  # their error is the one raised, as when read first
+        raise
+    batch = ahead.result() if ahead is not None else None
+    at = annulled_at or datetime.now(UTC).replace(microsecond=0)
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise InvalidInput(f"{path}: cannot read: {error.strerror}") from None
+    compiled = engine == "compiled" or (
+        engine == "auto" and not history and size >= COMPILED_FROM_BYTES
+    )
     if compiled:
-        rated: RatedFile = _rate_compiled(path, chosen, roster, fmt, report, progress)
+        rated: RatedFile = _rate_compiled(
+            path, chosen, registered or roster, fmt, report, progress, batch
+        )
     else:
         rated = _rate_reference(path, chosen, roster, fmt, report, progress)
     rated.skipped = skipped
@@ -134,6 +147,16 @@ def rate_file(
                 raise located from None
             report(located)
     return rated
+
+
+def _registered(system: RatingSystem[Any], players: list[Player]) -> Roster:
+    """The compiled replay's :class:`~chessrate.fast.Roster` of the players, with its
+    attribute arrays built."""
+    from .fast import Roster
+
+    roster = Roster(system, players)
+    roster.attributes([])  # builds the registered players' arrays once
+    return roster
 
 
 def _players(players: str | Path | Iterable[Player] | None) -> list[Player]:
@@ -154,6 +177,70 @@ def _annulments(
         requests = [_AnnulmentLine(where, game_id, reason) for where, game_id, reason in lines]
         return requests, by if by is not None else str(annulments)
     return [_AnnulmentLine(None, game_id, reason) for game_id, reason in annulments], by
+
+
+class _ReadAhead:
+    """The compiled reader of a CSV or JSON Lines games file, run in a thread while the
+    players and annulments files are read and the players registered: its numba scans
+    release the GIL, so on two cores they run while the players file's Python does
+    (numba's start, Python too, is done before the thread: :func:`_read_ahead`; the
+    stages are in ``bench/rate_cli.py``). Nothing it does is seen before
+    :meth:`result`, called after the other files are read, whatever they raised: the
+    records it refused are reported to ``on_invalid`` then, in file order, and its own
+    error is raised then, as it would be had the file been read after the others."""
+
+    def __init__(self, path: Path, fmt: str | None, on_invalid: OnInvalid | None) -> None:
+        self._refused: list[InvalidRecord] = []
+        self._report = on_invalid
+        self._batch: Any = None
+        self._error: BaseException | None = None
+        deferred = self._refused.append if on_invalid is not None else None
+        self._thread = threading.Thread(
+            target=self._read, args=(path, fmt, deferred), name="chessrate-read", daemon=True
+        )
+        self._thread.start()
+
+    def _read(self, path: Path, fmt: str | None, on_invalid: OnInvalid | None) -> None:
+        try:
+            self._batch = read_compiled_batch(path, fmt, None, on_invalid)
+        except BaseException as error:  # raised by result(), on the caller's thread
+            self._error = error
+
+    def abandon(self) -> None:
+        """Wait for the reader and drop what it read or raised."""
+        self._thread.join()
+
+    def result(self) -> Any:
+        """The batch (after the refused records are reported), or the reader's error."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        if self._report is not None:
+            for refused in self._refused:
+                self._report(refused)
+        return self._batch
+
+
+def _read_ahead(
+    path: Path, fmt: str | None, engine: str, history: bool, on_invalid: OnInvalid | None
+) -> _ReadAhead | None:
+    """A :class:`_ReadAhead` of the games file when the compiled replay will read it and
+    it is CSV or JSON Lines (PGN reports its progress, so it is read in turn); else
+    None (the file is read after the others, as always)."""
+    try:
+        size = path.stat().st_size
+        kind = detect_format(path, fmt)
+    except (OSError, InvalidInput):
+        return None  # the error is raised where it always was
+    compiled = engine == "compiled" or (
+        engine == "auto" and not history and size >= COMPILED_FROM_BYTES
+    )
+    if not compiled or kind == "pgn":
+        return None
+    from .fast.columnar import start
+
+    start()  # numba's start is Python: here, before the thread, not against the players
+    return _ReadAhead(path, fmt, on_invalid)
 
 
 def _stage(progress: Progress | None, stage: str, total: int) -> Callable[[int], None] | None:
@@ -182,15 +269,19 @@ def _rate_reference(
 def _rate_compiled(
     path: Path,
     system: RatingSystem[Any],
-    players: list[Player],
+    players: list[Player] | Roster,
     fmt: str | None,
     on_invalid: OnInvalid | None,
     progress: Progress | None,
+    batch: Any = None,
 ) -> RatedFile:
+    """The compiled replay of the games file (``players``: maybe registered already;
+    ``batch``: maybe read already)."""
     from .fast import Roster, replay
 
-    roster = Roster(system, players)
-    batch = read_compiled_batch(path, fmt, progress, on_invalid)
+    roster = players if isinstance(players, Roster) else Roster(system, players)
+    if batch is None:
+        batch = read_compiled_batch(path, fmt, progress, on_invalid)
     result = replay(
         system,
         batch,
@@ -277,7 +368,12 @@ class RatedFile:
     def list_text(self, path: Path) -> str:
         """The whole rating list in ``path``'s format (.json or .csv), as ``--out``
         writes it (:func:`chessrate.io.lists.rating_list_text`)."""
-        return list_columns_text(self.list_columns(), path)
+        text = self._list_json() if path.suffix.lower() == ".json" else None
+        return list_columns_text(self.list_columns(), path) if text is None else text
+
+    def _list_json(self) -> str | None:
+        """The ``.json`` list's text when the engine writes it by itself; else None."""
+        return None
 
     def entries_of(self, player_id: str) -> dict[str, tuple[int | None, ListEntry]]:
         """The player's entry in each pool where he is listed, with his rank there
@@ -378,6 +474,9 @@ class _CompiledFile(RatedFile):
 
     def list_columns(self) -> list[ListColumns]:
         return [self.state.columns(self.state.pool_arrays(pool)) for pool in self.system.pools]
+
+    def _list_json(self) -> str | None:
+        return self.state.list_json()
 
     def entries_of(self, player_id: str) -> dict[str, tuple[int | None, ListEntry]]:
         found = {}

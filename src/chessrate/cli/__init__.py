@@ -13,6 +13,6 @@ One module per command group, each adding its commands to the ``main`` group of
 from __future__ import annotations
 
 from . import fide, ledger, moderation, rate
-from .common import main, reports_errors
+from .common import main, reports_errors, run
 
-__all__ = ["fide", "ledger", "main", "moderation", "rate", "reports_errors"]
+__all__ = ["fide", "ledger", "main", "moderation", "rate", "reports_errors", "run"]

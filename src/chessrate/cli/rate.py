@@ -15,7 +15,7 @@ from ..io.tabular import FORMATS
 from ..rating import ENGINES, RatedFile, rate_file
 from ..records import Outcome
 from ..systems import SYSTEM_IDS, system_info
-from .common import ProgressBars, main, reports_errors
+from .common import ProgressBars, main, no_cycle_collection, quick_exit, reports_errors
 
 TOP = 20
 """``rate`` prints this many entries of each pool unless told (``--top``, ``--all``)."""
@@ -92,26 +92,28 @@ def rate(
     if engine_choice == "compiled" and history is not None:
         raise InvalidInput("--history needs the reference engine (--engine reference or auto)")
     on_invalid = (lambda error: None) if skip_invalid else None
-    with ProgressBars() as bars:
-        rated = rate_file(
-            games,
-            system_id,
-            players=players_path,
-            annulments=annul_path,
-            engine=engine_choice,
-            on_invalid=on_invalid,
-            progress=bars,
-            fmt=fmt,
-            history=history is not None,
-            annulled_at=annulled_at.replace(tzinfo=UTC) if annulled_at is not None else None,
-        )
-    files: dict[Path, str] = {}
-    if out is not None:
-        files[out] = rated.list_text(out)
-    if history is not None:
-        files[history] = history_text(rated.ratings, history, rated.annulments)
-    write_all(files)
-    _print_rated(rated, None if print_all else top, out)
+    with no_cycle_collection():
+        with ProgressBars() as bars:
+            rated = rate_file(
+                games,
+                system_id,
+                players=players_path,
+                annulments=annul_path,
+                engine=engine_choice,
+                on_invalid=on_invalid,
+                progress=bars,
+                fmt=fmt,
+                history=history is not None,
+                annulled_at=annulled_at.replace(tzinfo=UTC) if annulled_at is not None else None,
+            )
+        files: dict[Path, str] = {}
+        if out is not None:
+            files[out] = rated.list_text(out)
+        if history is not None:
+            files[history] = history_text(rated.ratings, history, rated.annulments)
+        write_all(files)
+        _print_rated(rated, None if print_all else top, out)
+    quick_exit()  # every file is written: the process may end without its teardown
 
 
 def _print_rated(rated: RatedFile, top: int | None, out: Path | None) -> None:

@@ -90,6 +90,15 @@ def read_batch(
         return encode(read_games(path, fmt, on_invalid))
 
 
+def start() -> None:
+    """Load numba's machinery and the first kernel now (0.3 to 0.5 s of Python, in one
+    piece): done before :func:`read_batch` runs in a thread, it leaves that thread the
+    scans, which release the GIL, instead of Python that competes for it. The kernel is
+    called with the type the reader calls it with (a read-only byte array), so its
+    cached machine code is the one loaded."""
+    csvscan.ascii_only(np.frombuffer(b"\n", np.uint8))
+
+
 def _contents(path: Path, mapped: bool) -> bytes | mmap.mmap:
     """The file's bytes; mapped into memory (no copy) when ``mapped`` and it is at least
     :data:`MAPPED_MIN_BYTES` long."""
@@ -232,19 +241,40 @@ def _read_csv(
     buffer = _reference_ids(buffer, records, starts, ends)
     kept = np.flatnonzero(keep)
     game, game_ids = _game_ids(buffer, kept, starts[ID], ends[ID])
-    players, player_ids = _interned(
-        buffer, kept, [(starts[WHITE], ends[WHITE]), (starts[BLACK], ends[BLACK])], 1 << 15
-    )
+    players, player_ids = _players(buffer, kept, starts, ends)
     return GameBatch(
         game=game,
         game_ids=game_ids,
         white=players[: kept.shape[0]].astype(np.int32),
         black=players[kept.shape[0] :].astype(np.int32),
-        player_ids=player_ids.strings(),
+        player_ids=player_ids,
         **{name: take_rows(columns[name], kept) for name in PLACED},
         source=str(path),
         lines=take_rows(lines, kept),
     )
+
+
+def _players(
+    buffer: npt.NDArray[np.uint8], rows: I64, starts: I64, ends: I64
+) -> tuple[I64, list[str]]:
+    """White's codes then Black's for ``rows``, and the distinct player ids, numbered in
+    order of first appearance among the White cells, then the Black ones: packed in
+    words (:func:`csvscan.intern_packed`), or by :func:`_interned` when an id is longer
+    than :data:`csvscan.PACKED` bytes."""
+    codes, count, words, lengths = csvscan.intern_packed(
+        buffer, rows, starts[WHITE], ends[WHITE], starts[BLACK], ends[BLACK], 1 << 17
+    )
+    if count < 0:
+        codes, strings = _interned(
+            buffer, rows, [(starts[WHITE], ends[WHITE]), (starts[BLACK], ends[BLACK])], 1 << 15
+        )
+        return codes, strings.strings()
+    sizes = lengths[:count]
+    packed = np.ascontiguousarray(words[:count]).astype("<u8").view(np.uint8)
+    packed = packed.reshape(count, csvscan.PACKED)
+    pool = np.ascontiguousarray(packed[np.arange(csvscan.PACKED)[None, :] < sizes[:, None]])
+    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    return codes, ByteStrings(pool, offsets).strings()
 
 
 def _reference_ids(
@@ -296,13 +326,19 @@ def take_rows(column: Any, rows: I64) -> Any:
     return column if rows.shape[0] == column.shape[0] else column[rows]
 
 
+def _length(rows: I64, starts: I64, ends: I64) -> int:
+    """The bytes of the cells ``starts[rows]:ends[rows]`` together (no copy of the
+    columns when ``rows`` are all of them, in order)."""
+    return int((take_rows(ends, rows) - take_rows(starts, rows)).sum())
+
+
 def _game_ids(
     buffer: npt.NDArray[np.uint8], rows: I64, starts: I64, ends: I64
 ) -> tuple[I64, ByteStrings]:
     """Game id codes: when no two ids hash alike (the usual case: ids are unique)
     every row has its own code and no hash table is built (the sort of the hashes
     proves it); else the ids are interned."""
-    pool = np.empty(int((ends[rows] - starts[rows]).sum()), np.uint8)
+    pool = np.empty(_length(rows, starts, ends), np.uint8)
     offsets = np.empty(rows.shape[0] + 1, np.int64)
     hashes = gather(buffer, rows, starts, ends, pool, offsets)
     ordered = np.sort(hashes)
@@ -317,7 +353,7 @@ def _interned(
 ) -> tuple[I64, ByteStrings]:
     """The strings of ``rows`` in the (start, end) byte columns, one column after the
     other, as codes in order of first appearance, and the distinct strings."""
-    lengths = [int((ends[rows] - starts[rows]).sum()) for starts, ends in columns]
+    lengths = [_length(rows, starts, ends) for starts, ends in columns]
     pool = np.empty(sum(lengths), np.uint8)
     offsets = np.zeros(len(columns) * rows.shape[0] + 1, np.int64)
     table = table_for(expected)

@@ -322,3 +322,104 @@ def timestamps(data: Any, starts: Any, ends: Any, values: Any, plain: Any) -> No
         ok, value = _timestamp(data, starts[r], ends[r])
         plain[r] = ok
         values[r] = value
+
+
+PACKED = 32
+"""The longest id :func:`intern_packed` interns (its bytes packed in four words)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mix(h: Any, word: Any) -> Any:
+    h = (h ^ word) * np.uint64(0x9E3779B97F4A7C15)
+    return h ^ (h >> np.uint64(29))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _packed_hash(w0: Any, w1: Any, w2: Any, w3: Any, length: int) -> Any:
+    return _mix(_mix(_mix(_mix(np.uint64(length), w0), w1), w2), w3) * np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@njit(cache=True, nogil=True)
+def intern_packed(
+    data: Any, rows: Any, first_starts: Any, first_ends: Any, second_starts: Any,
+    second_ends: Any, size: int,
+) -> tuple[Any, int, Any, Any]:  # fmt: skip
+    """Codes for the ids ``data[starts[r]:ends[r]]`` of ``rows``, the first column's then
+    the second's (White's, then Black's), numbered in order of first appearance, as
+    :func:`~chessrate.fast.strings.intern` numbers them. Each id's bytes are packed
+    little-endian in four words, hashed and compared as words (no byte pool to probe):
+    ids of up to :data:`PACKED` bytes; a longer one gives a count of -1 (intern them
+    with :func:`~chessrate.fast.strings.intern`). ``size``: the hash table's first size
+    (a power of two; doubled when half full). Returns (codes, count, words, lengths)."""
+    n = rows.shape[0]
+    codes = np.empty(2 * n, np.int64)
+    table = np.full(size, -1, np.int64)
+    room = 1024
+    words = np.zeros((room, 4), np.uint64)
+    lengths = np.zeros(room, np.int64)
+    count = 0
+    for side in range(2):
+        starts = first_starts if side == 0 else second_starts
+        ends = first_ends if side == 0 else second_ends
+        for t in range(n):
+            r = rows[t]
+            start = starts[r]
+            length = ends[r] - start
+            if length > PACKED:
+                return codes, -1, words, lengths
+            w0 = w1 = w2 = w3 = np.uint64(0)
+            for j in range(length):
+                byte = np.uint64(data[start + j]) << np.uint64(8 * (j & 7))
+                quarter = j >> 3
+                if quarter == 0:
+                    w0 |= byte
+                elif quarter == 1:
+                    w1 |= byte
+                elif quarter == 2:
+                    w2 |= byte
+                else:
+                    w3 |= byte
+            mask = table.shape[0] - 1
+            slot = np.int64(_packed_hash(w0, w1, w2, w3, length) >> np.uint64(32)) & mask
+            while True:
+                code = table[slot]
+                if code < 0:  # a new id
+                    code = count
+                    if code == words.shape[0]:
+                        grown = np.zeros((2 * code, 4), np.uint64)
+                        grown[:code] = words
+                        words = grown
+                        longer = np.zeros(2 * code, np.int64)
+                        longer[:code] = lengths
+                        lengths = longer
+                    words[code, 0] = w0
+                    words[code, 1] = w1
+                    words[code, 2] = w2
+                    words[code, 3] = w3
+                    lengths[code] = length
+                    table[slot] = code
+                    count += 1
+                    if 2 * count > table.shape[0]:
+                        table = _packed_table(words, lengths, count, 2 * table.shape[0])
+                    break
+                if (lengths[code] == length and words[code, 0] == w0 and words[code, 1] == w1
+                        and words[code, 2] == w2 and words[code, 3] == w3):  # fmt: skip
+                    break
+                slot = (slot + 1) & mask
+            codes[side * n + t] = code
+    return codes, count, words, lengths
+
+
+@njit(cache=True, nogil=True)
+def _packed_table(words: Any, lengths: Any, count: int, size: int) -> Any:
+    """:func:`intern_packed`'s hash table rebuilt at ``size`` for its first ``count`` ids."""
+    table = np.full(size, -1, np.int64)
+    mask = size - 1
+    for code in range(count):
+        h = _packed_hash(words[code, 0], words[code, 1], words[code, 2], words[code, 3],
+                         lengths[code])  # fmt: skip
+        slot = np.int64(h >> np.uint64(32)) & mask
+        while table[slot] >= 0:
+            slot = (slot + 1) & mask
+        table[slot] = code
+    return table

@@ -224,24 +224,60 @@ class CompiledReplay:
         )
 
     def displays(self, arrays: PoolList) -> npt.NDArray[np.object_]:
-        """Each entry's display text, as the system's display function writes it: the
-        rating rounded by :func:`chessrate.numbers.display_hundredths` (the array form
-        of ``numbers.display``), then the system's mark (``site_mark``, ``corr_mark``)
-        decided once per distinct (state, games); arena's qualifying players show
-        ``display_arena``'s training rating."""
+        """Each entry's display text, as the system's display function writes it
+        (:meth:`display_codes`)."""
+        codes, texts = self.display_codes(arrays)
+        return np.array(texts, object)[codes]
+
+    def display_codes(self, arrays: PoolList) -> tuple[I64, list[str]]:
+        """Each entry's display as a code into the distinct display texts, and those
+        texts: the rating rounded by :func:`chessrate.numbers.display_hundredths` (the
+        array form of ``numbers.display``), then the system's mark (``site_mark``,
+        ``corr_mark``) decided once per distinct (state, games); arena's qualifying
+        players show ``display_arena``'s training rating."""
+        if len(arrays) == 0:
+            return np.zeros(0, np.int64), []
         shown, inverse = np.unique(display_hundredths(arrays.rating), return_inverse=True)
-        numbers = np.array([str(value) for value in shown.tolist()], object)
         # (int8, int64, int64, int64): the signature the time controls use, one compilation
         codes, first = kernels.factorize(arrays.state, arrays.games, arrays.games, arrays.games)
         kernel = self._kernel()
-        marks = np.array(
-            [kernel.mark(int(arrays.state[r]), int(arrays.games[r])) for r in first.tolist()],
-            object,
-        )
-        texts: npt.NDArray[np.object_] = numbers[inverse.reshape(-1)] + marks[codes]
+        found = [kernel.mark(int(arrays.state[r]), int(arrays.games[r])) for r in first.tolist()]
+        marks = sorted(set(found))  # few texts: most (state, games) have the same mark
+        mark_of = {mark: m for m, mark in enumerate(marks)}
+        mark = np.array([mark_of[text] for text in found], np.int64)[codes]
+        combined = inverse.reshape(-1) * len(marks) + mark
+        unrated = shown.shape[0] * len(marks)  # the code of a listed row without a rating
         if not bool(arrays.has_rating.all()):
-            texts[~arrays.has_rating] = kernel.no_rating_display()
-        return texts
+            combined[~arrays.has_rating] = unrated
+        distinct, at = np.unique(combined, return_inverse=True)
+        numbers = shown.tolist()
+        texts = [
+            kernel.no_rating_display()
+            if code == unrated
+            else f"{numbers[code // len(marks)]}{marks[code % len(marks)]}"
+            for code in distinct.tolist()
+        ]
+        return at.reshape(-1).astype(np.int64), texts
+
+    def list_json(self) -> str | None:
+        """Every pool's list as the ``.json`` list file's text (the bytes
+        ``io.lists.list_columns_text`` writes), written by a kernel
+        (:mod:`chessrate.fast.listtext`); None when a player id needs a JSON escape."""
+        from .listtext import Part, json_table, list_json, plain_names
+
+        names = plain_names(self.names)
+        if names is None:
+            return None
+        states = json_table(self.system.states)
+        parts = []
+        for pool in self.system.pools:
+            arrays = self.pool_arrays(pool)
+            codes, texts = self.display_codes(arrays)
+            parts.append(
+                Part(pool, arrays.player, arrays.rating, arrays.has_rating, codes,
+                     json_table(texts), arrays.state, states, arrays.games)
+            )  # fmt: skip
+        return list_json(names, parts)
 
     def columns(self, arrays: PoolList) -> ListColumns:
         """A pool's list (or a slice of it) as the columns the list files write."""
