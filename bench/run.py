@@ -980,7 +980,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "pgn_games": 1_000 if quick else 200_000,
         "reference_games": 1_000 if quick else 100_000,
         "peer_games": 10_000 if quick else 200_000,
-        "big_players": 1_000_000 if quick else TEN_MILLION,
+        "big_players": 100_000 if quick else TEN_MILLION,
     }
     for name, value in defaults.items():
         if getattr(args, name) is None:
