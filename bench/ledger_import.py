@@ -42,6 +42,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+from results_file import replace_section  # noqa: E402
 from tests.support import postgres  # noqa: E402
 
 PYTHON = sys.executable
@@ -190,16 +192,7 @@ def main() -> None:
     table = render(results, files, args.players, began, ended)
     print(table)
     if args.write_results:
-        results_file = HERE / "RESULTS.md"
-        text = results_file.read_text(encoding="utf-8")
-        block = f"{SECTION}\n\n{table}\n"
-        if SECTION in text:
-            start = text.index(SECTION)
-            end = text.find("\n## ", start + len(SECTION))
-            text = text[:start] + block + (text[end:] if end != -1 else "")
-        else:
-            text = text.rstrip("\n") + "\n\n" + block
-        results_file.write_text(text, encoding="utf-8")
+        replace_section(SECTION, f"{SECTION}\n\n{table}\n")
 
 
 def render(results: dict[str, dict[str, dict[str, float]]], files: Files, players: int,

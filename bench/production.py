@@ -43,6 +43,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import rate_cli  # noqa: E402
+from results_file import replace_section  # noqa: E402
 from tests.support import postgres  # noqa: E402
 from tests.support.server import server_process  # noqa: E402
 
@@ -228,16 +229,9 @@ def table(values: dict[str, float], before: dict[str, float] | None) -> str:
 
 
 def write_results(text: str) -> None:
-    results = HERE / "RESULTS.md"
-    old = results.read_text(encoding="utf-8")
-    block = f"{SECTION}\n\nWritten by `bench/production.py --write-results`.\n\n{text}\n"
-    if SECTION in old:
-        start = old.index(SECTION)
-        end = old.find("\n## ", start + len(SECTION))
-        old = old[:start] + block + (old[end:] if end != -1 else "")
-    else:
-        old = old.rstrip("\n") + "\n\n" + block
-    results.write_text(old, encoding="utf-8")
+    replace_section(
+        SECTION, f"{SECTION}\n\nWritten by `bench/production.py --write-results`.\n\n{text}\n"
+    )
 
 
 def main() -> None:
