@@ -39,12 +39,14 @@ from .model import (
     format_pending,
     parse_pending,
 )
-from .rules import POOL, RULESETS, FideRules, Ruleset
+from .rules import AMENDMENTS, POOL, RULESETS, Amendment, FideRules, ListKind, Ruleset
 from .system import FideSystem
 
 __all__ = [
+    "AMENDMENTS",
     "POOL",
     "RULESETS",
+    "Amendment",
     "Event",
     "EventEntry",
     "EventGame",
@@ -52,6 +54,7 @@ __all__ = [
     "FideSystem",
     "FirstRatingCalc",
     "GameLine",
+    "ListKind",
     "ListedPlayer",
     "PendingGame",
     "PeriodResult",

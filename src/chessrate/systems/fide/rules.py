@@ -1,15 +1,27 @@
-"""The two rulesets' parameters (:class:`FideRules`) and :data:`RULESETS`."""
+"""The rulesets' parameters (:class:`FideRules`), :data:`RULESETS`, the three lists
+(:class:`ListKind`) and the amendments in force by date (:data:`AMENDMENTS`,
+:meth:`FideRules.for_period`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
 from ..base import Rules
 
 POOL = "fide"
+
+
+class ListKind(StrEnum):
+    """FIDE's three lists. A period is rated for one of them; the rate of play of its
+    tournaments must belong to it (1.1; rapid and blitz regulations 1.1.1, 1.1.2)."""
+
+    STANDARD = "standard"
+    RAPID = "rapid"
+    BLITZ = "blitz"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +62,81 @@ class FideRules(Rules):
     adjustment_factor: Decimal = Decimal("0.4")
     adjustment_from: int = 1000
     adjustment_below: int = 2000
+    # -- the list and the rate of play (1.1; rapid and blitz 1.1.1, 1.1.2) ---------------
+    list_kind: str = ListKind.STANDARD.value
+    standard_minutes: int = 60  # 1.1: at least 60 minutes for 60 moves...
+    standard_minutes_1800: int = 90  # ...90 when a player of the game is rated 1800...
+    standard_minutes_2400: int = 120  # ...120 when one is rated 2400 or more
+    rapid_more_than: int = 10  # rapid 1.1.1: more than 10 minutes...
+    rapid_less_than: int = 60  # ...but less than 60
+    blitz_more_than: int = 3  # blitz 1.1.2: more than 3 minutes...
+    blitz_at_most: int = 10  # ...but not more than 10
+    rate_of_play_bands: bool = False  # 2024 1.1: a game below its band is not rated
+    # -- rapid and blitz ----------------------------------------------------------------
+    standard_for_unrated: bool = False  # R&B 7.2.1: an unrated player's standard rating
+    excluded_difference: int | None = None  # R&B 7.3.1 (1 Dec 2024): 600 or more...
+    excluded_above: int = 2600  # ...with a player rated above 2600: not rated
+    # -- matches (6.1, 6.2) and inactivity (7.2.2) -------------------------------------
+    match_rules: bool = False  # 6.1 unrated player: not rated; 6.2 decided: not rated
+    inactive_months: int | None = None  # 7.2.2: no rated game in a year: inactive
+    # -- rules by date: the amendments this object was made with (for_period) ----------
+    amendments: tuple[str, ...] = ()  # the keys of AMENDMENTS applied
+    dated: bool = False  # made by for_period for a period's date
+
+    @classmethod
+    def for_period(
+        cls, name: str, list_kind: str = ListKind.STANDARD.value, period: date | None = None
+    ) -> FideRules:
+        """The ruleset called ``name`` for ``list_kind``, as in force for the period whose
+        list is dated ``period``.
+
+        ``seed`` is the seed's edition: the standard list only, no dates. ``fide-2024``
+        is the regulation of 1 March 2024 with each amendment of :data:`AMENDMENTS`
+        whose date the period's games reach: a period's games are those before its list
+        date, so an amendment effective from D applies to lists dated after D (the
+        list of 1 November 2025 is the first with the 2650 rule of 1 October 2025).
+        Without a date: every amendment to date (the rules as they stand). ValueError
+        names what is wrong (an unknown ruleset or list, a period before 1 March 2024,
+        the seed asked for rapid or blitz)."""
+        base = cls.named(name)
+        try:
+            kind = ListKind(list_kind)
+        except ValueError:
+            known = ", ".join(k.value for k in ListKind)
+            raise ValueError(f"unknown list {list_kind!r} (known: {known})") from None
+        if name == Ruleset.SEED.value:
+            if kind is not ListKind.STANDARD:
+                raise ValueError(
+                    "the seed's edition has no rapid or blitz rules: rate the "
+                    f"{kind.value} list with the fide-2024 rules"
+                )
+            return base
+        if period is not None and period <= IN_FORCE_2024:
+            raise ValueError(
+                f"a list dated {period.isoformat()} rates games played before "
+                f"{IN_FORCE_2024:%-d %B %Y}, when the 2024 regulations came into force: "
+                "rate it with the rules of its time (the seed's edition, --rules seed)"
+            )
+        rules = base if kind is ListKind.STANDARD else replace(base, **FASTER)
+        rules = replace(rules, list_kind=kind.value, dated=period is not None)
+        applied = []
+        for key, amendment in AMENDMENTS.items():
+            in_force = kind.value in amendment.kinds and amendment.applies(period)
+            values = {field: after if in_force else before
+                      for field, before, after in amendment.changes}  # fmt: skip
+            rules = replace(rules, **values)  # type: ignore[arg-type]
+            if in_force:
+                applied.append(key)
+        return replace(rules, amendments=tuple(applied))
+
+    def amendments_for(self, period: date | None) -> list[tuple[Amendment, bool]]:
+        """Each amendment of :data:`AMENDMENTS` for this list, and whether it applied to
+        the period (for the period's report)."""
+        return [
+            (amendment, key in self.amendments)
+            for key, amendment in AMENDMENTS.items()
+            if self.list_kind in amendment.kinds
+        ]
 
     @classmethod
     def named(cls, name: str) -> FideRules:
@@ -60,6 +147,25 @@ class FideRules(Rules):
         except KeyError:
             known = ", ".join(RULESETS)
             raise ValueError(f"unknown FIDE ruleset {name!r} (known: {known})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Amendment:
+    """An amendment of the 2024 regulations: the article, its effective date, the lists
+    it is part of, what it says, and the :class:`FideRules` fields it sets."""
+
+    article: str
+    since: date
+    kinds: tuple[str, ...]
+    says: str
+    changes: tuple[tuple[str, object, object], ...]
+    """(field, its value before the amendment, its value from the amendment on)."""
+
+    def applies(self, period: date | None) -> bool:
+        """Whether it applies to the period whose list is dated ``period``: the
+        period's games (before the list date) reach the effective date. No date: the
+        rules as they stand today, every amendment applies."""
+        return period is None or period - timedelta(days=1) >= self.since
 
 
 class Ruleset(StrEnum):
@@ -91,6 +197,43 @@ RULESETS: Mapping[str, FideRules] = {
         pool_months=26,
         hypothetical_opponents=2,
         first_rating_max=2200,
+        rate_of_play_bands=True,
+        match_rules=True,
+        inactive_months=12,
     ),
 }
-"""The rulesets by name; ``seed`` is the default (``FideRules()``)."""
+"""The rulesets by name; ``seed`` is the default (``FideRules()``). ``fide-2024`` is
+the standard list's regulation as it stands today (every amendment to date applied);
+:meth:`FideRules.for_period` gives it for a list and a period's date."""
+
+IN_FORCE_2024 = date(2024, 3, 1)
+"""The 2024 regulations apply from 1 March 2024 (the list of that date is the first)."""
+
+FASTER: Mapping[str, object] = {
+    "standard_for_unrated": True,
+    "rate_of_play_bands": False,
+}
+"""What the rapid and blitz regulations of 1 March 2024 change in the standard ones:
+an unrated player's standard rating (R&B 7.2.1); the rate of play (R&B 1.1) is the
+list's, not the standard bands. K, the tables, the first-rating rules, the 400-point
+cap (without the 2650 exemption) and the rounding are the same text."""
+
+AMENDMENTS: Mapping[str, Amendment] = {
+    "8.3.1-2650": Amendment(
+        "8.3.1",
+        date(2025, 10, 1),
+        (ListKind.STANDARD.value,),
+        "a difference of more than 400 points counts as 400 only for players rated below "
+        "2650; for players rated 2650 and above the real difference is used",
+        (("uncapped_from", None, 2650),),
+    ),
+    "7.3.1-600": Amendment(
+        "7.3.1 (rapid and blitz)",
+        date(2024, 12, 1),
+        (ListKind.RAPID.value, ListKind.BLITZ.value),
+        "games between players whose ratings differ by 600 points or more are not rated "
+        "if at least one of them is rated above 2600 on the relevant list",
+        (("excluded_difference", None, 600),),
+    ),
+}
+"""The amendments of the 2024 regulations with their effective dates, by key."""
