@@ -117,7 +117,7 @@ class FideRules(Rules):
                 f"{IN_FORCE_2024:%-d %B %Y}, when the 2024 regulations came into force: "
                 "rate it with the rules of its time (the seed's edition, --rules seed)"
             )
-        rules = base if kind is ListKind.STANDARD else replace(base, **FASTER)
+        rules = base if kind is ListKind.STANDARD else faster(base)
         rules = replace(rules, list_kind=kind.value, dated=period is not None)
         applied = []
         for key, amendment in AMENDMENTS.items():
@@ -209,14 +209,14 @@ the standard list's regulation as it stands today (every amendment to date appli
 IN_FORCE_2024 = date(2024, 3, 1)
 """The 2024 regulations apply from 1 March 2024 (the list of that date is the first)."""
 
-FASTER: Mapping[str, object] = {
-    "standard_for_unrated": True,
-    "rate_of_play_bands": False,
-}
-"""What the rapid and blitz regulations of 1 March 2024 change in the standard ones:
-an unrated player's standard rating (R&B 7.2.1); the rate of play (R&B 1.1) is the
-list's, not the standard bands. K, the tables, the first-rating rules, the 400-point
-cap (without the 2650 exemption) and the rounding are the same text."""
+
+def faster(rules: FideRules) -> FideRules:
+    """What the rapid and blitz regulations of 1 March 2024 change in the standard ones:
+    an unrated player's standard rating counts (R&B 7.2.1), and the rate of play is the
+    list's (R&B 1.1), not the standard bands. K, the tables, the first-rating rules,
+    the 400-point cap (without the 2650 exemption) and the rounding are the same text."""
+    return replace(rules, standard_for_unrated=True, rate_of_play_bands=False)
+
 
 AMENDMENTS: Mapping[str, Amendment] = {
     "8.3.1-2650": Amendment(
