@@ -441,7 +441,6 @@ def report_text(result: PeriodResult) -> str:
     """Every player's calculation, laid out the way a rating officer checks it."""
     names = {report.player: report.name for report in result.reports}
     out: list[str] = []
-    rules = result.rules
     out.extend(rules_text(result))
     for report in result.reports:
         out.append("")
