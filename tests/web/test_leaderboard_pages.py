@@ -38,7 +38,7 @@ def board(served: Site, pool: str, everyone: bool = False) -> dict[str, Any]:
 
 
 def shown_players(page: Page) -> list[str]:
-    rows = page.locator("table.board tr[data-player]")
+    rows = page.locator("table.board:not(.inactive) tr[data-player]")
     return [str(p) for p in rows.evaluate_all("rs => rs.map(r => r.dataset.player)")]
 
 

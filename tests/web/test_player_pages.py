@@ -51,11 +51,21 @@ def test_player_page(system: str, screen: Page, request: pytest.FixtureRequest) 
             wdl = f"{pool['wins']} / {pool['draws']} / {pool['losses']}"
             assert section.locator("dd.wdl").inner_text() == wdl
             if pool["rank"]:
-                link = section.locator("dd.rank a")
-                assert link.inner_text() == f"#{pool['rank']} among everyone listed"
+                # the rank the pool's leaderboard gives (the board the page links to)
+                link = section.locator("dd.rank a").first
+                assert link.inner_text().startswith(f"#{pool['rank']} on the ")
+                assert link.inner_text().endswith(" leaderboard")
                 number = (pool["rank"] - 1) // 50 + 1
                 assert link.get_attribute("href") == (
-                    f"/leaderboards/{pool['pool']}?all=1&page={number}#rank-{pool['rank']}"
+                    f"/leaderboards/{pool['pool']}?page={number}#rank-{pool['rank']}"
+                )
+                ranked = sample.get(f"/leaderboards/{pool['pool']}/players/{player_id}")
+                assert ranked["rank"] == pool["rank"]
+            elif pool["unranked"]:
+                assert (
+                    section.locator("dd.rank")
+                    .inner_text()
+                    .startswith(f"not ranked: {pool['unranked']}")
                 )
             if pool["peak"]:
                 assert f"({pool['peak']})" in section.locator("dd.peak").inner_text()

@@ -9,14 +9,26 @@ from datetime import UTC, date
 from pydantic import BaseModel, Field
 
 from ..ledger import Ledger
+from ..ledger.views import RatingView
 from .common import RatingPublic, pools_of, rating_public
 
 # -- answers ----------------------------------------------------------------------------
 
 
 class LeaderboardEntryPublic(RatingPublic):
-    rank: int
-    state_words: str = Field(description="the state in words (`provisional (7 of 10 games)`)")
+    rank: int | None = Field(
+        description="the position on the list; null for an established player not on it "
+        "because he is inactive (`inactive`)"
+    )
+    state_words: str = Field(
+        description="the state in words (`provisional (7 of 10 games)`, `established, "
+        "inactive since 2026-03-02`)"
+    )
+    inactive_since: date | None = Field(
+        default=None,
+        description="site: established but without a rated game in the pool in the last "
+        "`active_days`: the first day he was inactive (null: active, or no activity rule)",
+    )
 
 
 class LeaderboardPublic(BaseModel):
@@ -40,6 +52,13 @@ class LeaderboardPublic(BaseModel):
     )
     active_since: date | None = Field(description="site: the first day such a game counts")
     entries: list[LeaderboardEntryPublic]
+    inactive: list[LeaderboardEntryPublic] = Field(
+        default=[],
+        description="site, the established list: the players established but inactive (no "
+        "rated game in the pool in the last `active_days`), best first, at most `limit`, "
+        "unranked, each with `inactive_since`",
+    )
+    inactive_total: int = Field(default=0, description="how many such players there are")
 
 
 class LeaderboardRankPublic(BaseModel):
@@ -89,15 +108,27 @@ def leaderboard(
         pool, offset, limit, established_only=established_only, active_days=active_days
     )
     words = ledger.system.standing if ledger.info.rates_games else (lambda s, _g: s)
-    entries = [
-        LeaderboardEntryPublic(
-            rank=offset + n,
-            state_words=words(row.state, row.games),
-            **rating_public(row, row.listed).model_dump(),
-        )
-        for n, row in enumerate(rows, start=1)
-    ]
     day = None if played is None else played.astimezone(UTC).date()
+
+    def entry(row: RatingView, rank: int | None) -> LeaderboardEntryPublic:
+        said = words(row.state, row.games)
+        since = None
+        if rule is not None and rule.inactive(row.state, row.games, row.last_played, day):
+            since = rule.inactive_from(row.last_played)
+            said += f", inactive since {since}" if since else ", inactive (no rated game)"
+        return LeaderboardEntryPublic(
+            rank=rank, state_words=said, inactive_since=since,
+            **rating_public(row, row.listed).model_dump(),
+        )  # fmt: skip
+
+    entries = [entry(row, offset + n) for n, row in enumerate(rows, start=1)]
+    inactive: list[LeaderboardEntryPublic] = []
+    inactive_total = 0
+    if established_only and rule is not None and rule.active_days is not None:
+        resting, inactive_total = ledger.boards.leaderboard(
+            pool, 0, limit, established_only=True, active_days=active_days, inactive=True
+        )
+        inactive = [entry(row, None) for row in resting]
     active = rule is not None and rule.active_days is not None
     if rule is None:
         listed = "Every player on the period's published list"
@@ -117,6 +148,8 @@ def leaderboard(
         active_days=active_days if active else None,
         active_since=rule.since(day) if rule is not None and active else None,
         entries=entries,
+        inactive=inactive,
+        inactive_total=inactive_total,
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import InvalidRecord
+from ..errors import InvalidRecord, NotFound
 from ..ledger import Ledger, PlayerView
 from ..ledger.views import ChartSeries, Colour, HistoryKind
 from ..numbers import HALF, ONE, format_rating
@@ -36,6 +36,7 @@ from .common import (
     id_field,
     rating_public,
 )
+from .leaderboards import leaderboard_rank
 
 ScoreText = Literal["1", "1/2", "0"]
 """A player's score as the games list writes it."""
@@ -203,7 +204,17 @@ class PoolStatsPublic(BaseModel):
     wins: int
     draws: int
     losses: int
-    rank: int | None = Field(description="the place on the pool's list; null when not listed")
+    rank: int | None = Field(
+        description="the place on the pool's leaderboard, the list `GET /leaderboards/{pool}` "
+        "gives by default (established players; site: ranked while active); null when not "
+        "ranked there (`unranked` says why)"
+    )
+    unranked: str | None = Field(
+        default=None, description="why the player has no rank on that leaderboard, in words"
+    )
+    rank_everyone: int | None = Field(
+        default=None, description="the place on the list of everyone listed (`all=true`)"
+    )
 
 
 class PlayerStatsPublic(BaseModel):
@@ -361,10 +372,14 @@ def player_games(ledger: Ledger, player_id: str, offset: int, limit: int) -> Pla
     )
 
 
-def player_stats(ledger: Ledger, player_id: str) -> PlayerStatsPublic:
+def player_stats(
+    ledger: Ledger, player_id: str, active_days: int | None = None
+) -> PlayerStatsPublic:
     """The player's record in every pool with a rating or a change: the state in words
     (the system's ``standing``; a ledger that rates periods: the state's name), first
-    rating, peak, wins/draws/losses, rank on the list."""
+    rating, peak, wins/draws/losses, the rank on the pool's leaderboard (the one the
+    boards show, :func:`~chessrate.application.leaderboards.leaderboard_rank`) or why
+    there is none, and the place among everyone listed."""
     view = ledger.players.get(player_id)
     current = {r.pool: r for r in player_public(ledger, view).ratings}
     summaries = {s.pool: s for s in ledger.people.pool_summaries(player_id)}
@@ -379,6 +394,8 @@ def player_stats(ledger: Ledger, player_id: str) -> PlayerStatsPublic:
         if rating is None and summary is None:
             continue
         state, games = (rating.state, rating.games) if rating else ("unrated", 0)
+        rank, unranked = _board_rank(ledger, pool, player_id, active_days, summary is not None
+                                     and summary.rank is not None)  # fmt: skip
         pools.append(
             PoolStatsPublic(
                 pool=pool,
@@ -391,11 +408,30 @@ def player_stats(ledger: Ledger, player_id: str) -> PlayerStatsPublic:
                 wins=summary.wins if summary else 0,
                 draws=summary.draws if summary else 0,
                 losses=summary.losses if summary else 0,
-                rank=summary.rank if summary else None,
+                rank=rank,
+                unranked=unranked,
+                rank_everyone=summary.rank if summary else None,
             )
         )
     bot = standing("", "", 0) if view.player.bot and not periods else None
     return PlayerStatsPublic(player=player_id, name=view.player.name, standing=bot, pools=pools)
+
+
+def _board_rank(
+    ledger: Ledger, pool: str, player_id: str, active_days: int | None, listed: bool
+) -> tuple[int | None, str | None]:
+    """The player's rank on the pool's leaderboard, or why there is none (the ledger's
+    words after "not on the ... list": ``inactive since ...``, ``provisional ...``)."""
+    if not listed:
+        return None, None
+    if pool not in ledger.pools:
+        return None, None
+    try:
+        found = leaderboard_rank(ledger, pool, player_id, 1, False, active_days)
+    except NotFound as error:
+        words = str(error)
+        return None, words.split(": ", 1)[1] if ": " in words else words
+    return found.rank, None
 
 
 def chart_series(ledger: Ledger, player_id: str, pool: str, days: int | None) -> ChartSeries:

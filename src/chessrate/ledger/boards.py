@@ -20,6 +20,7 @@ active. The ledger's part ``ledger.boards`` is :class:`Boards`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -82,25 +83,34 @@ class Boards:
         *,
         established_only: bool = False,
         active_days: int | None = None,
+        inactive: bool = False,
     ) -> tuple[list[RatingView], int]:
         """A pool's rating list, best first (rating, then games, then id), paged; and
         the number of players on it. ``established_only``: the system's established
         players only (:meth:`established_rule`; ``active_days`` where the system asks
-        for recent play, counted back from the ledger's date), else everyone listed."""
+        for recent play, counted back from the ledger's date), else everyone listed.
+        ``inactive`` (with ``established_only``): instead, the players established but
+        for that recent play. Where the rule asks for recent play, each view carries the
+        day of its last rated game (``last_played``)."""
         with self.ledger.reading() as conn:
-            source, where = self._board(conn, pool, established_only, active_days)
+            board = self._board(conn, pool, established_only, active_days, inactive)
+            columns: list[Any] = [ratings, players.c.name]
+            if board.last_played is not None:
+                columns.append(board.last_played.label("last_played_at"))
             query = (
-                select(ratings, players.c.name)
-                .select_from(source)
-                .where(where)
+                select(*columns)
+                .select_from(board.source)
+                .where(board.where)
                 .order_by(*BOARD_ORDER)
                 .offset(offset)
                 .limit(limit)
             )
             rows = conn.execute(query).all()
-            total = conn.execute(select(func.count()).select_from(source).where(where))
+            total = conn.execute(select(func.count()).select_from(board.source).where(board.where))
             count = int(total.scalar_one())
-        return [rating_view(r, r.name) for r in rows], count
+        return [
+            rating_view(r, r.name, _day(getattr(r, "last_played_at", None))) for r in rows
+        ], count
 
     def rank(
         self,
@@ -113,13 +123,13 @@ class Boards:
         """The player's rank on the list :meth:`leaderboard` gives (1 + the players
         ordered before, under the same order) and the list's length. NotFound says why
         a player is not on it (no such player, no rating in the pool, not listed, not
-        established)."""
+        established, inactive since a day)."""
         with self.ledger.reading() as conn:
-            source, where = self._board(conn, pool, established_only, active_days)
+            board = self._board(conn, pool, established_only, active_days)
             mine = conn.execute(
                 select(ratings.c.rating_cents, ratings.c.games)
-                .select_from(source)
-                .where(where, ratings.c.player_id == player_id)
+                .select_from(board.source)
+                .where(board.where, ratings.c.player_id == player_id)
             ).first()
             if mine is None:
                 raise NotFound(self._not_on_board(conn, pool, player_id, active_days))
@@ -135,9 +145,11 @@ class Boards:
                 and_(ratings.c.games == played, ratings.c.player_id < player_id),
             )
             before = conn.execute(
-                select(func.count()).select_from(source).where(where, or_(ahead, and_(level, tie)))
+                select(func.count())
+                .select_from(board.source)
+                .where(board.where, or_(ahead, and_(level, tie)))
             ).scalar_one()
-            total = conn.execute(select(func.count()).select_from(source).where(where))
+            total = conn.execute(select(func.count()).select_from(board.source).where(board.where))
             return int(before) + 1, int(total.scalar_one())
 
     # -- the query ----------------------------------------------------------------------
@@ -150,30 +162,43 @@ class Boards:
             )
 
     def _board(
-        self, conn: Connection, pool: str, established_only: bool, active_days: int | None
-    ) -> tuple[FromClause, ColumnElement[bool]]:
+        self,
+        conn: Connection,
+        pool: str,
+        established_only: bool,
+        active_days: int | None,
+        inactive: bool = False,
+    ) -> _Board:
         """The FROM and WHERE of a pool's list (the current ratings and their players;
-        for an activity condition, each rating's last game)."""
+        for an activity condition, each rating's last game: recent enough, or with
+        ``inactive`` not)."""
         self._check_pool(pool)
-        rule = self.established_rule(pool, active_days) if established_only else None
+        rule = self.established_rule(pool, active_days)
         source: FromClause = ratings.join(players, players.c.id == ratings.c.player_id)
         where: list[ColumnElement[bool]] = [ratings.c.pool == pool, ratings.c.listed]
         if rule is None:
-            return source, and_(*where)
+            return _Board(source, and_(*where))
+        if not established_only:  # everyone; the last games say who is inactive
+            if rule.active_days is None:
+                return _Board(source, and_(*where))
+            source, last_played = _with_last_game(source)
+            return _Board(source, and_(*where), last_played)
         played = self._ledger_moment(conn)
         day = None if played is None else played.astimezone(UTC).date()
         if rule.states:
             where.append(ratings.c.state_name.in_(rule.states))
         if rule.min_games:
             where.append(ratings.c.games >= rule.min_games)
-        if rule.active_days is not None:
-            source, last_played = _with_last_game(source)
-            since = rule.since(day)
-            where.append(false() if since is None else last_played >= _micros(since))
         if rule.membership:
             until = self._membership_until()
             where.append(until.is_not(None) if day is None else until >= day.isoformat())
-        return source, and_(*where)
+        if rule.active_days is None:
+            return _Board(source, and_(*where))
+        source, last_played = _with_last_game(source)
+        since = rule.since(day)
+        active = false() if since is None else func.coalesce(last_played >= _micros(since), false())
+        where.append(~active if inactive else active)
+        return _Board(source, and_(*where), last_played)
 
     def _membership_until(self) -> ColumnElement[Any]:
         """The player's ``membership_until`` (ISO day text, NULL for none) from the
@@ -214,6 +239,21 @@ class Boards:
         return f"{where} of established players: {why or 'not established'}"
 
 
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """A list's FROM and WHERE; with an activity condition, each row's last rated game
+    (``last_played``, microseconds)."""
+
+    source: FromClause
+    where: ColumnElement[bool]
+    last_played: ColumnElement[Any] | None = None
+
+
+def _day(micros: int | None) -> date | None:
+    """A stored moment (microseconds) as its UTC day."""
+    return None if micros is None else moment(int(micros)).astimezone(UTC).date()
+
+
 BOARD_ORDER = (
     ratings.c.rating_cents.is_(None),
     ratings.c.rating_cents.desc(),
@@ -247,11 +287,12 @@ def _micros(day: date) -> int:
     return microseconds(datetime.combine(day, time(), UTC))
 
 
-def rating_view(row: Any, name: str | None = None) -> RatingView:
-    """A ``ratings`` row as a view."""
+def rating_view(row: Any, name: str | None = None, last_played: date | None = None) -> RatingView:
+    """A ``ratings`` row as a view (``last_played``: the day of its last rated game,
+    when the list asked)."""
     return RatingView(
         row.player_id, row.pool, hundredths_rating(row.rating_cents), row.display, row.state_name,
-        row.games, row.listed, name,
+        row.games, row.listed, name, last_played,
     )  # fmt: skip
 
 

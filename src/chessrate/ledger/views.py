@@ -4,7 +4,7 @@ The service, the pages and the command line build their answers from these."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 
@@ -37,6 +37,9 @@ class RatingView:
     listed: bool
     name: str | None = None
     """The player's name, when the player has one."""
+    last_played: date | None = None
+    """The day (UTC) of the rating's last rated game, when a leaderboard with an
+    activity condition read it (None otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,6 +161,24 @@ class Established:
             return None
         return day - timedelta(days=self.active_days)
 
+    def inactive(self, state: str, games: int, last_played: date | None, day: date | None) -> bool:
+        """Whether an otherwise established row (state and games) is not active on
+        ``day``: no rated game in the pool since :meth:`since` (never, for a rating no
+        game has moved)."""
+        if self.active_days is None or day is None:
+            return False
+        if (self.states and state not in self.states) or games < self.min_games:
+            return False
+        since = self.since(day)
+        return since is not None and (last_played is None or last_played < since)
+
+    def inactive_from(self, last_played: date | None) -> date | None:
+        """The first day a row whose last rated game was ``last_played`` is inactive
+        (that day + ``active_days`` + 1); None without a game or a condition."""
+        if self.active_days is None or last_played is None:
+            return None
+        return last_played + timedelta(days=self.active_days + 1)
+
     def describe(self, day: date | None) -> str:
         """Who the list shows, in words (``day``: the ledger's date)."""
         parts = []
@@ -200,8 +218,10 @@ class Established:
             since is None or last_played is None or last_played < since
         ):
             last = last_played.isoformat() if last_played else "none in the ledger"
+            gone = self.inactive_from(last_played)
+            when = f" (inactive since {gone.isoformat()})" if gone else ""
             return (
-                f"not active: last rated game in the pool {last}, none since "
+                f"not active{when}: last rated game in the pool {last}, none since "
                 f"{since.isoformat() if since else '-'} (the last {self.active_days} days)"
             )
         if self.membership and not (

@@ -270,6 +270,7 @@ def player(
     request: Request,
     ledger: LedgerDep,
     player_id: str,
+    active_days: ActiveDays,
     page: int = Query(1, ge=1, le=MAX_PAGE),
     span: Literal["1m", "3m", "1y", "all"] = Query("all", alias="range"),
 ) -> HTMLResponse:
@@ -281,7 +282,7 @@ def player(
         rows = [{"rating": rating} for rating in public.ratings]  # the ratings table only
         return _page(request, ledger, "player.html", player=public, sections=rows,
                      periods=periods)  # fmt: skip
-    stats = app_players.player_stats(ledger, player_id)
+    stats = app_players.player_stats(ledger, player_id, active_days)
     summaries = {s.pool: s for s in stats.pools}
     words, days = RANGES[span]
     sections = []

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, Query, Response, status
 
 from ...application import players
 from ...application.common import LIST_PAGE_MAX, request_body
-from ...application.deps import LedgerDep, Now, Writer
+from ...application.deps import ActiveDays, LedgerDep, Now, Writer
 from ...application.settings import API_V1
 from .guard import TokenFirstRoute
 from .paging import ListLimit, Offset
@@ -101,8 +101,11 @@ def player_games(
 
 
 @router.get("/{player_id}/stats", response_model=players.PlayerStatsPublic, responses=NOT_FOUND)
-def player_stats(player_id: str, ledger: LedgerDep) -> players.PlayerStatsPublic:
+def player_stats(
+    player_id: str, ledger: LedgerDep, active_days: ActiveDays
+) -> players.PlayerStatsPublic:
     """The player's record in every pool: the state in words, the first rating, the
     peak and its game, wins/draws/losses (annulled games left out), the rank on the
-    pool's list."""
-    return players.player_stats(ledger, player_id)
+    pool's leaderboard (the one `GET /leaderboards/{pool}` gives) or why there is none,
+    and the place among everyone listed."""
+    return players.player_stats(ledger, player_id, active_days)
