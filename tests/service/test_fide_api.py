@@ -369,6 +369,7 @@ def test_player_periods(make_api: MakeApi) -> None:
     assert line == {
         "period": first,
         "period_name": "2026-01",
+        "list_kind": "standard",
         "position": 8,
         "old_rating": 2150,
         "new_rating": 2194,
