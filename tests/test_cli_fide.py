@@ -59,7 +59,8 @@ def test_fide_rate_default_bonus_is_12_5(tmp_path: Path) -> None:
     assert rows["Player C"] == {
         "id": "Player C", "name": "Player C", "rating": 2411, "games": 9,
         "reached_2400": True, "k": 30, "birth_year": None, "met_rated": True, "pending": "",
-        "old_rating": None, "change": None, "period_games": 9, "period_k": None,
+        "sex": "", "federation": "FID", "title": "", "last_played": None,
+        "old_rating": None, "change": None, "period_games": 9, "period_k": None, "flag": "",
     }  # fmt: skip
     # E: 2348 + 3 x 12.5 = 2385.5 -> 2386. A meets C at D 189 (PD .75, not .73) and E at
     # D 214 (.77 as before): expected 7.38, +0.62 x K 20 = +12.40 -> 2612.40 -> 2612.
@@ -76,10 +77,10 @@ def test_fide_rate_writes_csv_list_and_json_report(tmp_path: Path) -> None:
     assert code == 0, err
     lines = out_path.read_text().splitlines()
     assert lines[0] == (
-        "id,name,rating,games,reached_2400,k,birth_year,met_rated,pending,old_rating,change,"
-        "period_games,period_k"
+        "id,name,rating,games,reached_2400,k,birth_year,met_rated,pending,sex,federation,title,"
+        "last_played,old_rating,change,period_games,period_k,flag"
     )
-    assert lines[1] == "9000001,Player A,2613,129,true,20,,true,,2600,13,9,20"
+    assert lines[1] == "9000001,Player A,2613,129,true,20,,true,,,FID,,,2600,13,9,20,"
     reports = {r["player"]: r for r in json.loads(report.read_text())}
     assert reports["9000006"]["expected"] == "2.55"
     assert reports["9000006"]["change"] == "43.50"
@@ -154,8 +155,12 @@ def test_fide_rate_without_a_list_rates_a_real_file_with_one_duplicate_warning(
     assert code == 0, err
     warnings = [line for line in err.splitlines() if line.startswith("warning:")]
     assert warnings == [
+        # a rapid file: the seed's edition has one list and rates it there, saying so
+        f"warning: {CRETE}:13: 122: the rate of play '15 minutes plus 10 sec per move' gives "
+        "25 minutes for 60 moves, a rapid game; the standard list needs at least 60 minutes "
+        "for 60 moves (1.1); rated on the seed's one list all the same",
         f"warning: {CRETE}:146: fide_id: '42143365' is entered twice (start ranks 54 at line "
-        "73 and 127 at line 146); start rank 127 was never paired and is left out"
+        "73 and 127 at line 146); start rank 127 was never paired and is left out",
     ]
     listed = out_path.read_text().splitlines()
     assert len(listed) == 1 + 128  # 129 entries, one of them twice

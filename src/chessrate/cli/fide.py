@@ -13,6 +13,7 @@ from rich.table import Table
 
 from ..errors import InvalidInput
 from ..io.fide import (
+    list_kind_of_files,
     new_list,
     new_list_rows,
     new_list_text,
@@ -22,7 +23,15 @@ from ..io.fide import (
     report_text,
 )
 from ..io.lists import write_all
-from ..systems.fide import RULESETS, FideRules, FideSystem, adjust_2024, format_pending
+from ..systems.fide import (
+    RULESETS,
+    FideRules,
+    FideSystem,
+    ListKind,
+    Ruleset,
+    adjust_2024,
+    format_pending,
+)
 from .common import main, reports_errors
 
 
@@ -57,12 +66,30 @@ def fide() -> None:
     "--rules", "ruleset", type=click.Choice(sorted(RULESETS)), default="seed",
     show_default=True,
     help="seed: the regulations of seed 003 (rules F1-F8); fide-2024: the FIDE Rating "
-    "Regulations in force since 1 March 2024 (docs/fide-2024.md).",
+    "Regulations in force since 1 March 2024 with each amendment in force on the "
+    "period's date (docs/fide-2024.md).",
+)  # fmt: skip
+@click.option(
+    "--list-kind", "list_kind", type=click.Choice([k.value for k in ListKind]),
+    help="The list the period is rated for (default: from the files' rate of play, 122). "
+    "A file whose rate of play does not belong to it is refused.",
+)  # fmt: skip
+@click.option(
+    "--standard-list", "standard_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Rapid and blitz: the standard list (as --list): an unrated player with a "
+    "standard rating is rated with it (7.2.1 of the rapid and blitz regulations).",
+)  # fmt: skip
+@click.option(
+    "--waive-6.2", "waive_match", is_flag=True,
+    help="Rate every game of a match, also those after it was decided (6.2: waived by "
+    "prior request).",
 )  # fmt: skip
 @click.option(
     "--period", "period", type=click.DateTime(formats=["%Y-%m-%d"]),
     help="The date of the list being made (e.g. 2024-04-01): fide-2024 needs it for the "
-    "junior K and to expire pending results after 26 months.",
+    "junior K, to expire pending results after 26 months, for inactivity, and to choose "
+    "the amendments in force (without it: the rules as they stand today).",
 )  # fmt: skip
 @click.option(
     "--bonus", type=Decimal, default=None,
@@ -84,6 +111,9 @@ def fide_rate(
     out: Path | None,
     report: Path | None,
     ruleset: str,
+    list_kind: str | None,
+    standard_path: Path | None,
+    waive_match: bool,
     period: datetime | None,
     bonus: Decimal | None,
     floor: int | None,
@@ -92,18 +122,31 @@ def fide_rate(
     """Rate a period's tournaments (TRF-16 files) against the starting list, print the
     new list, and optionally write it and the rating officer's report."""
     start = read_start_list(list_path) if list_path is not None else {}
+    list_date = period.date() if period is not None else None
+    seed = ruleset == Ruleset.SEED.value
+    kind = list_kind or (
+        ListKind.STANDARD.value if seed else list_kind_of_files(trf_files, FideRules.named(ruleset))
+    )
+    try:
+        rules = FideRules.for_period(ruleset, kind, list_date)
+    except ValueError as error:
+        raise InvalidInput(str(error)) from None
+    if standard_path is not None and kind == ListKind.STANDARD:
+        raise InvalidInput("--standard-list is for a rapid or blitz list")
+    standard = read_start_list(standard_path) if standard_path is not None else {}
     warnings: list[str] = []
-    events = read_events(trf_files, round_robin, warnings)
+    events = read_events(trf_files, round_robin, warnings, rules, refuse=not seed)
+    if waive_match:
+        events = [replace(event, waived=True) for event in events]
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
-    rules = FideRules.named(ruleset)
     if bonus is not None:
         rules = replace(rules, bonus_per_half_point=bonus)
     if floor is not None:
         rules = replace(rules, floor=floor)
     system = FideSystem(rules)
-    list_date = period.date() if period is not None else None
-    result = system.rate_period(start, events, list_date)
+    ratings = {key: p.rating for key, p in standard.items() if p.rating is not None}
+    result = system.rate_period(start, events, list_date, ratings)
     entries = new_list(result)
     files: dict[Path, str] = {}
     if out is not None:
@@ -113,7 +156,8 @@ def fide_rate(
             report_json(result) if report.suffix.lower() == ".json" else report_text(result)
         )
     write_all(files)
-    table = Table(title=f"fide · new list ({len(entries)} players)", title_justify="left")
+    title = f"fide · {rules.list_kind} list ({len(entries)} players)"
+    table = Table(title=title, title_justify="left")
     for column, justify in (("#", "right"), ("player", "left"), ("id", "left"),
                             ("old", "right"), ("new", "right"), ("change", "right"),
                             ("games", "right")):  # fmt: skip

@@ -22,26 +22,32 @@ from ..systems.fide import (
     Event,
     EventEntry,
     EventGame,
+    FideRules,
     FideSystem,
     ListedPlayer,
+    ListKind,
     PeriodResult,
     format_pending,
     parse_pending,
 )
+from .rate_of_play import minutes_for_60_moves
 from .tabular import RawRecord, not_utf8, parse_records, read_records
 from .trf import Tournament, TrfPlayer, read_trf
 
 LIST_FIELDS = ("id", "name", "rating", "games", "reached_2400")
 """The five columns of a starting list typed by hand."""
-CHAIN_FIELDS = (*LIST_FIELDS, "k", "birth_year", "met_rated", "pending")
+CHAIN_FIELDS = (*LIST_FIELDS, "k", "birth_year", "met_rated", "pending", "sex", "federation",
+                "title", "last_played")  # fmt: skip
 """What a new list carries for the next period besides the five: the K published for
 the next period (information: it is computed again), the birth year (fide-2024's
-junior K), whether the player has met rated opponents (8.21), and the results still
+junior K), whether the player has met rated opponents (8.21), the results still
 pending towards a first rating (fide-2024 7.1.4, as ``PERIOD:RATING:SCORE`` joined by
-spaces)."""
-PERIOD_FIELDS = ("old_rating", "change", "period_games", "period_k")
+spaces), sex (``m``/``w``), federation and title as the TRF files give them, and the
+date of the list of his last rated games (7.2.2, inactivity)."""
+PERIOD_FIELDS = ("old_rating", "change", "period_games", "period_k", "flag")
 """What the period did, for the officer (read back and ignored): the rating before,
-the change, the games rated in the period, the K used."""
+the change, the games rated in the period, the K used, the Flag (``i`` inactive,
+``w`` woman, ``wi``)."""
 NEW_LIST_FIELDS = (*CHAIN_FIELDS, *PERIOD_FIELDS)
 """The columns of the new list ``fide rate --out`` writes (CSV, JSON, JSON Lines): the
 next period's ``--list`` as it is."""
@@ -101,13 +107,37 @@ def start_list_from(records: Iterable[RawRecord], stored: bool = False) -> dict[
             pending = parse_pending(fields.text("pending") or "")
         except ValueError as error:
             raise InvalidRecord(where, "pending", str(error)) from error
+        sex = _sex(fields.text("sex") or "")
+        if sex is None:
+            raise InvalidRecord(where, "sex", "must be m, w (or f) or empty")
+        last_played = _iso_date(fields.text("last_played") or "", where, "last_played")
         if player_id in players:
             raise InvalidRecord(where, "id", f"duplicate player {player_id!r}")
         players[player_id] = ListedPlayer(
             player_id, fields.text("name") or player_id, rating, games, reached, where,
-            birth_year=birth_year, pending=pending, met_rated=met_rated, k=k,
+            birth_year=birth_year, pending=pending, met_rated=met_rated, k=k, sex=sex,
+            federation=fields.text("federation") or "", title=fields.text("title") or "",
+            last_played=last_played,
         )  # fmt: skip
     return players
+
+
+def _sex(text: str) -> str | None:
+    """``m`` or ``w`` (``f``, as some programs write it, is ``w``), ``""`` when not
+    given; None for anything else."""
+    value = text.strip().lower()
+    if value == "f":
+        return "w"
+    return value if value in ("", "m", "w") else None
+
+
+def _iso_date(text: str, where: str, field: str) -> date | None:
+    if not text.strip():
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise InvalidRecord(where, field, f"{text!r} is not a date (YYYY-MM-DD)") from None
 
 
 def new_list_rows(result: PeriodResult, system: FideSystem) -> list[dict[str, Any]]:
@@ -132,10 +162,15 @@ def new_list_rows(result: PeriodResult, system: FideSystem) -> list[dict[str, An
                 "birth_year": player.birth_year,
                 "met_rated": player.met_rated,
                 "pending": format_pending(player.pending),
+                "sex": player.sex,
+                "federation": player.federation,
+                "title": player.title,
+                "last_played": None if player.last_played is None else player.last_played,
                 "old_rating": report.old_rating,
                 "change": change,
                 "period_games": report.new_games - report.old_games,
                 "period_k": report.k,
+                "flag": report.flag,
             }
         )
     return rows
@@ -154,9 +189,9 @@ def new_list_text(rows: Sequence[Mapping[str, Any]], path: Path, period: date | 
             writer.writerow({k: _csv_value(v) for k, v in row.items()})
         return buffer.getvalue()
     if suffix == ".json":
-        return json.dumps(list(rows), indent=2, ensure_ascii=False) + "\n"
+        return json.dumps(json_value(list(rows)), indent=2, ensure_ascii=False) + "\n"
     if suffix in (".jsonl", ".ndjson"):
-        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+        return "".join(json.dumps(json_value(row), ensure_ascii=False) + "\n" for row in rows)
     if suffix == ".txt":
         return fide_txt_list(rows, period)
     raise InvalidInput(f"{path}: write the list as .csv, .json, .jsonl or .txt")
@@ -167,6 +202,8 @@ def _csv_value(value: object) -> object:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, date):
+        return value.isoformat()
     return value
 
 
@@ -178,21 +215,32 @@ TXT_COLUMNS = (("ID Number", 15), ("Name", 61), ("Fed", 4), ("Sex", 4), ("Tit", 
                ("B-day", 6), ("Flag", 4))  # fmt: skip
 
 
+TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM",
+          "wc": "WCM"}  # fmt: skip
+"""TRF-16's title codes as FIDE's list writes the titles."""
+
+
 def fide_txt_list(rows: Iterable[Mapping[str, Any]], period: date | None) -> str:
     """The rated players in the layout of FIDE's downloadable standard list
     (``standard_rating_list.txt``: 136 characters a line; rating at column 114, games
-    of the period at 120, K at 124, birth year at 127). The rating column is headed
-    by the list's month (``APR24``; ``SRtng`` without a period date). What the
-    ledger does not know (federation, sex, titles, flags) is left blank."""
+    of the period at 120, K at 124, birth year at 127, Flag at 133). The rating column
+    is headed by the list's month (``APR24``; ``SRtng`` without a period date).
+    Federation, sex and title are the TRF files'; the title as FIDE's list writes it
+    (``GM``; a woman's title in WTit: ``WGM``); what no file gave (other titles, FOA)
+    is left blank."""
     month = period.strftime("%b%y").upper() if period is not None else "SRtng"
     header = [(month if name == "RATING" else name, width) for name, width in TXT_COLUMNS]
     lines = ["".join(name.ljust(width) for name, width in header).rstrip()]
     for row in rows:
         if row["rating"] is None:
             continue
+        title = TITLES.get(str(row.get("title") or "").lower(), str(row.get("title") or ""))
         values = {"ID Number": row["id"], "Name": row["name"], "RATING": row["rating"],
                   "Gms": row["period_games"], "K": row["k"] or "",
-                  "B-day": row["birth_year"] or ""}  # fmt: skip
+                  "B-day": row["birth_year"] or "", "Fed": row.get("federation") or "",
+                  "Sex": {"m": "M", "w": "F"}.get(str(row.get("sex") or ""), ""),
+                  "Tit" if not title.startswith("W") else "WTit": title,
+                  "Flag": row.get("flag") or ""}  # fmt: skip
         line = "".join(
             str(values.get(name, ""))[: width - 1].ljust(width) for name, width in TXT_COLUMNS
         )
@@ -267,11 +315,63 @@ def event_from_tournament(
         )
         entries.append(
             EventEntry(
-                keys[player.start_rank], player.name, player.rating, games, _birth_year(player)
+                keys[player.start_rank], player.name, player.rating, games, _birth_year(player),
+                sex=_sex(player.sex) or "", federation=player.federation, title=player.title,
             )
-        )
+        )  # fmt: skip
+    rounds = max((len(player.rounds) for player in seen.values()), default=0)
     return Event(tournament.name or tournament.source, tournament.source, is_round_robin,
-                 tuple(entries))  # fmt: skip
+                 tuple(entries), minutes=minutes_for_60_moves(tournament.rate_of_play),
+                 match=len(entries) == 2, rounds=rounds)  # fmt: skip
+
+
+def list_kind_of(minutes: Decimal | None, rules: FideRules) -> ListKind | None:
+    """The list a rate of play belongs to (minutes for 60 moves): blitz more than 3 and
+    at most 10 (R&B 1.1.2), rapid more than 10 and less than 60 (R&B 1.1.1), standard
+    from 60 (1.1); None below blitz or when unknown."""
+    if minutes is None:
+        return None
+    if minutes >= rules.standard_minutes:
+        return ListKind.STANDARD
+    if rules.rapid_more_than < minutes < rules.rapid_less_than:
+        return ListKind.RAPID
+    if rules.blitz_more_than < minutes <= rules.blitz_at_most:
+        return ListKind.BLITZ
+    return None
+
+
+def rate_of_play_rule(kind: str, rules: FideRules) -> str:
+    """The rate of play a list needs, in words, with its article."""
+    if kind == ListKind.STANDARD:
+        return f"at least {rules.standard_minutes} minutes for 60 moves (1.1)"
+    if kind == ListKind.RAPID:
+        return (
+            f"more than {rules.rapid_more_than} and less than {rules.rapid_less_than} minutes "
+            "for 60 moves (1.1.1 of the rapid and blitz regulations)"
+        )
+    return (
+        f"more than {rules.blitz_more_than} and at most {rules.blitz_at_most} minutes for 60 "
+        "moves (1.1.2 of the rapid and blitz regulations)"
+    )
+
+
+def check_rate_of_play(tournament: Tournament, rules: FideRules) -> None:
+    """Refuse a file whose rate of play (``122``) does not belong to the list being
+    rated (``rules.list_kind``), naming the line and the rule. A file without a
+    readable rate of play is taken as it is (the officer chose the list)."""
+    minutes = minutes_for_60_moves(tournament.rate_of_play)
+    kind = list_kind_of(minutes, rules)
+    if minutes is None or kind == rules.list_kind:
+        return
+    assert minutes is not None
+    where = f"{tournament.source}:{tournament.rate_of_play_line}"
+    belongs = f"a {kind.value} game" if kind is not None else "faster than blitz: not rated"
+    raise InvalidRecord(
+        where, "122",
+        f"the rate of play {tournament.rate_of_play!r} gives {minutes.normalize():f} minutes for "
+        f"60 moves, {belongs}; the {rules.list_kind} list needs "
+        f"{rate_of_play_rule(rules.list_kind, rules)}",
+    )  # fmt: skip
 
 
 def _birth_year(player: TrfPlayer) -> int | None:
@@ -287,9 +387,38 @@ def _paired(player: TrfPlayer) -> bool:
 
 
 def read_events(
-    paths: Iterable[Path], round_robin: bool | None = None, warnings: list[str] | None = None
+    paths: Iterable[Path],
+    round_robin: bool | None = None,
+    warnings: list[str] | None = None,
+    rules: FideRules | None = None,
+    refuse: bool = True,
 ) -> list[Event]:
-    return [event_from_tournament(read_trf(path), round_robin, warnings) for path in paths]
+    """The files as events; with ``rules``, each file's rate of play is checked against
+    the list they rate (:func:`check_rate_of_play`): a file that does not belong is
+    refused, or (``refuse`` off: the seed's edition, which has one list and no rate of
+    play rule) named in ``warnings``."""
+    events = []
+    for path in paths:
+        tournament = read_trf(path)
+        if rules is not None:
+            try:
+                check_rate_of_play(tournament, rules)
+            except InvalidRecord as error:
+                if refuse or warnings is None:
+                    raise
+                warnings.append(f"{error}; rated on the seed's one list all the same")
+        events.append(event_from_tournament(tournament, round_robin, warnings))
+    return events
+
+
+def list_kind_of_files(paths: Iterable[Path], rules: FideRules) -> ListKind:
+    """The list a period's files belong to by their rate of play (``122``): the kind
+    of the first file that says (standard when none does)."""
+    for path in paths:
+        kind = list_kind_of(minutes_for_60_moves(read_trf(path).rate_of_play), rules)
+        if kind is not None:
+            return kind
+    return ListKind.STANDARD
 
 
 def new_list(result: PeriodResult) -> list[ListEntry]:
@@ -312,12 +441,7 @@ def report_text(result: PeriodResult) -> str:
     """Every player's calculation, laid out the way a rating officer checks it."""
     names = {report.player: report.name for report in result.reports}
     out: list[str] = []
-    rules = result.rules
-    out.append(
-        f"FIDE rating period: B = {rules.bonus_per_half_point} per half point, "
-        f"K {rules.k}/{rules.k_top}, floor {rules.floor}, differences capped at "
-        f"{rules.max_difference}"
-    )
+    out.extend(rules_text(result))
     for report in result.reports:
         out.append("")
         head = f"{report.name} ({report.player})" if report.name != report.player else report.name
@@ -351,6 +475,7 @@ def report_text(result: PeriodResult) -> str:
                 )
             else:
                 out.append("  no rated games this period: unchanged")
+            out.extend(f"  {note}" for note in report.notes)
             continue
         out.append(f"{head}: unrated")
         for calc in report.first_rating:
@@ -370,6 +495,29 @@ def report_text(result: PeriodResult) -> str:
         else:
             out.append("  no rating this period")
     return "\n".join(out) + "\n"
+
+
+def rules_text(result: PeriodResult) -> list[str]:
+    """The head of the period's report: which rules rated it, and each amendment of the
+    2024 regulations for this list, in force for the period or not yet."""
+    rules = result.rules
+    when = "" if result.period is None else f", the list of {result.period.isoformat()}"
+    lines = [
+        f"FIDE rating period: {rules.name} rules, {rules.list_kind} list{when}",
+        ("" if rules.first_rating_pooled else f"  B = {rules.bonus_per_half_point} per half point,")
+        + f"  K {rules.k}/{rules.k_top}, floor {rules.floor}, differences capped at "
+        f"{rules.max_difference}"
+        + ("" if rules.uncapped_from is None else f" below {rules.uncapped_from}"),
+    ]
+    if rules.name == "seed":
+        return lines
+    for amendment, applied in rules.amendments_for(result.period):
+        since = f"{amendment.since:%-d %B %Y}"
+        state = "applied" if applied else "not applied: the period's games are before it"
+        if not rules.dated and applied:
+            state = "applied (no period date: the rules as they stand today)"
+        lines.append(f"  {amendment.article}, from {since}: {amendment.says}: {state}")
+    return lines
 
 
 def json_value(value: Any) -> Any:

@@ -228,6 +228,8 @@ class Tournament:
     there. Without that entry the players are written after all the headers."""
     source: str
     """The file path as given (or the ``source`` given to :func:`parse_trf`)."""
+    rate_of_play_line: int = field(default=0, compare=False)
+    """The line number of the ``122`` record (0: none), for errors about it."""
 
     @property
     def is_round_robin(self) -> bool | None:
@@ -272,6 +274,7 @@ def parse_trf(text: str, source: str) -> Tournament:
     headers: list[tuple[str, str]] = []
     players: list[TrfPlayer] = []
     first_player_at: int | None = None
+    rate_line = 0
     seen: dict[int, TrfPlayer] = {}
     for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
         line = raw.rstrip()
@@ -295,6 +298,8 @@ def parse_trf(text: str, source: str) -> Tournament:
             players.append(player)
         else:
             headers.append(_split_header(line))
+            if not rate_line and line.startswith("122"):
+                rate_line = number
     if not players:
         raise InvalidInput(f"{source}: no player records (001)")
     _check_pairings(players, seen, source)
@@ -315,6 +320,7 @@ def parse_trf(text: str, source: str) -> Tournament:
         players=tuple(players),
         headers=tuple(headers),
         source=source,
+        rate_of_play_line=rate_line,
     )
 
 

@@ -69,6 +69,11 @@ class ListedPlayer:
     pending: tuple[PendingGame, ...] = ()  # 2024 7.1.4: results towards a first rating
     met_rated: bool = False  # has played a tournament against rated opponents (8.21)
     k: int | None = None  # the K published with the list (information: recomputed)
+    standard_rating: int | None = None  # R&B 7.2.1: unrated here, rated on the standard list
+    sex: str = ""  # "m", "w" or "" (the list's Flag shows w for women)
+    federation: str = ""
+    title: str = ""
+    last_played: date | None = None  # 7.2.2: the list date of his last rated games
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +95,9 @@ class EventEntry:
     event_rating: int | None
     games: tuple[EventGame, ...]
     birth_year: int | None = None  # as the event's file gives it (None: not given)
+    sex: str = ""
+    federation: str = ""
+    title: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +108,10 @@ class Event:
     source: str
     round_robin: bool
     entries: tuple[EventEntry, ...]
+    minutes: Decimal | None = None  # the rate of play: minutes for 60 moves (None: unknown)
+    match: bool = False  # a match (6.1, 6.2): a TRF file of two players is one
+    rounds: int = 0  # the games scheduled (a match: 6.2); 0: the most any player has
+    waived: bool = False  # 6.2 waived by prior request: a decided match is rated on
 
     def entry(self, player: str) -> EventEntry:
         for entry in self.entries:
@@ -188,6 +200,12 @@ class PlayerReport:
     pending: tuple[PendingGame, ...] = ()  # on the next list (fide-2024, still unrated)
     next_k: int | None = None  # K published with the next list (rated players)
     pool: PooledRating | None = None  # fide-2024 first rating calculation
+    sex: str = ""
+    federation: str = ""
+    title: str = ""
+    last_played: date | None = None  # on the next list: the date of his last rated games
+    flag: str = ""  # on the next list: i (inactive, 7.2.2), w (woman), wi
+    standard_rating: int | None = None  # R&B 7.2.1: the standard rating he was rated with
 
     @property
     def state(self) -> str:

@@ -9,6 +9,7 @@ from ...numbers import round_half_away
 from ...tables import expected_score
 from .calculation import FideCalculation
 from .model import Event, FirstRatingCalc, GameLine, ListedPlayer, PlayerReport
+from .rules import ListKind
 
 
 class RatedChanges(FideCalculation):
@@ -35,6 +36,11 @@ class RatedChanges(FideCalculation):
         assert player.rating is not None
         own = Decimal(player.rating)
         pooled = self.rules.first_rating_pooled
+        rule = (
+            "8.3.1"
+            if self.rules.list_kind == ListKind.STANDARD
+            else "7.3.1 of the rapid and blitz regulations"
+        )
         lines: list[GameLine] = []
         for event in events:
             try:
@@ -55,7 +61,7 @@ class RatedChanges(FideCalculation):
                     opponent_rating = calc.ru
                 else:
                     if not self.rules.rate_games_vs_unrated:
-                        why = "only games against rated players count (8.3.1)"
+                        why = f"only games against rated players count ({rule})"
                     else:
                         reason = calc.discarded if calc is not None else "unrated"
                         why = f"opponent unrated ({reason}) (F7)"
@@ -74,7 +80,7 @@ class RatedChanges(FideCalculation):
                         note = f"rated {uncapped} or more: the real difference counts (8.3.1)"
                 else:
                     d = max(-cap, min(cap, real))
-                    article = "8.3.1" if pooled else "8.54"
+                    article = rule if pooled else "8.54"
                     note = "" if abs(real) <= cap else f"D capped at {cap} ({article})"
                 pd = expected_score(Decimal(d), Decimal(0))
                 lines.append(

@@ -111,11 +111,11 @@ class FideRules(Rules):
                     f"{kind.value} list with the fide-2024 rules"
                 )
             return base
-        if period is not None and period <= IN_FORCE_2024:
+        if period is not None and period < IN_FORCE_2024:
             raise ValueError(
-                f"a list dated {period.isoformat()} rates games played before "
-                f"{IN_FORCE_2024:%-d %B %Y}, when the 2024 regulations came into force: "
-                "rate it with the rules of its time (the seed's edition, --rules seed)"
+                f"a list dated {period.isoformat()} is before {IN_FORCE_2024:%-d %B %Y}, the "
+                "first list of the 2024 regulations: rate it with the rules of its time (the "
+                "seed's edition, --rules seed)"
             )
         rules = base if kind is ListKind.STANDARD else faster(base)
         rules = replace(rules, list_kind=kind.value, dated=period is not None)

@@ -6,14 +6,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import date, timedelta
 
-from .edition_2024 import PooledFirstRatings
+from .edition_2024 import PooledFirstRatings, months_between
+from .exclusions import Exclusions
 from .first_ratings import FirstRatings
 from .model import Event, EventEntry, ListedPlayer, PeriodResult, PlayerReport
 from .rated import RatedChanges
 from .rules import POOL, FideRules
 
 
-class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings):
+class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings, Exclusions):
     """The ``fide`` rating system (rules F1-F8): rates a period's events."""
 
     id = "fide"
@@ -27,6 +28,7 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings):
         listed: Mapping[str, ListedPlayer],
         events: Sequence[Event],
         period: date | None = None,
+        standard_ratings: Mapping[str, int] | None = None,
     ) -> PeriodResult:
         """Rate a period: F4/F8 first ratings per event, F7 games against unrated
         players, F2 rated players' changes, F5 several events, F6 the floor (seed); or
@@ -37,12 +39,26 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings):
         being made (the ``rating_period`` of FIDE's calculations, e.g. 2024-04-01 for
         the games rated on the April 2024 list): fide-2024 needs it for the junior K
         and to expire pending results after 26 months; without it nobody is a junior
-        and nothing expires. The seed ignores it."""
+        and nothing expires. The seed ignores it.
+
+        ``standard_ratings`` (the rapid and blitz lists, R&B 7.2.1): players' standard
+        ratings by id; a player unrated on this list who has one is rated with it (as
+        :attr:`ListedPlayer.standard_rating` does)."""
         players = dict(listed)
         for event in events:
             for entry in event.entries:
                 if entry.player not in players:
                     players[entry.player] = self.from_event(entry, event)
+                else:
+                    players[entry.player] = _profile(players[entry.player], entry)
+        for key, rating in (standard_ratings or {}).items():
+            if key in players and players[key].rating is None:
+                players[key] = replace(players[key], standard_rating=rating)
+        seeded: dict[str, int] = {}
+        if self.rules.standard_for_unrated:
+            players, events, seeded = self._standard_ratings(players, events)
+        events, excluded = self.exclusions(events, players)
+        played = {entry.player for event in events for entry in event.entries if entry.games}
         first_meeting = self._first_meetings(events, players)
         pooled = self.rules.first_rating_pooled
         first = {
@@ -58,7 +74,9 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings):
                 report = self._unrated_pooled(player, events, players, first_meeting, period)
             else:
                 report = self._unrated(player, events, first)
-            reports.append(self._carry(report, player, first_meeting, period))
+            report = self._carry(report, player, first_meeting, period)
+            reports.append(self._profile_carry(report, player, period, played, seeded,
+                                               excluded.get(player.id, ())))  # fmt: skip
         reports.sort(key=lambda r: (r.new_rating is None, -(r.new_rating or 0), r.name, r.player))
         return PeriodResult(tuple(reports), self.rules, period)
 
@@ -78,6 +96,10 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings):
                 pending=report.pending,
                 met_rated=report.met_rated,
                 k=report.next_k,
+                sex=report.sex,
+                federation=report.federation,
+                title=report.title,
+                last_played=report.last_played,
             )
             for report in result.reports
         }
@@ -105,6 +127,82 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings):
         return replace(
             report, next_k=self.k_factor(following, None if period is None else period.year)
         )
+
+    def _profile_carry(
+        self,
+        report: PlayerReport,
+        player: ListedPlayer,
+        period: date | None,
+        played: set[str],
+        seeded: Mapping[str, int],
+        excluded: Sequence[str],
+    ) -> PlayerReport:
+        """What the next list shows beside the rating: sex, federation, title, the date
+        of his last rated games and the Flag (7.2.2: ``i`` once a year has passed with
+        no rated game, ``w`` for a woman, ``wi``); the games not rated and why, and the
+        standard rating he was rated with (R&B 7.2.1), as notes."""
+        r = self.rules
+        last = player.last_played
+        if period is not None and (player.id in played or last is None):
+            last = period  # Decision: a list without the date starts the year here
+        inactive = (
+            r.inactive_months is not None
+            and period is not None
+            and last is not None
+            and report.new_rating is not None
+            and months_between(last, period) >= r.inactive_months
+        )
+        flag = ("w" if player.sex == "w" else "") + ("i" if inactive else "")
+        notes = list(report.notes)
+        if player.id in seeded:
+            notes.insert(
+                0,
+                f"unrated on the {r.list_kind} list: rated with his standard rating "
+                f"{seeded[player.id]} (7.2.1 of the rapid and blitz regulations)",
+            )
+        if inactive:
+            assert last is not None
+            notes.append(
+                f"no rated game since the list of {last.isoformat()}: inactive, flag i (7.2.2)"
+            )
+        notes.extend(excluded)
+        return replace(
+            report, sex=player.sex, federation=player.federation, title=player.title,
+            last_played=last, flag=flag, notes=tuple(notes),
+            standard_rating=seeded.get(player.id),
+        )  # fmt: skip
+
+    def _standard_ratings(
+        self, players: Mapping[str, ListedPlayer], events: Sequence[Event]
+    ) -> tuple[dict[str, ListedPlayer], list[Event], dict[str, int]]:
+        """Rapid and blitz 7.2.1: "If an unrated player has a standard rating at the
+        beginning of a rapid or blitz tournament, their standard rating is used for
+        rating calculation. Such a player is considered to be rated": he is rated with
+        it (his games on this list so far: K 40 until 30), and counts as rated for his
+        opponents in the period's events (his entries carry it)."""
+        seeded = {
+            key: player.standard_rating
+            for key, player in players.items()
+            if player.rating is None and player.standard_rating is not None
+        }
+        if not seeded:
+            return dict(players), list(events), {}
+        top = self.rules.top_rating
+        updated = {
+            key: replace(player, rating=seeded[key],
+                         reached_2400=player.reached_2400 or seeded[key] >= top)
+            if key in seeded else player
+            for key, player in players.items()
+        }  # fmt: skip
+        rebuilt = [
+            replace(event, entries=tuple(
+                replace(entry, event_rating=seeded[entry.player])
+                if entry.player in seeded and entry.event_rating is None else entry
+                for entry in event.entries
+            ))
+            for event in events
+        ]  # fmt: skip
+        return updated, rebuilt, seeded
 
     def _first_meetings(
         self, events: Sequence[Event], players: Mapping[str, ListedPlayer]
@@ -136,4 +234,20 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings):
             rating is not None and rating >= self.rules.top_rating,
             source=event.source,
             birth_year=entry.birth_year,
+            sex=entry.sex,
+            federation=entry.federation,
+            title=entry.title,
         )
+
+
+def _profile(player: ListedPlayer, entry: EventEntry) -> ListedPlayer:
+    """A listed player's sex, federation and title from the event's file where the list
+    has none (what the list shows beside the rating; nothing the calculation reads)."""
+    if player.sex and player.federation and player.title:
+        return player
+    return replace(
+        player,
+        sex=player.sex or entry.sex,
+        federation=player.federation or entry.federation,
+        title=player.title or entry.title,
+    )
