@@ -18,6 +18,7 @@ from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..folding import search_key
 from ..io.fide import (
     NEW_LIST_FIELDS,
+    check_rate_of_play,
     event_from_tournament,
     json_value,
     new_list_rows,
@@ -27,15 +28,7 @@ from ..io.fide import (
 from ..io.trf import parse_trf
 from ..numbers import from_hundredths, to_hundredths
 from ..records import text_problem
-from ..systems.fide import (
-    POOL,
-    Event,
-    FideRules,
-    FideSystem,
-    ListedPlayer,
-    ListKind,
-    PeriodResult,
-)
+from ..systems.fide import POOL, FideRules, FideSystem, ListKind, PeriodResult, Ruleset
 from . import codec, common
 from .connection import as_utc
 from .schema import fide_files, fide_periods, fide_results, players, ratings
@@ -186,15 +179,26 @@ class Periods:
     def add_file(
         self, period_id: int, name: str, content: str, round_robin: bool | None = None
     ) -> PeriodView:
-        """Add a tournament (TRF-16 text) to an open period; validated now. The view's
-        ``warnings`` say what the file's reading left out (a player entered twice)."""
+        """Add a tournament (TRF-16 text) to an open period; validated now, and its
+        rate of play (``122``) must belong to the period's list (:func:`check_rate_of_play`:
+        InvalidRecord naming the line and the rule; the seed's edition, which has one
+        list and no rate of play rule, rates it all the same and says so in the
+        warnings). The view's ``warnings`` say what the file's reading left out (a
+        player entered twice)."""
         warnings: list[str] = []
         refused = text_problem(name)
         if refused is not None:
             raise InvalidRecord("file", "name", refused)
-        event_from_tournament(parse_trf(content, name), round_robin, warnings)
+        tournament = parse_trf(content, name)
+        event_from_tournament(tournament, round_robin, warnings)
         with self.ledger.transaction() as conn:
-            self._open(conn, period_id)
+            row = self._open(conn, period_id)
+            try:
+                check_rate_of_play(tournament, stored_rules(row))
+            except InvalidRecord as error:
+                if row.rules != Ruleset.SEED.value:
+                    raise
+                warnings.insert(0, f"{error}; rated on the seed's one list all the same")
             conn.execute(
                 insert(fide_files).values(
                     period_id=period_id, name=name, content=content, round_robin=round_robin
@@ -547,12 +551,4 @@ def _rate(
         for f in files
     ]
     system = FideSystem(stored_rules(period))
-    start = with_standard_ratings(start, events, standard or {})
-    return system.rate_period(start, events, period.list_date), system
-
-
-def with_standard_ratings(
-    start: dict[str, ListedPlayer], events: Sequence[Event], standard: Mapping[str, int]
-) -> dict[str, ListedPlayer]:
-    """The starting list with each unrated player's standard rating (R&B 7.2.1)."""
-    return start
+    return system.rate_period(start, events, period.list_date, standard), system
