@@ -26,20 +26,22 @@ depends_on = None
 
 
 def upgrade() -> None:
+    # ALTER TABLE ... ADD COLUMN, not a batch: on SQLite a batch may copy fide_periods
+    # and drop it, which the files' and results' foreign keys refuse
     seq = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
-    with op.batch_alter_table("fide_periods") as batch:
-        batch.add_column(
-            sa.Column("list_kind", sa.String(length=16), nullable=False,
-                      server_default="standard")
-        )  # fmt: skip
-        batch.add_column(
-            sa.Column("rules_by_date", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
-        batch.add_column(sa.Column("standard_from", seq, nullable=True))
+    op.add_column(
+        "fide_periods",
+        sa.Column("list_kind", sa.String(length=16), nullable=False, server_default="standard"),
+    )
+    op.add_column(
+        "fide_periods",
+        sa.Column("rules_by_date", sa.Boolean(), nullable=False, server_default=sa.false()),
+    )
+    op.add_column("fide_periods", sa.Column("standard_from", seq, nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("fide_periods") as batch:
-        batch.drop_column("standard_from")
-        batch.drop_column("rules_by_date")
-        batch.drop_column("list_kind")
+    # ALTER TABLE ... DROP COLUMN on both (SQLite 3.35 and later), not Alembic's SQLite
+    # drop, which copies the table (see upgrade)
+    for column in ("standard_from", "rules_by_date", "list_kind"):
+        op.execute(sa.text(f"ALTER TABLE fide_periods DROP COLUMN {column}"))
