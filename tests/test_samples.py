@@ -114,21 +114,26 @@ def test_the_site_sample_brings_its_annulments_by_sample(ledger_url: str) -> Non
     ]  # fmt: skip
 
 
-def test_the_fide_sample_is_one_closed_period(ledger_url: str) -> None:
+def test_the_fide_sample_is_a_closed_period_of_each_list(ledger_url: str) -> None:
     ledger = Ledger.create(ledger_url, "fide", NOW)
     assert is_empty(ledger)
     message = load_sample(ledger, NOW)
     assert message == (
-        "loaded the fide sample: period 1 (sample: the seed's ten-player round robin), 10 players"
+        "loaded the fide sample: period 1 (sample: the seed's ten-player round robin), 10 "
+        "players; a rapid and a blitz period"
     )
     assert not is_empty(ledger)
     periods = ledger.periods
-    (period,) = periods.all()
+    period, rapid, blitz = periods.all()
+    assert [p.list_kind for p in (period, rapid, blitz)] == ["standard", "rapid", "blitz"]
+    assert all(p.closed_at is not None and p.rules == "fide-2024" for p in (rapid, blitz))
+    assert rapid.files == ("fide_rapid_round_robin.trf",)
+    assert len(periods.new_list(rapid.id)) == len(periods.new_list(blitz.id)) == 6
     assert period.closed_at is not None
     assert period.bonus == 15
     assert period.files == ("fide_seed_round_robin.trf",)
     assert len(periods.new_list(period.id)) == 10
-    assert verify_periods(ledger) == ([], 1)
+    assert verify_periods(ledger) == ([], 3)
     board, total = ledger.boards.leaderboard("fide", limit=100)
     assert total == sum(1 for e in periods.new_list(period.id) if e.new_rating is not None)
     assert board[0].player == "9000001"  # Player A, 2600 before the period
@@ -146,7 +151,7 @@ def test_verify_of_a_fide_ledger_re_rates_its_periods(
     assert "loaded the fide sample: period 1" in result.stderr
     result = runner.invoke(main, ["verify", "--db", ledger_url])
     assert (result.exit_code, result.stdout) == (
-        0, "OK: 1 closed periods; every stored rating matches the replay to the hundredth\n"
+        0, "OK: 3 closed periods; every stored rating matches the replay to the hundredth\n"
     )  # fmt: skip
     ledger = Ledger(ledger_url)
     with ledger.engine.begin() as conn:
@@ -163,17 +168,17 @@ def test_verify_of_a_fide_ledger_compares_the_current_ratings_to_the_hundredth(
     ledger = Ledger.create(ledger_url, "fide", NOW)
     try:
         load_sample(ledger, NOW)
-        assert verify_periods(ledger) == ([], 1)
+        assert verify_periods(ledger) == ([], 3)
         entry = next(e for e in ledger.periods.new_list(1) if e.player == "9000002")
         with ledger.engine.begin() as conn:
             conn.exec_driver_sql("UPDATE ratings SET rating_cents = rating_cents + 1 "
-                                 "WHERE player_id = '9000002'")  # fmt: skip
+                                 "WHERE player_id = '9000002' AND pool = 'fide'")  # fmt: skip
         assert verify_periods(ledger) == (
             [
                 f"9000002 fide: stored {entry.new_rating}.01 ({entry.games} games), "
                 f"period 1 published {entry.new_rating} ({entry.games} games)"
             ],
-            1,
+            3,
         )
     finally:
         ledger.dispose()

@@ -8,7 +8,7 @@ checkout, as ``./run`` makes) reads them from ``examples/``.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -24,7 +24,13 @@ SAMPLE_FILES: dict[str, tuple[str, ...]] = {
     "arena": ("arena_games.jsonl", "arena_players.csv"),
     "corr": ("corr_games.jsonl", "corr_players.csv"),
     "site": ("site_games.jsonl", "site_players.csv", "site_annulments.txt"),
-    "fide": ("fide_seed_round_robin.trf", "fide_start_list.csv"),
+    "fide": (
+        "fide_seed_round_robin.trf",
+        "fide_start_list.csv",
+        "fide_rapid_round_robin.trf",
+        "fide_rapid_list.csv",
+        "fide_blitz_round_robin.trf",
+    ),
 }
 """Each system's sample files (names in ``examples/`` and in ``sample_data/``)."""
 
@@ -35,6 +41,19 @@ SAMPLE_BY = "sample"
 FIDE_SAMPLE_PERIOD = "sample: the seed's ten-player round robin"
 FIDE_SAMPLE_BONUS = Decimal(15)
 """The seed's worked examples use a first-rating bonus of 15 per half point."""
+FIDE_SAMPLE_LISTS = (
+    (
+        "sample: rapid, a six-player round robin",
+        "rapid",
+        "fide_rapid_round_robin.trf",
+        "fide_rapid_list.csv",
+    ),
+    ("sample: blitz, a six-player round robin", "blitz", "fide_blitz_round_robin.trf", None),
+)
+"""The rapid and blitz sample periods (rated by fide-2024 for the list of
+:data:`FIDE_SAMPLE_LIST_DATE`): name, list, file, starting list (None: the empty list,
+everyone rated with his standard rating, R&B 7.2.1)."""
+FIDE_SAMPLE_LIST_DATE = date(2026, 2, 1)
 
 
 def sample_location(name: str) -> Traversable:
@@ -69,12 +88,14 @@ def load_sample(ledger: Ledger, now: datetime) -> str:
 
     ``arena``, ``corr``, ``site``: the players, the games in rating order (one
     transaction), and for ``site`` the fair-play annulments (by ``"sample"``).
-    ``fide``: one period — the seed's round robin against its starting list — created
-    and closed (bonus 15, as in the seed's worked examples).
+    ``fide``: three periods, one per list, each created and closed: the seed's round
+    robin against its starting list on the standard list (bonus 15, as in the seed's
+    worked examples), then a rapid and a blitz round robin of six of its players by
+    the fide-2024 rules (:data:`FIDE_SAMPLE_LISTS`).
     """
     system_id = ledger.system_id
     if ledger.info.rates_periods:
-        trf_name, list_name = SAMPLE_FILES[system_id]
+        trf_name, list_name = SAMPLE_FILES[system_id][:2]
         periods = ledger.periods
         period = periods.create(
             FIDE_SAMPLE_PERIOD, sample_text(list_name), now, bonus=FIDE_SAMPLE_BONUS
@@ -82,8 +103,16 @@ def load_sample(ledger: Ledger, now: datetime) -> str:
         periods.add_file(period.id, trf_name, sample_text(trf_name))
         closed = periods.close(period.id, now)
         listed = len(periods.new_list(closed.id))
+        for name, kind, trf, start in FIDE_SAMPLE_LISTS:
+            faster = periods.create(
+                name, None if start is None else sample_text(start), now, rules="fide-2024",
+                list_date=FIDE_SAMPLE_LIST_DATE, list_kind=kind,
+            )  # fmt: skip
+            periods.add_file(faster.id, trf, sample_text(trf))
+            periods.close(faster.id, now)
         return (
-            f"loaded the {system_id} sample: period {closed.id} ({closed.name}), {listed} players"
+            f"loaded the {system_id} sample: period {closed.id} ({closed.name}), {listed} "
+            f"players; a rapid and a blitz period"
         )
     names = SAMPLE_FILES[system_id]
     games = in_rating_order(parse_games(sample_text(names[0]), names[0], "jsonl"))

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from chessrate.io.fide import read_events
+from chessrate.samples import sample_text
 from chessrate.systems.fide import FideSystem, ListedPlayer
 
 from .conftest import Api, MakeApi
@@ -369,6 +370,7 @@ def test_player_periods(make_api: MakeApi) -> None:
     assert line == {
         "period": first,
         "period_name": "2026-01",
+        "list_kind": "standard",
         "position": 8,
         "old_rating": 2150,
         "new_rating": 2194,
@@ -432,7 +434,10 @@ def test_periods_chain_in_the_ledger_as_on_the_command_line(make_api: MakeApi) -
         pid = answer.json()["id"]
         warnings += _upload(fide, pid, name)["warnings"]
         assert fide.post(f"/fide/periods/{pid}/close").status_code == 200
-    assert len(warnings) == 1 and "'42143365' is entered twice" in warnings[0]
+    # the Heraklion cup is rapid: the seed's one list rates it all the same, and says so
+    assert len(warnings) == 2 and "'42143365' is entered twice" in warnings[1]
+    assert warnings[0].startswith("crete_friendship_cup_2024.trf:13: 122: the rate of play")
+    assert warnings[0].endswith("rated on the seed's one list all the same")
     listed = fide.get(f"/fide/periods/{pid}/list").json()["entries"]
 
     system = FideSystem()
@@ -452,13 +457,20 @@ def test_periods_chain_in_the_ledger_as_on_the_command_line(make_api: MakeApi) -
 def test_a_period_by_todays_rules_with_the_date_of_its_list(make_api: MakeApi) -> None:
     fide = make_api("fide")
     answer = fide.post(
-        "/fide/periods", {"name": "June 2024", "rules": "fide-2024", "list_date": "2024-06-01"}
+        "/fide/periods",
+        {
+            "name": "June 2024",
+            "rules": "fide-2024",
+            "list_date": "2024-06-01",
+            "list_kind": "rapid",
+        },
     )
     assert answer.status_code == 201, answer.text
     period = answer.json()
-    assert (period["rules"], period["list_date"], period["floor"]) == (
-        "fide-2024", "2024-06-01", 1400
+    assert (period["rules"], period["list_date"], period["floor"], period["list_kind"]) == (
+        "fide-2024", "2024-06-01", 1400, "rapid"
     )  # fmt: skip
+    assert period["rules_by_date"] is True
     _upload(fide, period["id"], "crete_friendship_cup_2024.trf")
     assert fide.post(f"/fide/periods/{period['id']}/close").status_code == 200
     listed = fide.get(f"/fide/periods/{period['id']}/list").json()["entries"]
@@ -466,3 +478,86 @@ def test_a_period_by_todays_rules_with_the_date_of_its_list(make_api: MakeApi) -
     assert rated and min(rated) >= 1400
     refused = fide.post("/fide/periods", {"name": "x", "rules": "fide-1990"})
     assert refused.status_code == 422 and single_error(refused)["field"] == "rules"
+
+
+# -- the three lists ------------------------------------------------------------------
+
+RAPID_TRF = sample_text("fide_rapid_round_robin.trf")
+BLITZ_TRF = sample_text("fide_blitz_round_robin.trf")
+
+
+def _period(fide: Api, trf: str, name: str, **fields: Any) -> int:
+    answer = fide.post("/fide/periods", {"name": name, **fields})
+    assert answer.status_code == 201, answer.text
+    pid = int(answer.json()["id"])
+    upload = fide.post(
+        f"/fide/periods/{pid}/files", params={"name": f"{name}.trf"}, content=trf.encode(),
+        headers=TEXT,
+    )  # fmt: skip
+    assert upload.status_code == 201, upload.text
+    fide.clock.advance(days=1)
+    assert fide.post(f"/fide/periods/{pid}/close").status_code == 200
+    return pid
+
+
+def test_the_list_kind_field_and_its_refusals(make_api: MakeApi) -> None:
+    fide = make_api("fide")
+    schema = fide.client.get("/openapi.json").json()["components"]["schemas"]
+    field = schema["PeriodCreate"]["properties"]["list_kind"]
+    kinds = schema[field["$ref"].rsplit("/", 1)[-1]] if "$ref" in field else field
+    assert kinds["enum"] == ["standard", "rapid", "blitz"]
+    assert fide.get("/fide/periods").json()["total"] == 0
+    default = open_period(fide)
+    assert (default["list_kind"], default["rules_by_date"]) == ("standard", True)
+
+    seed_rapid = single_error(fide.post("/fide/periods", {"name": "p", "list_kind": "rapid"}))
+    assert seed_rapid["field"] == "list_kind"
+    assert "no rapid or blitz rules" in seed_rapid["msg"]
+    unknown = fide.post("/fide/periods", {"name": "p", "list_kind": "classical"})
+    assert unknown.status_code == 422 and single_error(unknown)["type"] == "literal_error"
+    early = single_error(
+        fide.post("/fide/periods", {"name": "p", "rules": "fide-2024", "list_date": "2024-02-01",
+                                    "list_kind": "blitz"})
+    )  # fmt: skip
+    assert early["field"] == "list_date" and "before 1 March 2024" in early["msg"]
+    assert fide.get("/fide/periods").json()["total"] == 1
+
+    # a rapid file in a standard period (fide-2024) is refused, naming line 122
+    standard = fide.post(
+        "/fide/periods", {"name": "s", "rules": "fide-2024", "list_date": "2026-02-01"}
+    ).json()["id"]
+    refused = single_error(
+        fide.post(f"/fide/periods/{standard}/files", params={"name": "r.trf"},
+                  content=RAPID_TRF.encode(), headers=TEXT)
+    )  # fmt: skip
+    assert (refused["where"], refused["field"]) == ("r.trf:11", "122")
+    assert "a rapid game; the standard list needs" in refused["msg"]
+    assert fide.get(f"/fide/periods/{standard}").json()["files"] == []
+
+
+def test_a_player_on_the_three_lists(make_api: MakeApi) -> None:
+    fide = make_api("fide")
+    standard = _period(fide, SEED_TRF, "S", start_list=SEED_LIST, bonus="15")
+    faster = {"rules": "fide-2024", "list_date": "2026-02-01"}
+    rapid = _period(fide, RAPID_TRF, "R", list_kind="rapid",
+                    start_list=sample_text("fide_rapid_list.csv"), **faster)  # fmt: skip
+    found = fide.get("/players/Player C/periods").json()
+    assert [p["period"] for p in found["periods"]] == [standard, rapid]
+    lists = {entry.pop("list_kind"): entry for entry in found["lists"]}
+    assert list(lists) == ["standard", "rapid", "blitz"]
+    assert {k: (v["rating"], v["games"], v["k"], v["period"]) for k, v in lists.items()} == {
+        "standard": (2423, 9, 30, standard),
+        "rapid": (2439, 5, 10, rapid),  # rated with his standard 2423 (R&B 7.2.1)
+        "blitz": (None, 0, None, None),
+    }
+    assert [p["period"] for p in lists["rapid"]["periods"]] == [rapid]
+    assert lists["rapid"]["periods"][0]["old_rating"] == 2423
+    assert lists["blitz"]["periods"] == []
+    ratings = fide.get("/players/Player C").json()["ratings"]
+    assert {(r["pool"], r["display"]) for r in ratings} == {
+        ("fide", "2423"), ("fide-rapid", "2439"),
+    }  # fmt: skip
+    # the standard leaderboard is the standard list only
+    board = fide.get("/leaderboards/fide").json()
+    assert board["total"] == 10
+    assert {e["player"]: e["rating"] for e in board["entries"]}["9000001"] == "2613.00"

@@ -192,7 +192,7 @@ def site_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
 
 @pytest.fixture(scope="module")
 def fide_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
-    """A fide ledger with the fide sample: one closed period."""
+    """A fide ledger with the fide sample: a closed period of each list."""
     yield from _fuzzed("fide", tmp_path_factory.mktemp("fide"))
 
 

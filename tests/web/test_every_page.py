@@ -29,6 +29,7 @@ def pages_of(site: Site, system: str) -> dict[str, str]:
             "report": f"/periods/{period}/reports/{quote(listed[0]['player'], safe='')}",
             "crosstable": f"/periods/{period}/tournaments/1",
             "player": f"/players/{quote(listed[0]['player'], safe='')}",
+            "rapid-period": f"/periods/{period + 1}",
         }
         return found
     pool = site.get("/leaderboards")["pools"][0]["pool"]

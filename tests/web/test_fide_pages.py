@@ -37,10 +37,12 @@ def cells(page: Page | Locator, selector: str) -> list[str]:
     return [text.strip() for text in page.locator(selector).all_inner_texts()]
 
 
-def sample_period(site: Site) -> int:
+def sample_period(site: Site, list_kind: str = "standard") -> int:
+    """The sample's period of ``list_kind`` (one of each list, all closed)."""
     periods = site.get("/fide/periods")["periods"]
-    assert len(periods) == 1 and periods[0]["closed"]
-    return int(periods[0]["id"])
+    assert [p["list_kind"] for p in periods] == ["standard", "rapid", "blitz"]
+    assert all(p["closed"] for p in periods)
+    return int(next(p["id"] for p in periods if p["list_kind"] == list_kind))
 
 
 # -- the period page --------------------------------------------------------------------
@@ -214,7 +216,8 @@ def test_fide_player_page_lists_periods_linked_to_reports(fide_sample: Site, scr
     assert_fits(screen)
     assert screen.locator("details summary", has_text="History").count() == 0
     rows = screen.locator("table.fide-periods tbody tr")
-    assert rows.count() == len(history) == 1
+    assert rows.count() == len(history) == 3  # the standard, rapid and blitz periods
+    assert cells(screen, "table.fide-periods td.list") == ["standard", "rapid", "blitz"]
     row = rows.first
     period_link = row.locator("td.name a").first
     assert period_link.inner_text() == history[0]["period_name"]
@@ -237,6 +240,34 @@ def test_first_rated_player_page(fide_sample: Site, screen: Page) -> None:
     row = screen.locator("table.fide-periods tbody tr").first
     assert row.locator("td.rating-change").inner_text() == "unrated → 2423"
     assert row.locator("td.rating").inner_text() == "unrated → 2423"
+
+
+def test_fide_player_page_shows_the_three_lists(fide_sample: Site, screen: Page) -> None:
+    lists = fide_sample.get(f"/players/{quote('Player C')}/periods")["lists"]
+    screen.goto(f"{fide_sample.base}/players/{quote('Player C')}")
+    screenshot(screen, f"fide-player-lists-{width_of(screen)}")
+    assert_fits(screen)
+    rows = screen.locator("table.fide-lists tbody tr")
+    assert rows.count() == 3
+    for row, listed in zip(rows.all(), lists, strict=True):
+        assert row.get_attribute("data-list") == listed["list_kind"]
+        assert row.locator("td.rating").inner_text() == str(listed["rating"])
+        assert row.locator("td.games").inner_text() == str(listed["games"])
+        assert row.locator("td.k").inner_text() == str(listed["k"])
+        link = row.locator("td.period a")
+        assert link.get_attribute("href") == f"/periods/{listed['period']}"
+    # rated with his standard 2423 on the rapid and blitz lists (R&B 7.2.1)
+    assert [lst["rating"] for lst in lists] == [2423, 2439, 2411]
+    assert cells(screen, "table.fide-lists td.list") == ["standard", "rapid", "blitz"]
+
+
+def test_the_periods_pages_show_each_periods_list(fide_sample: Site, desktop: Page) -> None:
+    desktop.goto(f"{fide_sample.base}/periods")
+    assert cells(desktop, "td.list") == ["standard", "rapid", "blitz"]
+    rapid = sample_period(fide_sample, "rapid")
+    desktop.goto(f"{fide_sample.base}/periods/{rapid}")
+    assert desktop.locator("p.period-rules").get_attribute("data-list") == "rapid"
+    assert "The rapid list" in desktop.locator("p.period-rules").inner_text()
 
 
 # -- long names -------------------------------------------------------------------------

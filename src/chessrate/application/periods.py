@@ -18,9 +18,9 @@ from ..io.fide import player_key
 from ..io.lists import csv_text
 from ..io.trf import TrfColour, TrfRound, parse_trf
 from ..ledger import Ledger
-from ..ledger.periods import PeriodEntry, Periods, PeriodView
+from ..ledger.periods import PeriodEntry, Periods, PeriodView, PlayerPeriod
 from ..numbers import format_rating
-from ..systems.fide import Ruleset
+from ..systems.fide import ListKind, Ruleset
 from .common import LIST_PAGE_MAX, Choice, PagePublic, RequestModel
 from .settings import API_V1
 
@@ -43,8 +43,14 @@ class PeriodCreate(RequestModel):
     )
     list_date: date | None = Field(
         default=None,
-        description="the date of the list the period makes (fide-2024: the junior K and "
-        "the 26 months of pending results)",
+        description="the date of the list the period makes (fide-2024: the junior K, "
+        "the 26 months of pending results and the amendments in force)",
+    )
+    list_kind: Annotated[ListKind, Choice] = Field(
+        default=ListKind.STANDARD,
+        description="the list the period rates: standard, rapid or blitz (rapid and blitz: "
+        "fide-2024 only); each list chains on its own, and its files' rate of play must "
+        "belong to it",
     )
     bonus: Decimal | None = Field(
         default=None,
@@ -79,6 +85,11 @@ class PeriodPublic(BaseModel):
     name: str
     rules: str
     list_date: date | None
+    list_kind: ListKind = Field(description="the list the period rates")
+    rules_by_date: bool = Field(
+        description="rated by the rules in force on the list's date, for its list; false: "
+        "a period stored before the three lists, rated by its ruleset as it then stood"
+    )
     bonus: str
     floor: int
     created_at: datetime
@@ -168,6 +179,7 @@ class PlayerPeriodPublic(BaseModel):
 
     period: int
     period_name: str
+    list_kind: ListKind
     closed_at: datetime
     position: int
     old_rating: int | None
@@ -180,12 +192,29 @@ class PlayerPeriodPublic(BaseModel):
     report_page: str = Field(description="the web page of that report")
 
 
+class PlayerListPublic(BaseModel):
+    """A fide player on one of the three lists: the rating the last closed period of
+    that list that has the player published, and every period of that list."""
+
+    list_kind: ListKind
+    rating: int | None = Field(description="the current rating on this list; null: unrated")
+    games: int = Field(description="rated games in all on this list")
+    k: int | None = Field(description="the K published with the list (for the next period)")
+    period: int | None = Field(description="the period that published it; null: on no list")
+    periods: list[PlayerPeriodPublic] = Field(description="this list's periods, oldest first")
+
+
 class PlayerPeriodsPublic(PagePublic):
-    """A fide player's rating by period, oldest first."""
+    """A fide player's rating by period, oldest first (paged), and the player on each
+    of the three lists."""
 
     player: str
     name: str | None
     periods: list[PlayerPeriodPublic]
+    lists: list[PlayerListPublic] = Field(
+        description="standard, rapid and blitz, in that order: each list's current rating, "
+        "games, K and periods (not paged)"
+    )
 
 
 class FideReportPublic(BaseModel):
@@ -230,6 +259,8 @@ def period_public(view: PeriodView) -> PeriodPublic:
         name=view.name,
         rules=view.rules,
         list_date=view.list_date,
+        list_kind=ListKind(view.list_kind),
+        rules_by_date=view.rules_by_date,
         bonus=str(view.bonus),
         floor=view.floor,
         created_at=view.created_at,
@@ -244,7 +275,7 @@ def create_period(ledger: Ledger, body: PeriodCreate, now: datetime) -> PeriodPu
     periods = periods_of(ledger)
     view = periods.create(
         body.name, body.start_list, now, bonus=body.bonus, floor=body.floor, rules=body.rules.value,
-        list_date=body.list_date,
+        list_date=body.list_date, list_kind=body.list_kind.value,
     )  # fmt: skip
     return period_public(view)
 
@@ -435,27 +466,44 @@ def player_periods(
     every = periods_of(ledger).of_player(player_id)  # one row per period: a few hundred
     name = every[-1].entry.name if every else ledger.players.get(player_id).player.name
     found = every[offset : offset + limit]
+    lists = []
+    for kind in ListKind:
+        mine = [p for p in every if p.list_kind == kind.value]
+        last = mine[-1] if mine else None
+        lists.append(
+            PlayerListPublic(
+                list_kind=kind,
+                rating=None if last is None else last.entry.new_rating,
+                games=0 if last is None else last.entry.games,
+                k=None if last is None else last.next_k,
+                period=None if last is None else last.period_id,
+                periods=[_player_period(p, player_id) for p in mine],
+            )
+        )
     return PlayerPeriodsPublic(
         total=len(every),
         offset=offset,
         limit=limit,
         player=player_id,
         name=name,
-        periods=[
-            PlayerPeriodPublic(
-                period=p.period_id,
-                period_name=p.period_name,
-                closed_at=p.closed_at,
-                position=p.entry.position,
-                old_rating=p.entry.old_rating,
-                new_rating=p.entry.new_rating,
-                change=format_rating(p.entry.change),
-                k=p.entry.k,
-                games=p.entry.games,
-                period_games=p.entry.period_games,
-                report=_report_path(p.period_id, player_id, api=True),
-                report_page=_report_path(p.period_id, player_id, api=False),
-            )
-            for p in found
-        ],
+        periods=[_player_period(p, player_id) for p in found],
+        lists=lists,
+    )
+
+
+def _player_period(p: PlayerPeriod, player_id: str) -> PlayerPeriodPublic:
+    return PlayerPeriodPublic(
+        period=p.period_id,
+        period_name=p.period_name,
+        list_kind=ListKind(p.list_kind),
+        closed_at=p.closed_at,
+        position=p.entry.position,
+        old_rating=p.entry.old_rating,
+        new_rating=p.entry.new_rating,
+        change=format_rating(p.entry.change),
+        k=p.entry.k,
+        games=p.entry.games,
+        period_games=p.entry.period_games,
+        report=_report_path(p.period_id, player_id, api=True),
+        report_page=_report_path(p.period_id, player_id, api=False),
     )

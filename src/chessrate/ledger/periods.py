@@ -5,7 +5,7 @@ every closed period by rating it again from what is stored."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime
 from decimal import Decimal
@@ -18,6 +18,7 @@ from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..folding import search_key
 from ..io.fide import (
     NEW_LIST_FIELDS,
+    check_rate_of_play,
     event_from_tournament,
     json_value,
     new_list_rows,
@@ -27,7 +28,7 @@ from ..io.fide import (
 from ..io.trf import parse_trf
 from ..numbers import from_hundredths, to_hundredths
 from ..records import text_problem
-from ..systems.fide import POOL, FideRules, FideSystem, PeriodResult
+from ..systems.fide import POOL, FideRules, FideSystem, ListKind, PeriodResult, Ruleset
 from . import codec, common
 from .connection import as_utc
 from .schema import fide_files, fide_periods, fide_results, players, ratings
@@ -40,6 +41,14 @@ CLOSE_LOCK = 0x5EE6_0018
 has its own key: the pairing pass ``0x5EE6_0016`` (:data:`.seeks.PAIR_LOCK`), the
 writers' lock ``0x5EE6_0017`` (:data:`.connection.WRITERS`, which every write
 transaction holds shared: a closing that shared its key deadlocked)."""
+LIST_POOLS: dict[str, str] = {
+    ListKind.STANDARD.value: POOL,
+    ListKind.RAPID.value: f"{POOL}-{ListKind.RAPID.value}",
+    ListKind.BLITZ.value: f"{POOL}-{ListKind.BLITZ.value}",
+}
+"""The ``ratings`` pool each list's periods publish into: the standard list is the
+ledger's ``fide`` list (its leaderboard), the rapid and blitz lists are beside it
+(``fide-rapid``, ``fide-blitz``): a rapid period never moves a standard rating."""
 LARGEST_ID = 2**63 - 1
 """The largest period id the database can hold (a 64-bit integer): a number past it
 (from an address) names no period, and is never sent to the database."""
@@ -66,6 +75,11 @@ class PeriodView:
     warnings: tuple[str, ...] = ()
     """What the last upload left out and why (a player entered twice, one entry never
     paired)."""
+    list_kind: str = ListKind.STANDARD.value
+    rules_by_date: bool = True
+    """Rated by the rules in force on the list's date (:meth:`FideRules.for_period`);
+    false: a period stored before the lists (migration 0014), rated by the ruleset as
+    it then stood (:meth:`FideRules.named`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +107,9 @@ class PlayerPeriod:
     period_name: str
     closed_at: datetime
     entry: PeriodEntry
+    list_kind: str = ListKind.STANDARD.value
+    next_k: int | None = None
+    """The K published with the period's new list (for the next period)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,63 +133,72 @@ class Periods:
     def create(
         self, name: str, start_list: str | None, now: datetime,
         bonus: Decimal | None = None, floor: int | None = None, rules: str = "seed",
-        list_date: date | None = None,
+        list_date: date | None = None, list_kind: str = ListKind.STANDARD.value,
     ) -> PeriodView:  # fmt: skip
         """Open a period with its starting list (CSV text, validated now), or, without
-        one, the new list of the last closed period (the periods chain: its ratings,
-        games, K, birth years and pending results; no closed period: an empty list,
-        everyone from the files). ``rules`` names the ruleset (``seed``,
-        ``fide-2024``); ``bonus`` and ``floor`` default to the ruleset's."""
+        one, the new list of the last closed period of the same list (each list chains
+        on its own: its ratings, games, K, birth years and pending results; no such
+        period: an empty list, everyone from the files). ``rules`` names the ruleset
+        (``seed``, ``fide-2024``), ``list_kind`` the list (standard, rapid, blitz): the
+        period is rated by :meth:`FideRules.for_period` for the list and its date;
+        ``bonus`` and ``floor`` default to that ruleset's."""
         for field, value in (("name", name), ("start_list", start_list or "")):
             refused = text_problem(value)  # (PostgreSQL refuses a NUL: a 500)
             if refused is not None:
                 raise InvalidRecord("period", field, refused)
-        try:
-            ruleset = FideRules.named(rules)
-        except ValueError as error:
-            raise InvalidRecord(f"period {name}", "rules", str(error)) from error
+        ruleset = period_rules(f"period {name}", rules, list_kind, list_date)
         with self.ledger.transaction() as conn:
             chained = start_list is None
             if start_list is None:
-                start_list = self._chained_list(conn)
+                start_list = self._chained_list(conn, list_kind)
             parse_start_list(start_list, f"{name}: start list", stored=chained)
             result = conn.execute(
                 insert(fide_periods)
                 .values(name=name, bonus=str(ruleset.bonus_per_half_point if bonus is None
                                              else bonus),
                         floor=ruleset.floor if floor is None else floor, rules=rules,
-                        list_date=list_date, start_list=start_list, created_at=now)
+                        list_date=list_date, list_kind=list_kind, rules_by_date=True,
+                        start_list=start_list, created_at=now)
                 .returning(fide_periods.c.id)
             )  # fmt: skip
             period_id = int(result.scalar_one())
         return self.get(period_id)
 
-    def _chained_list(self, conn: Connection) -> str:
-        """The last closed period's new list as the next starting list (CSV in the
-        columns ``fide rate --out`` writes); an empty list when no period is closed."""
-        last = conn.execute(
-            select(fide_periods)
-            .where(fide_periods.c.closed_at.is_not(None))
-            .order_by(fide_periods.c.closed_at.desc(), fide_periods.c.id.desc())
-            .limit(1)
-        ).first()
+    def _chained_list(self, conn: Connection, list_kind: str) -> str:
+        """The new list of the last closed period of ``list_kind`` as the next starting
+        list (CSV in the columns ``fide rate --out`` writes); an empty list when no
+        period of that list is closed."""
+        last = _last_closed(conn, list_kind)
         if last is None:
             return ",".join(NEW_LIST_FIELDS) + "\n"
-        result, system = _rate(last, _files(conn, last.id))
+        result, system = _rate(
+            last, _files(conn, last.id), _standard_ratings(conn, last.standard_from)
+        )
         return new_list_text(new_list_rows(result, system), Path("next.csv"), last.list_date)
 
     def add_file(
         self, period_id: int, name: str, content: str, round_robin: bool | None = None
     ) -> PeriodView:
-        """Add a tournament (TRF-16 text) to an open period; validated now. The view's
-        ``warnings`` say what the file's reading left out (a player entered twice)."""
+        """Add a tournament (TRF-16 text) to an open period; validated now, and its
+        rate of play (``122``) must belong to the period's list (:func:`check_rate_of_play`:
+        InvalidRecord naming the line and the rule; the seed's edition, which has one
+        list and no rate of play rule, rates it all the same and says so in the
+        warnings). The view's ``warnings`` say what the file's reading left out (a
+        player entered twice)."""
         warnings: list[str] = []
         refused = text_problem(name)
         if refused is not None:
             raise InvalidRecord("file", "name", refused)
-        event_from_tournament(parse_trf(content, name), round_robin, warnings)
+        tournament = parse_trf(content, name)
+        event_from_tournament(tournament, round_robin, warnings)
         with self.ledger.transaction() as conn:
-            self._open(conn, period_id)
+            row = self._open(conn, period_id)
+            try:
+                check_rate_of_play(tournament, stored_rules(row))
+            except InvalidRecord as error:
+                if row.rules != Ruleset.SEED.value:
+                    raise
+                warnings.insert(0, f"{error}; rated on the seed's one list all the same")
             conn.execute(
                 insert(fide_files).values(
                     period_id=period_id, name=name, content=content, round_robin=round_robin
@@ -205,7 +231,12 @@ class Periods:
             files = _files(conn, period_id)
             if not files:
                 raise InvalidInput(f"period {period_id}: no tournament files to rate")
-            result, _system = _rate(row, files)
+            standard_from = None
+            if row.list_kind != ListKind.STANDARD.value:  # R&B 7.2.1: the standard list
+                source = _last_closed(conn, ListKind.STANDARD.value)
+                standard_from = None if source is None else int(source.id)
+            result, _system = _rate(row, files, _standard_ratings(conn, standard_from))
+            pool = LIST_POOLS[row.list_kind]
             for position, report in enumerate(result.reports, start=1):
                 conn.execute(
                     insert(fide_results).values(
@@ -216,15 +247,17 @@ class Periods:
                     )
                 )  # fmt: skip
                 self._publish(conn, report.player, report.name, report.new_rating,
-                              report.new_games, period_id, now)  # fmt: skip
+                              report.new_games, period_id, now, pool)  # fmt: skip
             conn.execute(
-                update(fide_periods).where(fide_periods.c.id == period_id).values(closed_at=now)
+                update(fide_periods)
+                .where(fide_periods.c.id == period_id)
+                .values(closed_at=now, standard_from=standard_from)
             )
         return self.get(period_id)
 
     def _publish(
         self, conn: Any, player_id: str, name: str, rating: int | None, games: int,
-        period_id: int, now: datetime,
+        period_id: int, now: datetime, pool: str = POOL,
     ) -> None:  # fmt: skip
         attributes = codec.dumps({"id": player_id, "name": name})
         if conn.execute(select(players.c.id).where(players.c.id == player_id)).first() is None:
@@ -245,11 +278,11 @@ class Periods:
         }
         done = conn.execute(
             update(ratings)
-            .where(ratings.c.player_id == player_id, ratings.c.pool == POOL)
+            .where(ratings.c.player_id == player_id, ratings.c.pool == pool)
             .values(**values)
         )
         if done.rowcount == 0:
-            conn.execute(insert(ratings).values(player_id=player_id, pool=POOL, **values))
+            conn.execute(insert(ratings).values(player_id=player_id, pool=pool, **values))
 
     def get(self, period_id: int) -> PeriodView:
         if missing := _no_such_period(period_id):
@@ -265,7 +298,8 @@ class Periods:
         return PeriodView(
             row.id, row.name, Decimal(row.bonus), row.floor,
             None if row.closed_at is None else as_utc(row.closed_at), as_utc(row.created_at),
-            tuple(names), row.rules, row.list_date,
+            tuple(names), row.rules, row.list_date, list_kind=row.list_kind,
+            rules_by_date=bool(row.rules_by_date),
         )  # fmt: skip
 
     def all(self, offset: int = 0, limit: int | None = None) -> list[PeriodView]:
@@ -330,15 +364,17 @@ class Periods:
         with self.ledger.reading() as conn:
             rows = conn.execute(
                 select(fide_results, fide_periods.c.name.label("period_name"),
-                       fide_periods.c.closed_at)
+                       fide_periods.c.closed_at, fide_periods.c.list_kind)
                 .join(fide_periods, fide_periods.c.id == fide_results.c.period_id)
                 .where(fide_results.c.player_id == player_id,
                        fide_periods.c.closed_at.is_not(None))
                 .order_by(fide_periods.c.closed_at, fide_periods.c.id)
             ).all()  # fmt: skip
         return [
-            PlayerPeriod(r.period_id, r.period_name, as_utc(r.closed_at), _entry(r)) for r in rows
-        ]
+            PlayerPeriod(r.period_id, r.period_name, as_utc(r.closed_at), _entry(r),
+                         r.list_kind, json.loads(r.report).get("next_k"))
+            for r in rows
+        ]  # fmt: skip
 
     def report(self, period_id: int, player_id: str) -> dict[str, Any]:
         if missing := _no_such_period(period_id):
@@ -364,10 +400,14 @@ class Periods:
     def verify(self) -> tuple[list[str], int]:
         """Re-rate every closed period from its stored starting list and tournament
         files, compare each player's new rating, games and position with the stored
-        results, and every current ``fide`` rating with the results of the period that
-        published it. Returns the differences and the number of closed periods."""
+        results, and every current rating of the three lists (:data:`LIST_POOLS`) with
+        the results of the period that published it. Each period is re-rated as it was
+        closed: by the rules for its list and date, or, closed before the lists
+        (``rules_by_date`` false), by its ruleset as it then stood. Returns the
+        differences and the number of closed periods."""
         problems: list[str] = []
         expected: dict[tuple[int, str], tuple[int | None, int]] = {}
+        kinds: dict[int, str] = {}
         with self.ledger.reading() as conn:
             closed = conn.execute(
                 select(fide_periods)
@@ -375,7 +415,10 @@ class Periods:
                 .order_by(fide_periods.c.id)
             ).all()
             for period in closed:
-                result, _system = _rate(period, _files(conn, period.id))
+                kinds[period.id] = LIST_POOLS[period.list_kind]
+                result, _system = _rate(
+                    period, _files(conn, period.id), _standard_ratings(conn, period.standard_from)
+                )
                 stored = {
                     row.player_id: row
                     for row in conn.execute(
@@ -396,24 +439,28 @@ class Periods:
                             f"position) {found}, re-rated {wanted}"
                         )
                 problems += [f"period {period.id} {p}: not in the re-rating" for p in stored]
-            board = conn.execute(select(ratings).where(ratings.c.pool == POOL)).all()
-        published: set[str] = set()
+            board = conn.execute(
+                select(ratings).where(ratings.c.pool.in_(LIST_POOLS.values()))
+            ).all()
+        published: set[tuple[str, str]] = set()
         for row in board:
-            published.add(row.player_id)
+            published.add((row.pool, row.player_id))
             want = expected.get((row.seq, row.player_id))
-            if want is None:
-                problems.append(f"{row.player_id} {POOL}: not published by period {row.seq}")
+            if want is None or kinds.get(row.seq) != row.pool:
+                problems.append(f"{row.player_id} {row.pool}: not published by period {row.seq}")
                 continue
             rating, games = want
             found_rating = None if row.rating_cents is None else from_hundredths(row.rating_cents)
             if found_rating != rating or row.games != games:
                 problems.append(
-                    f"{row.player_id} {POOL}: stored {found_rating} ({row.games} games), "
+                    f"{row.player_id} {row.pool}: stored {found_rating} ({row.games} games), "
                     f"period {row.seq} published {rating} ({games} games)"
                 )
-        for _, player_id in expected.keys() - {(r.seq, r.player_id) for r in board}:
-            if player_id not in published:
-                problems.append(f"{player_id} {POOL}: rated in a period but has no current rating")
+        for period_id, player_id in sorted(expected.keys() - {(r.seq, r.player_id) for r in board}):
+            pool = kinds[period_id]
+            if (pool, player_id) not in published:
+                published.add((pool, player_id))
+                problems.append(f"{player_id} {pool}: rated in a period but has no current rating")
         return problems, len(closed)
 
 
@@ -436,18 +483,73 @@ def _files(conn: Connection, period_id: int) -> Sequence[Any]:
     ).all()
 
 
-def _rate(period: Any, files: Sequence[Any]) -> tuple[PeriodResult, FideSystem]:
-    """Rate a stored period: its starting list and files, by its ruleset with its
-    bonus and floor, for the date of its list."""
+def period_rules(where: str, rules: str, list_kind: str, list_date: date | None) -> FideRules:
+    """The rules a new period is rated by (:meth:`FideRules.for_period`), or
+    InvalidRecord naming the field at fault: ``rules`` (no such ruleset),
+    ``list_kind`` (no such list, or none of that ruleset's), ``list_date`` (a date the
+    ruleset does not rate)."""
+    try:
+        FideRules.named(rules)
+    except ValueError as error:
+        raise InvalidRecord(where, "rules", str(error)) from error
+    try:
+        FideRules.for_period(rules, list_kind)
+    except ValueError as error:
+        raise InvalidRecord(where, "list_kind", str(error)) from error
+    try:
+        return FideRules.for_period(rules, list_kind, list_date)
+    except ValueError as error:
+        raise InvalidRecord(where, "list_date", str(error)) from error
+
+
+def stored_rules(period: Any) -> FideRules:
+    """The rules a stored period is rated by, with its bonus and floor: for its list
+    and date (:meth:`FideRules.for_period`), or, a period stored before the lists
+    (``rules_by_date`` false), its ruleset as it then stood (:meth:`FideRules.named`,
+    the rules of today for every date, without the games left out since: the rate of
+    play bands and matches, which the rules read then did not have)."""
+    if period.rules_by_date:
+        rules = FideRules.for_period(period.rules, period.list_kind, period.list_date)
+    else:
+        rules = replace(FideRules.named(period.rules), rate_of_play_bands=False, match_rules=False)
+    return replace(rules, bonus_per_half_point=Decimal(period.bonus), floor=period.floor)
+
+
+def _last_closed(conn: Connection, list_kind: str) -> Any:
+    """The last closed period of ``list_kind`` (by closing, then id), else None."""
+    query = select(fide_periods).where(
+        fide_periods.c.closed_at.is_not(None), fide_periods.c.list_kind == list_kind
+    )
+    order = (fide_periods.c.closed_at.desc(), fide_periods.c.id.desc())
+    return conn.execute(query.order_by(*order).limit(1)).first()
+
+
+def _standard_ratings(conn: Connection, standard_from: int | None) -> dict[str, int]:
+    """For a rapid or blitz period: the ratings of the standard list it was closed
+    with (``standard_from``: the last standard period closed when it closed; R&B
+    7.2.1: an unrated player with a standard rating is rated with it), read from the
+    stored results; a standard period, or none closed then: none."""
+    if standard_from is None:
+        return {}
+    rows = conn.execute(
+        select(fide_results.c.player_id, fide_results.c.new_rating).where(
+            fide_results.c.period_id == standard_from,
+            fide_results.c.new_rating.is_not(None),
+        )
+    )
+    return {r.player_id: int(r.new_rating) for r in rows}
+
+
+def _rate(
+    period: Any, files: Sequence[Any], standard: Mapping[str, int] | None = None
+) -> tuple[PeriodResult, FideSystem]:
+    """Rate a stored period: its starting list and files, by its rules
+    (:func:`stored_rules`) for the date of its list; ``standard``: the standard
+    ratings a rapid or blitz period gives its unrated players (R&B 7.2.1)."""
     start = parse_start_list(period.start_list, f"{period.name}: start list", stored=True)
     events = [
         event_from_tournament(parse_trf(f.content, f.name), f.round_robin, stored=True)
         for f in files
     ]
-    rules = replace(
-        FideRules.named(period.rules),
-        bonus_per_half_point=Decimal(period.bonus),
-        floor=period.floor,
-    )
-    system = FideSystem(rules)
-    return system.rate_period(start, events, period.list_date), system
+    system = FideSystem(stored_rules(period))
+    return system.rate_period(start, events, period.list_date, standard), system

@@ -30,6 +30,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.types import TypeDecorator
 
@@ -253,6 +254,13 @@ fide_periods = Table(
     Column("floor", Integer, nullable=False),
     Column("rules", String(16), nullable=False, server_default="seed"),  # RULESETS' name
     Column("list_date", Date),  # the date of the list the period makes (fide-2024)
+    Column("list_kind", String(16), nullable=False, server_default="standard"),  # ListKind
+    # rated by FideRules.for_period (the rules in force on list_date, per list); false:
+    # a period closed before 0014, rated by FideRules.named (the rules as they stood)
+    Column("rules_by_date", Boolean, nullable=False, server_default=false()),
+    # rapid, blitz: the standard period whose list gave unrated players their standard
+    # ratings when it closed (R&B 7.2.1); null: a standard period, or none was closed
+    Column("standard_from", Seq),
     Column("start_list", Text, nullable=False),  # the CSV as uploaded (or chained)
     Column("closed_at", UtcDateTime()),
     Column("created_at", UtcDateTime(), nullable=False),
