@@ -28,7 +28,15 @@ from ..io.fide import (
 from ..io.trf import parse_trf
 from ..numbers import from_hundredths, to_hundredths
 from ..records import text_problem
-from ..systems.fide import POOL, FideRules, FideSystem, ListKind, PeriodResult, Ruleset
+from ..systems.fide import (
+    LIST_POOLS,
+    POOL,
+    FideRules,
+    FideSystem,
+    ListKind,
+    PeriodResult,
+    Ruleset,
+)
 from . import codec, common
 from .connection import as_utc
 from .schema import fide_files, fide_periods, fide_results, players, ratings
@@ -41,14 +49,7 @@ CLOSE_LOCK = 0x5EE6_0018
 has its own key: the pairing pass ``0x5EE6_0016`` (:data:`.seeks.PAIR_LOCK`), the
 writers' lock ``0x5EE6_0017`` (:data:`.connection.WRITERS`, which every write
 transaction holds shared: a closing that shared its key deadlocked)."""
-LIST_POOLS: dict[str, str] = {
-    ListKind.STANDARD.value: POOL,
-    ListKind.RAPID.value: f"{POOL}-{ListKind.RAPID.value}",
-    ListKind.BLITZ.value: f"{POOL}-{ListKind.BLITZ.value}",
-}
-"""The ``ratings`` pool each list's periods publish into: the standard list is the
-ledger's ``fide`` list (its leaderboard), the rapid and blitz lists are beside it
-(``fide-rapid``, ``fide-blitz``): a rapid period never moves a standard rating."""
+
 LARGEST_ID = 2**63 - 1
 """The largest period id the database can hold (a 64-bit integer): a number past it
 (from an address) names no period, and is never sent to the database."""

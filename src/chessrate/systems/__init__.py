@@ -13,6 +13,7 @@ from __future__ import annotations
 from .arena import ArenaCodec, ArenaRules, ArenaSystem
 from .base import Change, Established, GameRating, ListEntry, RatingSystem, Rules, StateCodec
 from .corr import CorrCodec, CorrRules, CorrSystem
+from .fide import POOL_LABELS as FIDE_POOL_LABELS
 from .fide import FideRules, FideSystem
 from .registry import (
     REGISTRY,
@@ -77,6 +78,7 @@ FIDE = SystemInfo(
     build=FideSystem,
     rules=FideRules(),
     rule_ids=_ids("F", 8),
+    pool_labels=FIDE_POOL_LABELS,
 )
 for _info in (ARENA, CORR, SITE, FIDE):
     register(_info)

@@ -39,12 +39,24 @@ from .model import (
     format_pending,
     parse_pending,
 )
-from .rules import AMENDMENTS, POOL, RULESETS, Amendment, FideRules, ListKind, Ruleset
+from .rules import (
+    AMENDMENTS,
+    LIST_POOLS,
+    POOL,
+    POOL_LABELS,
+    RULESETS,
+    Amendment,
+    FideRules,
+    ListKind,
+    Ruleset,
+)
 from .system import FideSystem
 
 __all__ = [
     "AMENDMENTS",
+    "LIST_POOLS",
     "POOL",
+    "POOL_LABELS",
     "RULESETS",
     "Amendment",
     "Event",

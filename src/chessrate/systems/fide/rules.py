@@ -24,6 +24,17 @@ class ListKind(StrEnum):
     BLITZ = "blitz"
 
 
+LIST_POOLS: Mapping[str, str] = {
+    ListKind.STANDARD.value: POOL,
+    ListKind.RAPID.value: f"{POOL}-{ListKind.RAPID.value}",
+    ListKind.BLITZ.value: f"{POOL}-{ListKind.BLITZ.value}",
+}
+"""The pool each list publishes into: the standard list is ``fide``, the rapid and
+blitz lists ``fide-rapid`` and ``fide-blitz`` beside it (each its own leaderboard)."""
+POOL_LABELS: Mapping[str, str] = {pool: kind for kind, pool in LIST_POOLS.items()}
+"""A list's pool by the list's name (``fide-rapid``: rapid)."""
+
+
 @dataclass(frozen=True, slots=True)
 class FideRules(Rules):
     """The ruleset's parameters and behaviour switches; the defaults are the seed's

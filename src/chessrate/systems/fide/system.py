@@ -11,14 +11,14 @@ from .exclusions import Exclusions
 from .first_ratings import FirstRatings
 from .model import Event, EventEntry, ListedPlayer, PeriodResult, PlayerReport
 from .rated import RatedChanges
-from .rules import POOL, FideRules
+from .rules import LIST_POOLS, FideRules
 
 
 class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings, Exclusions):
     """The ``fide`` rating system (rules F1-F8): rates a period's events."""
 
     id = "fide"
-    pools: tuple[str, ...] = (POOL,)
+    pools: tuple[str, ...] = tuple(LIST_POOLS.values())
 
     def __init__(self, rules: FideRules | None = None) -> None:
         self.rules = rules or FideRules()
