@@ -16,11 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import InvalidRecord, NotFound
 from ..io.fide import player_key
 from ..io.lists import csv_text
-from ..io.trf import TrfColour, TrfRound, parse_trf
+from ..io.trf import TrfColour, TrfPlayer, TrfRound, parse_trf
 from ..ledger import Ledger
 from ..ledger.periods import PeriodEntry, Periods, PeriodView
-from ..numbers import format_rating
+from ..numbers import format_rating, round_half_away
 from ..systems.fide import Ruleset
+from ..systems.tiebreaks import DEFAULT_TIEBREAKS, Entrant, Round, parse_tiebreaks, standings
 from .common import LIST_PAGE_MAX, Choice, PagePublic, RequestModel
 from .settings import API_V1
 
@@ -144,6 +145,33 @@ class CrosstableRowPublic(BaseModel):
         "results, e.g. while the period is open)"
     )
     rounds: list[CrosstableCellPublic]
+    place: int = Field(
+        description="the rank by points, then the tiebreaks in order, then the start "
+        "number: no two players share one"
+    )
+    tiebreaks: list[str] = Field(
+        description="the values of the crosstable's tiebreaks, in their order, exact"
+    )
+    performance: int | None = Field(
+        description="FIDE's performance rating: the average rating of the rated "
+        "opponents met over the board + dp(p) (Table A); null without a rated opponent"
+    )
+    performance_ra: str | None = Field(description="that average, exact")
+    performance_games: int = Field(description="the games against rated opponents it counts")
+    performance_score: str | None = Field(description="the points scored in them")
+    performance_p: str | None = Field(description="score / games, two decimals")
+    performance_dp: int | None = Field(description="dp(p) from Table A")
+    old_rating: int | None = Field(description="the rating before the period (closed)")
+    new_rating: int | None = Field(description="the rating after the period (closed)")
+    rating_change: int | None = Field(
+        description="the period's change, new - old (all the period's tournaments); null: "
+        "the period is open, the player unrated before or after, or not in its results"
+    )
+
+
+class TiebreakPublic(BaseModel):
+    code: str = Field(description="FIDE's code: BH, BH:C1, BH:M1, SB, WIN, WON, PS")
+    words: str
 
 
 class CrosstablePublic(BaseModel):
@@ -161,6 +189,15 @@ class CrosstablePublic(BaseModel):
     round_robin: bool | None = Field(description="as uploaded, else what 092 says")
     rounds: int
     players: list[CrosstableRowPublic] = Field(description="by start number")
+    tiebreaks: list[TiebreakPublic] = Field(
+        description="the tiebreaks, in order: those the file declares (record 202) that "
+        "can be computed, else Buchholz and Sonneborn–Berger"
+    )
+    declared: str | None = Field(description="the file's record 202 as written, if any")
+    not_computed: list[str] = Field(
+        description="tiebreaks the file declares that are not computed (left out)"
+    )
+    closed: bool = Field(description="whether the period is closed (its rating changes known)")
 
 
 class PlayerPeriodPublic(BaseModel):
@@ -341,6 +378,9 @@ def period_report(ledger: Ledger, period_id: int, player_id: str) -> FideReportP
     names = periods.names(period_id)
     for line in report.get("games", ()):
         line["opponent_name"] = names.get(line.get("opponent", ""))
+    for calc in report.get("first_rating", ()):
+        for line in calc.get("lines", ()):  # reports stored before have no lines
+            line["opponent_name"] = names.get(line.get("opponent", ""))
     return FideReportPublic.model_validate(report)
 
 
@@ -380,7 +420,8 @@ def _cell_public(entry: TrfRound) -> CrosstableCellPublic:
 
 
 def _points_text(points: Decimal) -> str:
-    return f"{points:.1f}"
+    """Points with one decimal at least (``7.0``, ``3.5``; ``1.75`` as it is)."""
+    return f"{points:.1f}" if points == points.quantize(Decimal("0.1")) else f"{points:f}"
 
 
 def period_crosstable(ledger: Ledger, period_id: int, number: int) -> CrosstablePublic:
@@ -390,12 +431,24 @@ def period_crosstable(ledger: Ledger, period_id: int, number: int) -> Crosstable
     stored = periods.file(period_id, number)
     tournament = parse_trf(stored.content, stored.name)
     in_results = periods.names(period_id)
+    closed = periods.get(period_id).closed_at is not None
+    entries = {e.player: e for e in periods.new_list(period_id)} if closed else {}
+    declared = next((rest.strip() for code, rest in tournament.headers if code == "202"), None)
+    chosen, unknown = parse_tiebreaks(declared or "")
+    if not chosen:
+        chosen = DEFAULT_TIEBREAKS
+    table = {s.number: s for s in standings([_entrant(p) for p in tournament.players], chosen)}
     rows = []
     for player in sorted(tournament.players, key=lambda p: p.start_rank):
         key = player_key(player)
         total = player.points
         if total is None:
             total = sum((r.score for r in player.rounds if r.score is not None), Decimal(0))
+        standing = table[player.start_rank]
+        perf = standing.performance
+        entry = entries.get(key)
+        old = entry.old_rating if entry else None
+        new = entry.new_rating if entry else None
         rows.append(
             CrosstableRowPublic(
                 start_rank=player.start_rank,
@@ -408,6 +461,17 @@ def period_crosstable(ledger: Ledger, period_id: int, number: int) -> Crosstable
                 points=_points_text(total),
                 report=_report_path(period_id, key, api=True) if key in in_results else None,
                 rounds=[_cell_public(r) for r in player.rounds],
+                place=standing.rank,
+                tiebreaks=[_points_text(v) for v in standing.tiebreaks],
+                performance=None if perf is None else perf.rating,
+                performance_ra=None if perf is None else str(round_half_away(perf.ra)),
+                performance_games=0 if perf is None else perf.games,
+                performance_score=None if perf is None else _points_text(perf.score),
+                performance_p=None if perf is None else str(perf.p),
+                performance_dp=None if perf is None else perf.dp,
+                old_rating=old,
+                new_rating=new,
+                rating_change=None if old is None or new is None else new - old,
             )
         )
     return CrosstablePublic(
@@ -423,7 +487,30 @@ def period_crosstable(ledger: Ledger, period_id: int, number: int) -> Crosstable
         round_robin=tournament.is_round_robin if stored.round_robin is None else stored.round_robin,
         rounds=max((len(p.rounds) for p in tournament.players), default=0),
         players=rows,
+        tiebreaks=[TiebreakPublic(code=t.value, words=t.words) for t in chosen],
+        declared=declared,
+        not_computed=list(unknown),
+        closed=closed,
     )
+
+
+def _entrant(player: TrfPlayer) -> Entrant:
+    """A TRF player for the standings: a round is played over the board with a result
+    of 1, =, 0 (rated) or w, d, l (less than a move) against an opponent; a forfeit, a
+    bye or a blank round is not (C.07's unplayed rounds)."""
+    rounds = tuple(
+        Round(
+            r.opponent,
+            r.score if r.score is not None else Decimal(0),
+            played=r.opponent is not None and r.code in _PLAYED,
+            rated=r.rated,
+        )
+        for r in player.rounds
+    )
+    return Entrant(player.start_rank, player.rating, rounds)
+
+
+_PLAYED = frozenset("10=wdl")
 
 
 def player_periods(

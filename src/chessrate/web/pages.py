@@ -29,7 +29,7 @@ from ..application import seeks as app_seeks
 from ..application.deps import ActiveDays, LedgerDep, Now, Pairing
 from ..errors import NotFound
 from ..ledger import Ledger
-from ..numbers import display
+from ..numbers import display, round_half_away
 from ..systems.arena import allowed_controls
 from ..timecontrol import ESTIMATE_MOVES, as_players_write
 from .charts import rating_chart
@@ -468,16 +468,26 @@ def crosstable(request: Request, ledger: LedgerDep, period_id: int, number: int)
         request, ledger, "crosstable.html", t=public, period=period,
         by_rank={p.start_rank: p.name for p in public.players}, points=_points,
         report_link=_report_link(period_id),
+        ranked=sorted(public.players, key=lambda p: p.place),
     )  # fmt: skip
 
 
 @router.get("/periods/{period_id}/reports/{player_id:path}", response_class=HTMLResponse)
 def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) -> HTMLResponse:
     public = app_periods.period_report(ledger, period_id, player_id)
+    scored = sum(
+        (Decimal(g["score"]) for g in public.games if g.get("delta") is not None), Decimal(0)
+    )
     return _page(
         request, ledger, "report.html", period_id=period_id, report=public,
-        report_link=_report_link(period_id),
+        report_link=_report_link(period_id), scored=_points(f"{scored:.1f}"),
+        period_bonus=app_periods.get_period(ledger, period_id).bonus, two=_two,
     )  # fmt: skip
+
+
+def _two(value: object) -> str:
+    """An exact value (a report's string) to two decimals, half away from zero."""
+    return "" if value is None else str(round_half_away(Decimal(str(value))))
 
 
 __all__ = ["router"]
