@@ -33,6 +33,7 @@ from decimal import Decimal
 from chessrate.systems.tiebreaks import (
     Entrant,
     Round,
+    Standing,
     Tiebreak,
     parse_tiebreaks,
     standings,
@@ -55,7 +56,9 @@ TOURNAMENT = (
 )
 
 
-def by_number(tiebreaks: tuple[Tiebreak, ...] = (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER)):  # type: ignore[no-untyped-def]
+def by_number(
+    tiebreaks: tuple[Tiebreak, ...] = (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER),
+) -> dict[int, Standing]:
     return {s.number: s for s in standings(TOURNAMENT, tiebreaks)}
 
 

@@ -14,7 +14,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidRecord, NotFound
-from ..io.fide import player_key
+from ..io.fide import birth_year_of, player_key
 from ..io.lists import csv_text
 from ..io.trf import TrfColour, TrfPlayer, TrfRound, parse_trf
 from ..ledger import Ledger
@@ -215,6 +215,10 @@ class PlayerPeriodPublic(BaseModel):
     period_games: int = Field(description="rated games this period counted")
     report: str = Field(description="the API path of the player's report for the period")
     report_page: str = Field(description="the web page of that report")
+    list_date: date | None = Field(default=None, description="the date of the period's list")
+    list_kind: str = Field(
+        default="standard", description="the list the period rates (standard, rapid, blitz)"
+    )
 
 
 class PlayerPeriodsPublic(PagePublic):
@@ -519,7 +523,9 @@ def player_periods(
     """A fide player's rating by period: the closed periods the player is in, oldest
     first, a page of them (404 for an unknown player; a player without a period has an
     empty list). The name is the latest period's."""
-    every = periods_of(ledger).of_player(player_id)  # one row per period: a few hundred
+    periods = periods_of(ledger)
+    every = periods.of_player(player_id)  # one row per period: a few hundred
+    views = {p.period_id: periods.get(p.period_id) for p in every}
     name = every[-1].entry.name if every else ledger.players.get(player_id).player.name
     found = every[offset : offset + limit]
     return PlayerPeriodsPublic(
@@ -542,7 +548,117 @@ def player_periods(
                 period_games=p.entry.period_games,
                 report=_report_path(p.period_id, player_id, api=True),
                 report_page=_report_path(p.period_id, player_id, api=False),
+                list_date=views[p.period_id].list_date,
+                list_kind=list_kind_of(views[p.period_id]),
             )
             for p in found
         ],
     )
+
+
+def list_kind_of(view: PeriodView) -> str:
+    """The list a period rates: ``standard`` for a period that does not say (every
+    period made before the rapid and blitz lists)."""
+    return str(getattr(view, "list_kind", None) or LIST_KINDS[0])
+
+
+ALL_PERIODS = 1_000_000
+"""More periods than a ledger has (a card shows them all)."""
+LIST_KINDS = ("standard", "rapid", "blitz")
+"""FIDE's three lists, in the order a player's card shows them."""
+
+_TITLES = {"g": "GM", "wg": "WGM", "m": "IM", "wm": "WIM", "f": "FM", "wf": "WFM",
+           "c": "CM", "wc": "WCM"}  # fmt: skip
+_SEXES = {"m": "man", "w": "woman", "f": "woman"}
+
+
+def title_of(code: str) -> str:
+    """A TRF title code as FIDE writes the title (``g`` GM, ``wm`` WIM); another text
+    as it is."""
+    return _TITLES.get(code.strip().casefold(), code.strip())
+
+
+class PlayerFactsPublic(BaseModel):
+    """What the player's TRF records say of him, each from the latest stored file that
+    gives it (the files of the periods he is in, and of open periods)."""
+
+    federation: str | None = None
+    title: str | None = Field(default=None, description="GM, IM, WGM, ... (TRF g, m, wg, ...)")
+    sex: str | None = Field(default=None, description="man or woman (TRF m, w)")
+    birth_year: int | None = None
+    sources: dict[str, str] = Field(
+        default_factory=dict, description="for each fact, the period and file it comes from"
+    )
+
+
+class FideListPublic(BaseModel):
+    """A player's line on one of FIDE's lists: the rating after the last period of that
+    list, and the rating by period, oldest first."""
+
+    list_kind: str
+    rating: int | None
+    games: int
+    periods: list[PlayerPeriodPublic]
+
+
+class PlayerCardPublic(BaseModel):
+    player: str
+    name: str | None
+    facts: PlayerFactsPublic
+    lists: list[FideListPublic] = Field(description="standard, rapid, blitz: those present")
+
+
+def player_card(ledger: Ledger, player_id: str) -> PlayerCardPublic:
+    """A fide player's card: the facts of his TRF records, and per list the rating and
+    the rating by period (404 for an unknown player)."""
+    every = player_periods(ledger, player_id, 0, ALL_PERIODS)
+    kinds: dict[str, list[PlayerPeriodPublic]] = {}
+    for line in every.periods:
+        kinds.setdefault(line.list_kind, []).append(line)
+    order = {kind: n for n, kind in enumerate(LIST_KINDS)}
+    lists = [
+        FideListPublic(
+            list_kind=kind,
+            rating=lines[-1].new_rating,
+            games=lines[-1].games,
+            periods=lines,
+        )
+        for kind, lines in sorted(kinds.items(), key=lambda item: order.get(item[0], 99))
+    ] or [FideListPublic(list_kind=LIST_KINDS[0], rating=None, games=0, periods=[])]
+    return PlayerCardPublic(
+        player=player_id,
+        name=every.name,
+        facts=_facts(periods_of(ledger), player_id, {p.period for p in every.periods}),
+        lists=lists,
+    )
+
+
+def _facts(periods: Periods, player_id: str, his: set[int]) -> PlayerFactsPublic:
+    """Federation, title, sex and birth year, each from the latest file giving it: the
+    files of his periods and of the open ones, newest period and file first."""
+    found: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    views = [v for v in periods.all() if v.id in his or v.closed_at is None]
+    for view in sorted(views, key=lambda v: v.id, reverse=True):
+        for number in range(len(view.files), 0, -1):
+            stored = periods.file(view.id, number)
+            try:
+                tournament = parse_trf(stored.content, stored.name)
+            except (InvalidRecord, ValueError):  # a stored file reads; be safe anyway
+                continue
+            for trf in tournament.players:
+                if player_key(trf) != player_id:
+                    continue
+                values = {
+                    "federation": trf.federation or None,
+                    "title": title_of(trf.title) or None,
+                    "sex": _SEXES.get(trf.sex),
+                    "birth_year": birth_year_of(trf),
+                }
+                for key, value in values.items():
+                    if value is not None and key not in found:
+                        found[key] = value
+                        sources[key] = f"{view.name}, {stored.name}"
+            if len(found) == 4:
+                return PlayerFactsPublic(**found, sources=sources)
+    return PlayerFactsPublic(**found, sources=sources)

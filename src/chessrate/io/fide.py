@@ -374,6 +374,12 @@ def check_rate_of_play(tournament: Tournament, rules: FideRules) -> None:
     )  # fmt: skip
 
 
+def birth_year_of(player: TrfPlayer) -> int | None:
+    """The year of a TRF player's birth date, when it has one (``1969.12.06``,
+    ``2014/00/00``, ``1975``; ``0000`` or blank: none)."""
+    return _birth_year(player)
+
+
 def _birth_year(player: TrfPlayer) -> int | None:
     """The year of a TRF birth date (``1969.12.06``, ``2014/00/00``, ``1975``), when
     it has one."""
