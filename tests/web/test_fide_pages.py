@@ -522,10 +522,20 @@ def test_crosstable_ranks_tiebreaks_performance_and_change(fide_2024: Site, scre
     assert_symbols_explained(screen, "Rk", "pts", "BH:C1", "SB", "Rp", "±")
 
 
-def test_crosstable_new_players_first_rating_and_no_performance_without_rated_games(
+def test_crosstable_default_tiebreaks_with_forfeits_and_a_first_rating(
     fide_2024: Site, desktop: Page
 ) -> None:
+    """And Buchholz with forfeits, by hand. Omar (withdrawn rounds 3 to 6, ½ before
+    them): Anna 6.5 + Boris 6 + virtual opponents 0.5 + 1 + 0.5 × 4 = 3.5, 3.0, 2.5,
+    2.0 + Nova 4 = 27.5. Clara: Femi 0.5 (his forfeit win counts ½) + Anna 6.5 +
+    virtual 1 + 0 + 0.5 × 4 = 3.0 (Omar's forfeit) + Elena 2.0 (likewise) + Nova 4 +
+    Boris 6 + Dmitri 2.5 (likewise) = 24.5."""
     desktop.goto(f"{fide_2024.base}/periods/1/tournaments/1")
+    buchholz = {
+        row.get_attribute("data-player"): cells(row, "td.tiebreak")[0]
+        for row in desktop.locator("table.crosstable tbody tr").all()
+    }
+    assert (buchholz["1008"], buchholz["1003"]) == ("27.5", "24.5")
     row = desktop.locator("tr[data-player='1007']")
     assert row.locator("td.period-change").inner_text() == "new 1838"
     assert row.locator("td.performance").inner_text()  # rated opponents: a performance
