@@ -1222,3 +1222,26 @@ def test_report_json_is_exact() -> None:
     assert rows["A"]["expected"] == "7.36"
     assert rows["I"]["first_rating"][0]["ru"] == 2006
     assert rows["I"]["first_rating"][0]["dp"] == "-315.9"
+
+
+def test_an_unrated_players_report_lists_his_games() -> None:
+    """fide F4 (report): each game of the unrated player's event, against a rated
+    opponent at that opponent's rating, else without one and why; in the JSON and the
+    text report alike."""
+    result = seed_result()
+    lines = result.report("I").first_rating[0].lines
+    assert {(g.opponent, g.opponent_rating, g.score) for g in lines} == {
+        ("A", 2600, Decimal(0)), ("B", 2500, Decimal(0)), ("C", None, Decimal(0)),
+        ("D", 2400, Decimal(0)), ("E", None, Decimal(0)), ("F", 2150, Decimal(0)),
+        ("G", 2300, Decimal(0)), ("H", None, Decimal(0)), ("J", 2300, Decimal(1)),
+    }  # fmt: skip
+    assert len(lines) == 9
+    unrated = [g for g in lines if g.opponent_rating is None]
+    assert {g.opponent for g in unrated} == {"C", "E", "H"}
+    assert all("not in Rar" in g.note for g in unrated)
+    rows = {row["player"]: row for row in json.loads(report_json(result))}
+    stored = {g["opponent"]: g for g in rows["I"]["first_rating"][0]["lines"]}
+    assert (stored["B"]["opponent_rating"], stored["J"]["score"]) == (2500, "1")
+    assert stored["C"]["opponent_rating"] is None and "not in Rar" in stored["C"]["note"]
+    text = report_text(result)
+    assert "unrated opponent: counts in p, not in Rar (F4)" in text

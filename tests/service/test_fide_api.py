@@ -380,6 +380,8 @@ def test_player_periods(make_api: MakeApi) -> None:
         "period_games": 9,
         "report": f"/api/v1/fide/periods/{first}/reports/9000006",
         "report_page": f"/periods/{first}/reports/9000006",
+        "list_date": None,
+        "list_kind": "standard",
     }
     unrated = fide.get("/players/Player%20C/periods").json()["periods"][0]
     assert (unrated["old_rating"], unrated["new_rating"], unrated["change"], unrated["k"]) == (
@@ -561,3 +563,30 @@ def test_a_player_on_the_three_lists(make_api: MakeApi) -> None:
     board = fide.get("/leaderboards/fide").json()
     assert board["total"] == 10
     assert {e["player"]: e["rating"] for e in board["entries"]}["9000001"] == "2613.00"
+
+
+def test_crosstable_ranks_tiebreaks_performance_and_changes(make_api: MakeApi) -> None:
+    """The seed's round robin: unique ranks by points, Buchholz and Sonneborn–Berger;
+    Player A's performance from his rated opponents only (his four unrated ones left
+    out); the period's change new − old (2600 → 2613)."""
+    fide = make_api("fide")
+    pid = seed_period(fide)
+    table = fide.get(f"/fide/periods/{pid}/tournaments/1").json()
+    assert [t["code"] for t in table["tiebreaks"]] == ["BH", "SB"]
+    assert (table["declared"], table["not_computed"], table["closed"]) == (None, [], True)
+    players = {p["name"]: p for p in table["players"]}
+    assert sorted(p["place"] for p in players.values()) == list(range(1, 11))
+    first = players["Player A"]
+    assert first["place"] == 1 and first["rating_change"] == 13
+    # A met B 2500 (1), D 2400 (1), F 2150 (1), G 2300 (1), J 2300 (0): 4 of 5,
+    # Ra = 11650 / 5 = 2330, p 0.80, dp 240: Rp 2570
+    assert (first["performance_games"], first["performance_ra"]) == (5, "2330.00")
+    assert (first["performance_p"], first["performance_dp"], first["performance"]) == (
+        "0.80", 240, 2570,
+    )  # fmt: skip
+    unrated = players["Player C"]
+    assert (unrated["old_rating"], unrated["new_rating"], unrated["rating_change"]) == (
+        None, 2423, None,
+    )  # fmt: skip
+    # B and C both 7: the tiebreaks decide, and no two share a place
+    assert {players["Player B"]["place"], players["Player C"]["place"]} == {2, 3}

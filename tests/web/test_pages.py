@@ -186,7 +186,7 @@ def test_fide_period_pages(fide_sample: Site, page: Page) -> None:
     assert "2 rated opponent(s) over Ru + 400 = 2432 count as 2432" in body
     page.go_back()
     page.locator("a.player", has_text="Player A").click()
-    assert "expected 7.36" in page.locator("p.total").inner_text()
+    assert "7.36" in page.locator("dl.sums").inner_text()  # ΣPD, the points expected
 
 
 def test_pages_work_without_javascript(browser, site_sample: Site) -> None:  # type: ignore[no-untyped-def]

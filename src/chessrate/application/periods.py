@@ -14,13 +14,14 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidRecord, NotFound
-from ..io.fide import player_key
+from ..io.fide import birth_year_of, player_key
 from ..io.lists import csv_text
-from ..io.trf import TrfColour, TrfRound, parse_trf
+from ..io.trf import TrfColour, TrfPlayer, TrfRound, parse_trf
 from ..ledger import Ledger
 from ..ledger.periods import PeriodEntry, Periods, PeriodView, PlayerPeriod
-from ..numbers import format_rating
+from ..numbers import format_rating, round_half_away
 from ..systems.fide import ListKind, Ruleset
+from ..systems.tiebreaks import DEFAULT_TIEBREAKS, Entrant, Round, parse_tiebreaks, standings
 from .common import LIST_PAGE_MAX, Choice, PagePublic, RequestModel
 from .settings import API_V1
 
@@ -155,6 +156,33 @@ class CrosstableRowPublic(BaseModel):
         "results, e.g. while the period is open)"
     )
     rounds: list[CrosstableCellPublic]
+    place: int = Field(
+        description="the rank by points, then the tiebreaks in order, then the start "
+        "number: no two players share one"
+    )
+    tiebreaks: list[str] = Field(
+        description="the values of the crosstable's tiebreaks, in their order, exact"
+    )
+    performance: int | None = Field(
+        description="FIDE's performance rating: the average rating of the rated "
+        "opponents met over the board + dp(p) (Table A); null without a rated opponent"
+    )
+    performance_ra: str | None = Field(description="that average, exact")
+    performance_games: int = Field(description="the games against rated opponents it counts")
+    performance_score: str | None = Field(description="the points scored in them")
+    performance_p: str | None = Field(description="score / games, two decimals")
+    performance_dp: int | None = Field(description="dp(p) from Table A")
+    old_rating: int | None = Field(description="the rating before the period (closed)")
+    new_rating: int | None = Field(description="the rating after the period (closed)")
+    rating_change: int | None = Field(
+        description="the period's change, new - old (all the period's tournaments); null: "
+        "the period is open, the player unrated before or after, or not in its results"
+    )
+
+
+class TiebreakPublic(BaseModel):
+    code: str = Field(description="FIDE's code: BH, BH:C1, BH:M1, SB, WIN, WON, PS")
+    words: str
 
 
 class CrosstablePublic(BaseModel):
@@ -172,6 +200,15 @@ class CrosstablePublic(BaseModel):
     round_robin: bool | None = Field(description="as uploaded, else what 092 says")
     rounds: int
     players: list[CrosstableRowPublic] = Field(description="by start number")
+    tiebreaks: list[TiebreakPublic] = Field(
+        description="the tiebreaks, in order: those the file declares (record 202) that "
+        "can be computed, else Buchholz and Sonneborn–Berger"
+    )
+    declared: str | None = Field(description="the file's record 202 as written, if any")
+    not_computed: list[str] = Field(
+        description="tiebreaks the file declares that are not computed (left out)"
+    )
+    closed: bool = Field(description="whether the period is closed (its rating changes known)")
 
 
 class PlayerPeriodPublic(BaseModel):
@@ -190,6 +227,7 @@ class PlayerPeriodPublic(BaseModel):
     period_games: int = Field(description="rated games this period counted")
     report: str = Field(description="the API path of the player's report for the period")
     report_page: str = Field(description="the web page of that report")
+    list_date: date | None = Field(default=None, description="the date of the period's list")
 
 
 class PlayerListPublic(BaseModel):
@@ -372,6 +410,9 @@ def period_report(ledger: Ledger, period_id: int, player_id: str) -> FideReportP
     names = periods.names(period_id)
     for line in report.get("games", ()):
         line["opponent_name"] = names.get(line.get("opponent", ""))
+    for calc in report.get("first_rating", ()):
+        for line in calc.get("lines", ()):  # reports stored before have no lines
+            line["opponent_name"] = names.get(line.get("opponent", ""))
     return FideReportPublic.model_validate(report)
 
 
@@ -411,7 +452,8 @@ def _cell_public(entry: TrfRound) -> CrosstableCellPublic:
 
 
 def _points_text(points: Decimal) -> str:
-    return f"{points:.1f}"
+    """Points with one decimal at least (``7.0``, ``3.5``; ``1.75`` as it is)."""
+    return f"{points:.1f}" if points == points.quantize(Decimal("0.1")) else f"{points:f}"
 
 
 def period_crosstable(ledger: Ledger, period_id: int, number: int) -> CrosstablePublic:
@@ -421,12 +463,24 @@ def period_crosstable(ledger: Ledger, period_id: int, number: int) -> Crosstable
     stored = periods.file(period_id, number)
     tournament = parse_trf(stored.content, stored.name)
     in_results = periods.names(period_id)
+    closed = periods.get(period_id).closed_at is not None
+    entries = {e.player: e for e in periods.new_list(period_id)} if closed else {}
+    declared = next((rest.strip() for code, rest in tournament.headers if code == "202"), None)
+    chosen, unknown = parse_tiebreaks(declared or "")
+    if not chosen:
+        chosen = DEFAULT_TIEBREAKS
+    table = {s.number: s for s in standings([_entrant(p) for p in tournament.players], chosen)}
     rows = []
     for player in sorted(tournament.players, key=lambda p: p.start_rank):
         key = player_key(player)
         total = player.points
         if total is None:
             total = sum((r.score for r in player.rounds if r.score is not None), Decimal(0))
+        standing = table[player.start_rank]
+        perf = standing.performance
+        entry = entries.get(key)
+        old = entry.old_rating if entry else None
+        new = entry.new_rating if entry else None
         rows.append(
             CrosstableRowPublic(
                 start_rank=player.start_rank,
@@ -439,6 +493,17 @@ def period_crosstable(ledger: Ledger, period_id: int, number: int) -> Crosstable
                 points=_points_text(total),
                 report=_report_path(period_id, key, api=True) if key in in_results else None,
                 rounds=[_cell_public(r) for r in player.rounds],
+                place=standing.rank,
+                tiebreaks=[_points_text(v) for v in standing.tiebreaks],
+                performance=None if perf is None else perf.rating,
+                performance_ra=None if perf is None else str(round_half_away(perf.ra)),
+                performance_games=0 if perf is None else perf.games,
+                performance_score=None if perf is None else _points_text(perf.score),
+                performance_p=None if perf is None else str(perf.p),
+                performance_dp=None if perf is None else perf.dp,
+                old_rating=old,
+                new_rating=new,
+                rating_change=None if old is None or new is None else new - old,
             )
         )
     return CrosstablePublic(
@@ -454,7 +519,30 @@ def period_crosstable(ledger: Ledger, period_id: int, number: int) -> Crosstable
         round_robin=tournament.is_round_robin if stored.round_robin is None else stored.round_robin,
         rounds=max((len(p.rounds) for p in tournament.players), default=0),
         players=rows,
+        tiebreaks=[TiebreakPublic(code=t.value, words=t.words) for t in chosen],
+        declared=declared,
+        not_computed=list(unknown),
+        closed=closed,
     )
+
+
+def _entrant(player: TrfPlayer) -> Entrant:
+    """A TRF player for the standings: a round is played over the board with a result
+    of 1, =, 0 (rated) or w, d, l (less than a move) against an opponent; a forfeit, a
+    bye or a blank round is not (C.07's unplayed rounds)."""
+    rounds = tuple(
+        Round(
+            r.opponent,
+            r.score if r.score is not None else Decimal(0),
+            played=r.opponent is not None and r.code in _PLAYED,
+            rated=r.rated,
+        )
+        for r in player.rounds
+    )
+    return Entrant(player.start_rank, player.rating, rounds)
+
+
+_PLAYED = frozenset("10=wdl")
 
 
 def player_periods(
@@ -463,7 +551,9 @@ def player_periods(
     """A fide player's rating by period: the closed periods the player is in, oldest
     first, a page of them (404 for an unknown player; a player without a period has an
     empty list). The name is the latest period's."""
-    every = periods_of(ledger).of_player(player_id)  # one row per period: a few hundred
+    periods = periods_of(ledger)
+    every = periods.of_player(player_id)  # one row per period: a few hundred
+    views = {p.period_id: periods.get(p.period_id) for p in every}
     name = every[-1].entry.name if every else ledger.players.get(player_id).player.name
     found = every[offset : offset + limit]
     lists = []
@@ -477,7 +567,7 @@ def player_periods(
                 games=0 if last is None else last.entry.games,
                 k=None if last is None else last.next_k,
                 period=None if last is None else last.period_id,
-                periods=[_player_period(p, player_id) for p in mine],
+                periods=[_player_period(p, player_id, views[p.period_id]) for p in mine],
             )
         )
     return PlayerPeriodsPublic(
@@ -486,12 +576,12 @@ def player_periods(
         limit=limit,
         player=player_id,
         name=name,
-        periods=[_player_period(p, player_id) for p in found],
+        periods=[_player_period(p, player_id, views[p.period_id]) for p in found],
         lists=lists,
     )
 
 
-def _player_period(p: PlayerPeriod, player_id: str) -> PlayerPeriodPublic:
+def _player_period(p: PlayerPeriod, player_id: str, view: PeriodView) -> PlayerPeriodPublic:
     return PlayerPeriodPublic(
         period=p.period_id,
         period_name=p.period_name,
@@ -506,4 +596,106 @@ def _player_period(p: PlayerPeriod, player_id: str) -> PlayerPeriodPublic:
         period_games=p.entry.period_games,
         report=_report_path(p.period_id, player_id, api=True),
         report_page=_report_path(p.period_id, player_id, api=False),
+        list_date=view.list_date,
     )
+
+
+ALL_PERIODS = 1_000_000
+"""More periods than a ledger has (a card shows them all)."""
+
+_TITLES = {"g": "GM", "wg": "WGM", "m": "IM", "wm": "WIM", "f": "FM", "wf": "WFM",
+           "c": "CM", "wc": "WCM"}  # fmt: skip
+_SEXES = {"m": "man", "w": "woman", "f": "woman"}
+
+
+def title_of(code: str) -> str:
+    """A TRF title code as FIDE writes the title (``g`` GM, ``wm`` WIM); another text
+    as it is."""
+    return _TITLES.get(code.strip().casefold(), code.strip())
+
+
+class PlayerFactsPublic(BaseModel):
+    """What the player's TRF records say of him, each from the latest stored file that
+    gives it (the files of the periods he is in, and of open periods)."""
+
+    federation: str | None = None
+    title: str | None = Field(default=None, description="GM, IM, WGM, ... (TRF g, m, wg, ...)")
+    sex: str | None = Field(default=None, description="man or woman (TRF m, w)")
+    birth_year: int | None = None
+    sources: dict[str, str] = Field(
+        default_factory=dict, description="for each fact, the period and file it comes from"
+    )
+
+
+class FideListPublic(BaseModel):
+    """A player's line on one of FIDE's lists: the rating after the last period of that
+    list, and the rating by period, oldest first."""
+
+    list_kind: str
+    rating: int | None
+    games: int
+    periods: list[PlayerPeriodPublic]
+
+
+class PlayerCardPublic(BaseModel):
+    player: str
+    name: str | None
+    facts: PlayerFactsPublic
+    lists: list[FideListPublic] = Field(description="standard, rapid, blitz: those present")
+    summary: list[PlayerListPublic] = Field(
+        description="the three lists, each with its rating, games, K and the period that "
+        "published it"
+    )
+
+
+def player_card(ledger: Ledger, player_id: str) -> PlayerCardPublic:
+    """A fide player's card: the facts of his TRF records, and per list the rating and
+    the rating by period (404 for an unknown player)."""
+    every = player_periods(ledger, player_id, 0, ALL_PERIODS)
+    lists = [
+        FideListPublic(list_kind=found.list_kind.value, rating=found.rating, games=found.games,
+                       periods=found.periods)
+        for found in every.lists
+        if found.periods
+    ]  # fmt: skip
+    if not lists:
+        lists = [FideListPublic(list_kind=ListKind.STANDARD.value, rating=None, games=0,
+                                periods=[])]  # fmt: skip
+    return PlayerCardPublic(
+        player=player_id,
+        name=every.name,
+        facts=_facts(periods_of(ledger), player_id, {p.period for p in every.periods}),
+        lists=lists,
+        summary=every.lists,
+    )
+
+
+def _facts(periods: Periods, player_id: str, his: set[int]) -> PlayerFactsPublic:
+    """Federation, title, sex and birth year, each from the latest file giving it: the
+    files of his periods and of the open ones, newest period and file first."""
+    found: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    views = [v for v in periods.all() if v.id in his or v.closed_at is None]
+    for view in sorted(views, key=lambda v: v.id, reverse=True):
+        for number in range(len(view.files), 0, -1):
+            stored = periods.file(view.id, number)
+            try:
+                tournament = parse_trf(stored.content, stored.name)
+            except (InvalidRecord, ValueError):  # a stored file reads; be safe anyway
+                continue
+            for trf in tournament.players:
+                if player_key(trf) != player_id:
+                    continue
+                values = {
+                    "federation": trf.federation or None,
+                    "title": title_of(trf.title) or None,
+                    "sex": _SEXES.get(trf.sex),
+                    "birth_year": birth_year_of(trf),
+                }
+                for key, value in values.items():
+                    if value is not None and key not in found:
+                        found[key] = value
+                        sources[key] = f"{view.name}, {stored.name}"
+            if len(found) == 4:
+                return PlayerFactsPublic(**found, sources=sources)
+    return PlayerFactsPublic(**found, sources=sources)

@@ -374,6 +374,12 @@ def check_rate_of_play(tournament: Tournament, rules: FideRules) -> None:
     )  # fmt: skip
 
 
+def birth_year_of(player: TrfPlayer) -> int | None:
+    """The year of a TRF player's birth date, when it has one (``1969.12.06``,
+    ``2014/00/00``, ``1975``; ``0000`` or blank: none)."""
+    return _birth_year(player)
+
+
 def _birth_year(player: TrfPlayer) -> int | None:
     """The year of a TRF birth date (``1969.12.06``, ``2014/00/00``, ``1975``), when
     it has one."""
@@ -484,9 +490,25 @@ def report_text(result: PeriodResult) -> str:
                 f"  {calc.event} ({kind}): {calc.points.normalize()} in {calc.games} games "
                 f"({calc.points_vs_rated.normalize()} against rated opponents)"
             )
+            for line in calc.lines:
+                opponent = names.get(line.opponent, line.opponent)
+                rating = "" if line.opponent_rating is None else line.opponent_rating
+                out.append(
+                    f"    {line.round:>3} {opponent[:24]:<24} {rating!s:>6} "
+                    f"{line.score.normalize()!s:>5}" + (f"  {line.note}" if line.note else "")
+                )
             out.extend(f"    {step}" for step in calc.steps)
             if calc.discarded:
                 out.append(f"    discarded: {calc.discarded}")
+        if report.pool is not None:
+            for game in report.pool.earlier_games:
+                when = "" if game.period is None else f" (rated {game.period.isoformat()})"
+                out.append(f"  pending: {game.opponent_rating} {game.score.normalize()}{when}")
+            if report.pool.hypothetical and report.pool.hypothetical_rating is not None:
+                out.append(
+                    f"  {report.pool.hypothetical} hypothetical draws against "
+                    f"{report.pool.hypothetical_rating} (8.2.2)"
+                )
         if report.combined:
             out.append(f"  {report.combined}")
         out.extend(f"  {note}" for note in report.notes)

@@ -13,7 +13,7 @@ which are floats.
 from __future__ import annotations
 
 import calendar
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -73,9 +73,26 @@ def time_ticks(first: int, last: int, most: int = 6) -> list[tuple[int, str]]:
     return ticks
 
 
-def rating_chart(series: ChartSeries, label: str) -> Markup:
+Link = Callable[[str], tuple[str, str]]
+"""A point's ``game`` -> (the address its data row links to, the link's text)."""
+
+
+def _game_link(game: str) -> tuple[str, str]:
+    return f"/games/{game}", game
+
+
+def rating_chart(
+    series: ChartSeries,
+    label: str,
+    link: Link = _game_link,
+    line_words: str = "rating after each game",
+    point_words: str = "game",
+) -> Markup:
     """The chart of ``series`` (HTML: the plot, its axes' labels, a readout for the
-    script, the data table); empty when there is nothing to draw."""
+    script, the data table); empty when there is nothing to draw. ``link`` makes each
+    point's link in the data table from its ``game`` (a game's page by default; the
+    fide player's page links each period's report); ``line_words`` is the legend of
+    the line, ``point_words`` the heading of the data table's links."""
     points = list(series.points)
     if not points:
         return Markup("")
@@ -133,8 +150,8 @@ def rating_chart(series: ChartSeries, label: str) -> Markup:
         ),
         "</div></div>",
     ]
-    parts.append(_legend(start is not None, any(d[2] == "annulment" for d in drawn)))
-    parts.append(_data_table(drawn, spots, values, series.changes))
+    parts.append(_legend(start is not None, any(d[2] == "annulment" for d in drawn), line_words))
+    parts.append(_data_table(drawn, spots, values, series.changes, link, point_words))
     return Markup("".join(parts))
 
 
@@ -146,8 +163,8 @@ def _edge(percent: float) -> str:
     return " start" if percent < 12 else ""
 
 
-def _legend(start: bool, annulments: bool) -> str:
-    items = ['<span class="key line">rating after each game</span>']
+def _legend(start: bool, annulments: bool, line_words: str) -> str:
+    items = [f'<span class="key line">{escape(line_words)}</span>']
     if start:
         items.append('<span class="key start">starting rating</span>')
     if annulments:
@@ -160,6 +177,8 @@ def _data_table(
     spots: Sequence[tuple[float, float]],
     values: Sequence[Decimal],
     changes: int,
+    link: Link = _game_link,
+    point_words: str = "game",
 ) -> str:
     """The drawn points as a table (the chart without JavaScript, and the script's
     data: each row's ``data-x``/``data-y`` are its point's coordinates)."""
@@ -170,7 +189,8 @@ def _data_table(
         if kind == "start":
             what, delta, moved = "start", "", "even"
         else:
-            what = f'<a href="/games/{escape(game)}">{escape(game)}</a>'
+            href, words = link(game)
+            what = f'<a href="{escape(href)}">{escape(words)}</a>'
             if kind == "annulment":
                 what += " (annulled)"
             text = None if change is None else f"{from_hundredths(change)}"
@@ -182,7 +202,7 @@ def _data_table(
     return (
         f'<details class="chart-data"><summary>Data table ({note})</summary>'
         '<table class="chart-data"><thead><tr><th>date</th><th class="num">rating</th>'
-        '<th>game</th><th class="num">change</th></tr></thead><tbody>'
+        f'<th>{escape(point_words)}</th><th class="num">change</th></tr></thead><tbody>'
         + "".join(rows)
         + "</tbody></table></details>"
     )

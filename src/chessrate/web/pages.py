@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
@@ -29,7 +30,9 @@ from ..application import seeks as app_seeks
 from ..application.deps import ActiveDays, LedgerDep, Now, Pairing
 from ..errors import NotFound
 from ..ledger import Ledger
-from ..numbers import display
+from ..ledger.views import ChartSeries, SeriesPoint
+from ..numbers import display, round_half_away
+from ..records import microseconds
 from ..systems.arena import allowed_controls
 from ..timecontrol import ESTIMATE_MOVES, as_players_write
 from .charts import rating_chart
@@ -278,10 +281,15 @@ def player(
     chart over the chosen range; the games list, newest first, paged."""
     public = app_players.get_player(ledger, player_id)
     if ledger.info.rates_periods:  # fide: the rating by period, not game by game
-        periods = app_periods.player_periods(ledger, player_id)
+        card = app_periods.player_card(ledger, player_id)
         rows = [{"rating": rating} for rating in public.ratings]  # the ratings table only
+        who = public.name or player_id
+        charts = {
+            lst.list_kind: period_chart(lst, f"{who}: {lst.list_kind} rating by period")
+            for lst in card.lists
+        }
         return _page(request, ledger, "player.html", player=public, sections=rows,
-                     periods=periods)  # fmt: skip
+                     card=card, charts=charts)  # fmt: skip
     stats = app_players.player_stats(ledger, player_id, active_days)
     summaries = {s.pool: s for s in stats.pools}
     words, days = RANGES[span]
@@ -308,6 +316,37 @@ def player(
         written=as_players_write, delta=signed_change, delta_class=change_class,
         shown=lambda value: display(Decimal(value)),
     )  # fmt: skip
+
+
+MONTH = timedelta(days=31)
+
+
+def period_chart(found: app_periods.FideListPublic, label: str) -> Markup:
+    """A list's rating by period as a chart (:func:`rating_chart`): a point per period
+    that published a rating, at the date of its list (else its closing), each linked
+    to the player's report; the line starts from the first period's starting rating,
+    drawn a month before."""
+    points: list[SeriesPoint] = []
+    start = None
+    for seq, line in enumerate(found.periods):
+        if line.new_rating is None:
+            continue
+        when = datetime.combine(line.list_date, time(), UTC) if line.list_date else line.closed_at
+        at = microseconds(when)
+        if not points and line.old_rating is not None:
+            start = (microseconds(when - MONTH), line.old_rating * 100)
+        change = None if line.old_rating is None else (line.new_rating - line.old_rating) * 100
+        points.append(SeriesPoint(seq, at, line.new_rating * 100, change, str(seq), "game"))
+    series = ChartSeries(found.list_kind, start, tuple(points), len(points), None)
+    lines = found.periods
+
+    def link(key: str) -> tuple[str, str]:
+        line = lines[int(key)]
+        return line.report_page, line.period_name
+
+    return rating_chart(
+        series, label, link, line_words="rating after each period", point_words="period"
+    )
 
 
 def person_link(player_id: str, name: str | None, href: str | None = None) -> Markup:
@@ -468,16 +507,26 @@ def crosstable(request: Request, ledger: LedgerDep, period_id: int, number: int)
         request, ledger, "crosstable.html", t=public, period=period,
         by_rank={p.start_rank: p.name for p in public.players}, points=_points,
         report_link=_report_link(period_id),
+        ranked=sorted(public.players, key=lambda p: p.place), title=app_periods.title_of,
     )  # fmt: skip
 
 
 @router.get("/periods/{period_id}/reports/{player_id:path}", response_class=HTMLResponse)
 def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) -> HTMLResponse:
     public = app_periods.period_report(ledger, period_id, player_id)
+    scored = sum(
+        (Decimal(g["score"]) for g in public.games if g.get("delta") is not None), Decimal(0)
+    )
     return _page(
         request, ledger, "report.html", period_id=period_id, report=public,
-        report_link=_report_link(period_id),
+        report_link=_report_link(period_id), scored=_points(f"{scored:.1f}"),
+        period_bonus=app_periods.get_period(ledger, period_id).bonus, two=_two,
     )  # fmt: skip
+
+
+def _two(value: object) -> str:
+    """An exact value (a report's string) to two decimals, half away from zero."""
+    return "" if value is None else str(round_half_away(Decimal(str(value))))
 
 
 __all__ = ["router"]

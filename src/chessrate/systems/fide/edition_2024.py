@@ -11,7 +11,15 @@ from decimal import Decimal
 from ...numbers import HALF, round_half_away
 from ...tables import dp_for_fraction
 from .calculation import FideCalculation
-from .model import Event, FirstRatingCalc, ListedPlayer, PendingGame, PlayerReport, PooledRating
+from .model import (
+    Event,
+    FirstRatingCalc,
+    GameLine,
+    ListedPlayer,
+    PendingGame,
+    PlayerReport,
+    PooledRating,
+)
 from .rules import RULESETS, FideRules
 
 
@@ -83,7 +91,16 @@ class PooledFirstRatings(FideCalculation):
             rated = {e.player for e in event.entries if self.rated_in_event(e, players)}
             vs_rated = [game for game in entry.games if game.opponent in rated]
             points = sum((game.score for game in vs_rated), Decimal(0))
-            calc = FirstRatingCalc(event.name, event.round_robin, len(vs_rated), points, points)
+            lines = tuple(
+                GameLine(event.name, game.round, game.opponent, game.score,
+                         players[game.opponent].rating if game.opponent in rated else None,
+                         note="" if game.opponent in rated
+                         else "unrated opponent: does not count (8.2)")
+                for game in entry.games
+            )  # fmt: skip
+            calc = FirstRatingCalc(
+                event.name, event.round_robin, len(vs_rated), points, points, lines=lines
+            )
             if not vs_rated:
                 calc = replace(calc, discarded="no games against rated opponents")
             elif first_meeting.get(player.id) == index and points < r.first_event_min_points:
@@ -102,7 +119,7 @@ class PooledFirstRatings(FideCalculation):
                             first_rating=tuple(calcs), notes=tuple(notes))  # fmt: skip
         if not pool:
             return base
-        calc_pool = self._pooled(pool, earlier)
+        calc_pool = replace(self._pooled(pool, earlier), earlier_games=tuple(pool[:earlier]))
         base = replace(base, pool=calc_pool, combined="; ".join(calc_pool.steps))
         why = ""
         if calc_pool.games < r.first_rating_min_games:
@@ -146,7 +163,8 @@ class PooledFirstRatings(FideCalculation):
         if r.first_rating_max is not None and ru > r.first_rating_max:
             steps.append(f"at most {r.first_rating_max} (8.2.3)")
             ru = r.first_rating_max
-        return PooledRating(n, points, earlier, h, ra, p, dp, ru, True, tuple(steps))
+        return PooledRating(n, points, earlier, h, ra, p, dp, ru, True, tuple(steps),
+                            hypothetical_rating=r.hypothetical_rating if h else None)  # fmt: skip
 
     def _expired(self, game: PendingGame, period: date | None) -> bool:
         """7.1.4: results count within consecutive rating periods of at most 26 months:

@@ -10,7 +10,7 @@ from decimal import Decimal
 from ...numbers import HALF, round_half_away
 from ...tables import dp_for_fraction
 from .calculation import FideCalculation
-from .model import Event, EventEntry, FirstRatingCalc, ListedPlayer, PlayerReport
+from .model import Event, EventEntry, FirstRatingCalc, GameLine, ListedPlayer, PlayerReport
 
 
 class FirstRatings(FideCalculation):
@@ -40,8 +40,9 @@ class FirstRatings(FideCalculation):
             counted = list(entry.games) if event.round_robin else vs_rated
             points = sum((g.score for g in counted), Decimal(0))
             calc = FirstRatingCalc(
-                event.name, event.round_robin, len(counted), points, points_vs_rated
-            )
+                event.name, event.round_robin, len(counted), points, points_vs_rated,
+                lines=self._lines(event, entry, rating),
+            )  # fmt: skip
             if not vs_rated:
                 calcs[entry.player] = replace(calc, discarded="no games against rated opponents")
                 continue
@@ -74,6 +75,22 @@ class FirstRatings(FideCalculation):
                     "the result is ignored (F6)",
                 )
         return calcs
+
+    def _lines(
+        self, event: Event, entry: EventEntry, rating: Mapping[str, int]
+    ) -> tuple[GameLine, ...]:
+        """The unrated player's games in the event for his report: against a rated
+        opponent at that opponent's rating; against an unrated one without a rating,
+        with why (F4: a round robin counts the game in p, a Swiss not at all)."""
+        if event.round_robin:
+            why = "unrated opponent: counts in p, not in Rar (F4)"
+        else:
+            why = "unrated opponent: does not count (F4)"
+        return tuple(
+            GameLine(event.name, game.round, game.opponent, game.score,
+                     rating.get(game.opponent), note="" if game.opponent in rating else why)
+            for game in entry.games
+        )  # fmt: skip
 
     def _round_robin_rc(
         self, event: Event, rated: set[str], rating: Mapping[str, int], n: int

@@ -154,6 +154,9 @@ class FirstRatingCalc:
     ru: int | None = None
     steps: tuple[str, ...] = ()
     discarded: str = ""
+    lines: tuple[GameLine, ...] = ()
+    """Each of his games in the event: against a rated opponent with the rating it
+    counts at (``opponent_rating``), else without one and the reason in ``note``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +175,10 @@ class PooledRating:
     ru: int  # Ra + dp rounded, at most first_rating_max (8.2.3)
     published: bool
     steps: tuple[str, ...] = ()
+    earlier_games: tuple[PendingGame, ...] = ()
+    """The pending results from earlier periods in the pool (this period's games are
+    the events' :attr:`FirstRatingCalc.lines` with a rating)."""
+    hypothetical_rating: int | None = None  # the rating of each hypothetical opponent
 
 
 @dataclass(frozen=True, slots=True)
