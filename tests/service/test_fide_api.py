@@ -381,7 +381,6 @@ def test_player_periods(make_api: MakeApi) -> None:
         "report": f"/api/v1/fide/periods/{first}/reports/9000006",
         "report_page": f"/periods/{first}/reports/9000006",
         "list_date": None,
-        "list_kind": "standard",
     }
     unrated = fide.get("/players/Player%20C/periods").json()["periods"][0]
     assert (unrated["old_rating"], unrated["new_rating"], unrated["change"], unrated["k"]) == (
