@@ -589,3 +589,23 @@ def test_crosstable_ranks_tiebreaks_performance_and_changes(make_api: MakeApi) -
     )  # fmt: skip
     # B and C both 7: the tiebreaks decide, and no two share a place
     assert {players["Player B"]["place"], players["Player C"]["place"]} == {2, 3}
+
+
+def test_a_period_says_which_amendments_applied_and_the_lists_flag(make_api: MakeApi) -> None:
+    """fide-2024 by date: the list of 2025-06-01 is rated without 8.3.1's 2650 rule (from
+    1 October 2025), the list of 2026-02-01 with it; each period says so. A woman (TRF
+    sex ``w``) has Flag ``w`` on the new list (7.2.2's column)."""
+    fide = make_api("fide")
+    woman = SEED_TRF.replace("001    2      Player B", "001    2 w    Player B")
+    assert woman != SEED_TRF
+    found = {}
+    for when in ("2025-06-01", "2026-02-01"):
+        pid = _period(fide, woman, when, rules="fide-2024", list_date=when, start_list=SEED_LIST)
+        period = fide.get(f"/fide/periods/{pid}").json()
+        found[when] = {a["article"]: a["applied"] for a in period["amendments"]}
+        flags = {e["player"]: e["flag"] for e in fide.get(f"/fide/periods/{pid}/list").json()[
+            "entries"]}  # fmt: skip
+        assert flags["9000002"] == "w" and flags["9000001"] == ""
+    assert found == {"2025-06-01": {"8.3.1": False}, "2026-02-01": {"8.3.1": True}}
+    seed = open_period(fide)
+    assert seed["amendments"] == []

@@ -20,7 +20,7 @@ from ..io.trf import TrfColour, TrfPlayer, TrfRound, parse_trf
 from ..ledger import Ledger
 from ..ledger.periods import PeriodEntry, Periods, PeriodView, PlayerPeriod
 from ..numbers import format_rating, round_half_away
-from ..systems.fide import ListKind, Ruleset
+from ..systems.fide import FideRules, ListKind, Ruleset
 from ..systems.tiebreaks import DEFAULT_TIEBREAKS, Entrant, Round, parse_tiebreaks, standings
 from .common import LIST_PAGE_MAX, Choice, PagePublic, RequestModel
 from .settings import API_V1
@@ -81,6 +81,13 @@ class PeriodCreate(RequestModel):
 # -- answers ----------------------------------------------------------------------------
 
 
+class AmendmentPublic(BaseModel):
+    article: str
+    since: date = Field(description="the day it took effect")
+    says: str
+    applied: bool = Field(description="whether it applies to this period")
+
+
 class PeriodPublic(BaseModel):
     id: int
     name: str
@@ -102,6 +109,11 @@ class PeriodPublic(BaseModel):
         description="what the upload's reading left out and why (a player entered twice, "
         "one entry never paired)",
     )
+    amendments: list[AmendmentPublic] = Field(
+        default_factory=list,
+        description="fide-2024: each amendment of the regulations for the period's list, "
+        "and whether it applies to the period (its games reach the amendment's date)",
+    )
 
 
 class PeriodsPublic(PagePublic):
@@ -121,6 +133,9 @@ class PeriodEntryPublic(BaseModel):
     )
     k: int | None = Field(description="the K used (fide F3); null without a calculation")
     period_games: int = Field(description="rated games this period counted")
+    flag: str = Field(
+        default="", description="the list's Flag (7.2.2): `i` inactive, `w` woman, `wi` both"
+    )
 
 
 class PeriodListPublic(PagePublic):
@@ -306,7 +321,20 @@ def period_public(view: PeriodView) -> PeriodPublic:
         closed=view.closed_at is not None,
         files=list(view.files),
         warnings=list(view.warnings),
+        amendments=_amendments(view),
     )
+
+
+def _amendments(view: PeriodView) -> list[AmendmentPublic]:
+    """The amendments of the period's list, applied or not (none for the seed, or for a
+    period stored before the rules by date)."""
+    if view.rules != Ruleset.FIDE_2024.value or not view.rules_by_date:
+        return []
+    rules = FideRules.for_period(view.rules, view.list_kind, view.list_date)
+    return [
+        AmendmentPublic(article=a.article, since=a.since, says=a.says, applied=applied)
+        for a, applied in rules.amendments_for(view.list_date)
+    ]
 
 
 def create_period(ledger: Ledger, body: PeriodCreate, now: datetime) -> PeriodPublic:
@@ -369,6 +397,7 @@ def _entry_public(entry: PeriodEntry) -> PeriodEntryPublic:
         change=format_rating(entry.change),
         k=entry.k,
         period_games=entry.period_games,
+        flag=entry.flag,
     )
 
 

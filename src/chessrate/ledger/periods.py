@@ -98,6 +98,7 @@ class PeriodEntry:
     k: int | None = None
     change: Decimal | None = None
     period_games: int = 0
+    flag: str = ""  # the list's Flag: i (inactive, 7.2.2), w (woman), wi
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,7 +474,7 @@ def _entry(row: Any) -> PeriodEntry:
     return PeriodEntry(
         row.position, row.player_id, row.name, row.old_rating, row.new_rating, row.games,
         k=report.get("k"), change=None if change is None else Decimal(change),
-        period_games=row.games - int(report["old_games"]),
+        period_games=row.games - int(report["old_games"]), flag=report.get("flag") or "",
     )  # fmt: skip
 
 
