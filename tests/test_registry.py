@@ -31,11 +31,12 @@ def test_a_system_that_rates_games_is_built_by_get_system_with_its_pools(system_
     assert (system.id, system.pools) == (system_id, info.pools)
 
 
-def test_fide_rates_periods_in_its_one_pool() -> None:
+def test_fide_rates_periods_in_a_pool_per_list() -> None:
     info = system_info("fide")
     assert info.kind is SystemKind.PERIODS
     assert (info.rates_games, info.rates_periods) == (False, True)
-    assert info.pools == ("fide",) == FideSystem.pools
+    assert info.pools == ("fide", "fide-rapid", "fide-blitz") == FideSystem.pools
+    assert [info.pool_label(pool) for pool in info.pools] == ["standard", "rapid", "blitz"]
     assert "fide" not in SYSTEM_IDS
     with pytest.raises(ValueError, match="unknown rating system 'fide'"):
         get_system("fide")

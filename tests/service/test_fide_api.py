@@ -80,6 +80,7 @@ def test_fide_period_reproduces_the_seed_round_robin(make_api: MakeApi) -> None:
         "change": "12.80",
         "k": 20,
         "period_games": 9,
+        "flag": "",
     }
     assert [e["position"] for e in entries] == list(range(1, 11))
 
