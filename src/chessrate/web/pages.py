@@ -32,6 +32,7 @@ from ..ledger import Ledger
 from ..numbers import display
 from ..systems.arena import allowed_controls
 from ..timecontrol import ESTIMATE_MOVES, as_players_write
+from .boards import game_board, live_clocks, pgn_text
 from .charts import rating_chart
 from .formats import change_class, moment_text, seconds_text, signed_change, time_control_text
 from .formats import signed as _signed
@@ -318,10 +319,16 @@ def person_link(player_id: str, name: str | None, href: str | None = None) -> Ma
 
 
 @router.get("/games/{game_id:path}", response_class=HTMLResponse)
-def game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
+def game(
+    request: Request, ledger: LedgerDep, game_id: str, ply: str | None = Query(None)
+) -> HTMLResponse:
+    """A game: its record, its board and moves when it has them (``ply``: the position
+    after that many plies; a bad value is ignored), and every change."""
     public = app_games.get_game(ledger, game_id)
     people = {public.white, public.black}
-    return _page(request, ledger, "game.html", people=people, game=public)
+    shown = game_board(public.white, public.black, public.moves or (), ply)
+    return _page(request, ledger, "game.html", people=people, game=public, shown=shown,
+                 pgn_url=f"/pgn/{quote(public.id, safe='')}")  # fmt: skip
 
 
 @router.get("/annulments", response_class=HTMLResponse)
@@ -360,10 +367,13 @@ def live(request: Request, ledger: LedgerDep) -> HTMLResponse:
 
 
 @router.get("/live/{game_id:path}", response_class=HTMLResponse)
-def live_game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
+def live_game(request: Request, ledger: LedgerDep, now: Now, game_id: str) -> HTMLResponse:
     found = app_live.get_live_game(ledger, game_id)
     people = {found.white, found.black}
-    return _page(request, ledger, "live_game.html", people=people, g=found)
+    played = [m.move for m in found.moves if m.move]
+    shown = game_board(found.white, found.black, played, None, start=True)
+    return _page(request, ledger, "live_game.html", people=people, g=found, shown=shown,
+                 clocks=live_clocks(found, now))  # fmt: skip
 
 
 PLAY_PAGE = 50
@@ -477,6 +487,21 @@ def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) 
         request, ledger, "report.html", period_id=period_id, report=public,
         report_link=_report_link(period_id),
     )  # fmt: skip
+
+
+PGN_TYPE = "application/x-chess-pgn"
+
+
+@router.get("/pgn/{game_id:path}")
+def game_pgn(ledger: LedgerDep, game_id: str) -> Response:
+    """A game as a PGN download: its tags (Event, Site, Date, White, Black, Result,
+    TimeControl) and its movetext (none when it was reported without moves)."""
+    public = app_games.get_game(ledger, game_id)
+    names = ledger.players.names((public.white, public.black))
+    text = pgn_text(public, names.get(public.white), names.get(public.black))
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", public.id)[:100] or "game"
+    return Response(text, media_type=PGN_TYPE,
+                    headers={"Content-Disposition": f'attachment; filename="{safe}.pgn"'})  # fmt: skip
 
 
 __all__ = ["router"]
