@@ -81,7 +81,9 @@ def test_a_move_link_shows_that_position(site_sample: Site, page: Page) -> None:
 
 def test_the_ply_without_script_and_bad_plies(site_sample: Site, page: Page) -> None:
     answer = site_sample.api.get("/games/with-moves?ply=1")
-    assert answer.status_code == 200 and 'aria-label="Board: the position after 1. e4' in answer.text
+    assert (
+        answer.status_code == 200 and 'aria-label="Board: the position after 1. e4' in answer.text
+    )
     for bad in ("x", "-1", "99999", "1e9", "", "%20"):
         answer = site_sample.api.get(f"/games/with-moves?ply={bad}")
         assert answer.status_code == 200, bad  # ignored: the final position
@@ -96,7 +98,7 @@ def test_the_pgn_reads_back_to_the_final_position(site_sample: Site, page: Page)
         page.locator("a.pgn-download").click()
     download = waiting.value
     assert download.suggested_filename == "with-moves.pgn"
-    text = open(download.path(), encoding="utf-8").read()
+    text = download.path().read_text(encoding="utf-8")
     answer = site_sample.api.get("/pgn/with-moves")
     assert answer.headers["content-type"].startswith("application/x-chess-pgn")
     game = chess.pgn.read_game(io.StringIO(text))

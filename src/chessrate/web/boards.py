@@ -96,9 +96,9 @@ def game_board(
     title = f"Board: {where} ({white} – {black})"
     check = position.king(position.turn) if position.is_check() else None
     svg = chess.svg.board(position, size=BOARD_SIZE, lastmove=last, check=check)
-    svg = svg.replace(
-        "<svg ", f'<svg role="img" aria-label="{_attr(title)}" ', 1
-    ).replace(">", f"><title>{_attr(title)}</title>", 1)
+    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{_attr(title)}" ', 1).replace(
+        ">", f"><title>{_attr(title)}</title>", 1
+    )
     return Shown(Markup(svg), at, len(played), title, played)
 
 

@@ -326,7 +326,9 @@ def game(
     after that many plies; a bad value is ignored), and every change."""
     public = app_games.get_game(ledger, game_id)
     people = {public.white, public.black}
-    shown = game_board(public.white, public.black, public.moves or (), ply)
+    names = ledger.players.names(people)
+    shown = game_board(names.get(public.white, public.white),
+                       names.get(public.black, public.black), public.moves or (), ply)  # fmt: skip
     return _page(request, ledger, "game.html", people=people, game=public, shown=shown,
                  pgn_url=f"/pgn/{quote(public.id, safe='')}")  # fmt: skip
 
@@ -371,7 +373,9 @@ def live_game(request: Request, ledger: LedgerDep, now: Now, game_id: str) -> HT
     found = app_live.get_live_game(ledger, game_id)
     people = {found.white, found.black}
     played = [m.move for m in found.moves if m.move]
-    shown = game_board(found.white, found.black, played, None, start=True)
+    names = ledger.players.names(people)
+    shown = game_board(names.get(found.white, found.white), names.get(found.black, found.black),
+                       played, None, start=True)  # fmt: skip
     return _page(request, ledger, "live_game.html", people=people, g=found, shown=shown,
                  clocks=live_clocks(found, now))  # fmt: skip
 
@@ -500,8 +504,8 @@ def game_pgn(ledger: LedgerDep, game_id: str) -> Response:
     names = ledger.players.names((public.white, public.black))
     text = pgn_text(public, names.get(public.white), names.get(public.black))
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", public.id)[:100] or "game"
-    return Response(text, media_type=PGN_TYPE,
-                    headers={"Content-Disposition": f'attachment; filename="{safe}.pgn"'})  # fmt: skip
+    disposition = f'attachment; filename="{safe}.pgn"'
+    return Response(text, media_type=PGN_TYPE, headers={"Content-Disposition": disposition})
 
 
 __all__ = ["router"]
