@@ -18,10 +18,9 @@ from alembic.config import Config
 from chessrate.errors import InvalidRecord
 from chessrate.ledger import Ledger
 from chessrate.ledger import periods as ledger_periods
-from chessrate.ledger.periods import LIST_POOLS
 from chessrate.ledger.schema import fide_periods
 from chessrate.samples import sample_text
-from chessrate.systems.fide import FideRules
+from chessrate.systems.fide import LIST_POOLS, FideRules
 
 from .helpers import NOW
 

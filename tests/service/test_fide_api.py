@@ -102,7 +102,11 @@ def test_fide_period_reproduces_the_seed_round_robin(make_api: MakeApi) -> None:
     assert [(r["pool"], r["rating"], r["display"]) for r in player["ratings"]] == [
         ("fide", "2613.00", "2613")
     ]
-    assert [p["pool"] for p in fide.get("/leaderboards").json()["pools"]] == ["fide"]
+    assert [p["pool"] for p in fide.get("/leaderboards").json()["pools"]] == [
+        "fide",
+        "fide-rapid",
+        "fide-blitz",
+    ]  # a leaderboard per list
 
     # A closed period takes no more files and is not closed twice.
     late = fide.post(

@@ -35,6 +35,7 @@ from ..numbers import display, round_half_away
 from ..records import microseconds
 from ..systems.arena import allowed_controls
 from ..timecontrol import ESTIMATE_MOVES, as_players_write
+from .boards import game_board, live_clocks, pgn_text
 from .charts import rating_chart
 from .formats import change_class, moment_text, seconds_text, signed_change, time_control_text
 from .formats import signed as _signed
@@ -358,10 +359,18 @@ def person_link(player_id: str, name: str | None, href: str | None = None) -> Ma
 
 
 @router.get("/games/{game_id:path}", response_class=HTMLResponse)
-def game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
+def game(
+    request: Request, ledger: LedgerDep, game_id: str, ply: str | None = Query(None)
+) -> HTMLResponse:
+    """A game: its record, its board and moves when it has them (``ply``: the position
+    after that many plies; a bad value is ignored), and every change."""
     public = app_games.get_game(ledger, game_id)
     people = {public.white, public.black}
-    return _page(request, ledger, "game.html", people=people, game=public)
+    names = ledger.players.names(people)
+    shown = game_board(names.get(public.white, public.white),
+                       names.get(public.black, public.black), public.moves or (), ply)  # fmt: skip
+    return _page(request, ledger, "game.html", people=people, game=public, shown=shown,
+                 pgn_url=f"/pgn/{quote(public.id, safe='')}")  # fmt: skip
 
 
 @router.get("/annulments", response_class=HTMLResponse)
@@ -400,10 +409,15 @@ def live(request: Request, ledger: LedgerDep) -> HTMLResponse:
 
 
 @router.get("/live/{game_id:path}", response_class=HTMLResponse)
-def live_game(request: Request, ledger: LedgerDep, game_id: str) -> HTMLResponse:
+def live_game(request: Request, ledger: LedgerDep, now: Now, game_id: str) -> HTMLResponse:
     found = app_live.get_live_game(ledger, game_id)
     people = {found.white, found.black}
-    return _page(request, ledger, "live_game.html", people=people, g=found)
+    played = [m.move for m in found.moves if m.move]
+    names = ledger.players.names(people)
+    shown = game_board(names.get(found.white, found.white), names.get(found.black, found.black),
+                       played, None, start=True)  # fmt: skip
+    return _page(request, ledger, "live_game.html", people=people, g=found, shown=shown,
+                 clocks=live_clocks(found, now))  # fmt: skip
 
 
 PLAY_PAGE = 50
@@ -527,6 +541,21 @@ def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) 
 def _two(value: object) -> str:
     """An exact value (a report's string) to two decimals, half away from zero."""
     return "" if value is None else str(round_half_away(Decimal(str(value))))
+
+
+PGN_TYPE = "application/x-chess-pgn"
+
+
+@router.get("/pgn/{game_id:path}")
+def game_pgn(ledger: LedgerDep, game_id: str) -> Response:
+    """A game as a PGN download: its tags (Event, Site, Date, White, Black, Result,
+    TimeControl) and its movetext (none when it was reported without moves)."""
+    public = app_games.get_game(ledger, game_id)
+    names = ledger.players.names((public.white, public.black))
+    text = pgn_text(public, names.get(public.white), names.get(public.black))
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", public.id)[:100] or "game"
+    disposition = f'attachment; filename="{safe}.pgn"'
+    return Response(text, media_type=PGN_TYPE, headers={"Content-Disposition": disposition})
 
 
 __all__ = ["router"]
