@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -216,4 +217,8 @@ def test_the_game_page_shows_the_moves(site_pair: Api) -> None:
     assert site_pair.post("/games", {**GAME, "moves": RUY[:4]}).status_code == 201
     page = site_pair.client.get("/games/g1")
     assert page.status_code == 200
-    assert '<p class="moves">1. e2e4 e7e5 2. g1f3 b8c6</p>' in page.text
+    # the moves as numbered pairs in SAN, each a link to its position
+    pairs = re.findall(r'<li value="(\d+)">(.*?)</li>', page.text)
+    moves = [(n, re.findall(r'<a class="move" href="\?ply=(\d+)#board"[^>]*>([^<]+)</a>', li))
+             for n, li in pairs]  # fmt: skip
+    assert moves == [("1", [("1", "e4"), ("2", "e5")]), ("2", [("3", "Nf3"), ("4", "Nc6")])]
