@@ -131,11 +131,25 @@ def test_chart_series_starts_at_the_first_before_and_marks_annulments(site_sampl
     assert series.start is not None
     assert series.start[1] == hundredths(history[0].change.before)
     assert series.start[0] == microseconds(history[0].played_at)
-    # few changes: all of them, annulments as their own kind at their own moment
-    assert [p.seq for p in series.points] == [i.seq for i in history]
-    assert [p.kind for p in series.points] == [i.kind for i in history]
-    assert [p.after for p in series.points] == [hundredths(i.change.after) for i in history]
+    # few changes: all of them; each annulment right after the game it annuls, at
+    # that game's moment and on its point, confirmed at its own moment
+    by_seq = sorted(series.points, key=lambda p: p.seq)
+    assert [p.seq for p in by_seq] == [i.seq for i in history]
+    assert [p.kind for p in by_seq] == [i.kind for i in history]
+    assert [p.after for p in by_seq] == [hundredths(i.change.after) for i in history]
     assert series.changes == len(history)
+    when = {i.seq: microseconds(i.played_at) for i in history}
+    annulled = 0
+    for n, point in enumerate(series.points):
+        if point.kind == "annulment":
+            annulled += 1
+            game = series.points[n - 1]
+            assert (game.kind, game.game) == ("game", point.game)
+            assert point.at == game.at and point.game_after == game.after
+            assert point.confirmed == when[point.seq] > game.at
+        else:
+            assert point.opponent  # the opponent's name
+    assert annulled == 2
     moments = [p.at for p in series.points]
     assert moments == sorted(moments)
     # a range: the line starts where the rating was when the range begins

@@ -249,29 +249,46 @@ class People:
         """The changes of the player's rating in ``pool`` in the last ``days`` before
         the pool's last change (None: all of them), with the rating the range starts
         from. More than ``limit`` are bucketed in SQL as :func:`bucketed` does in
-        Python (the first, the last, every annulment, and each of the equal spans of
-        time's lowest and highest rating), so only the drawn points are read."""
+        Python (the first, the last, every annulment and its game, and each of the
+        equal spans of time's lowest and highest rating), so only the drawn points are
+        read. An annulment is drawn at the game it annuls (its ``at`` is the game's
+        moment, ``confirmed`` its own), so ranges count back from the last game."""
         code = self._pool_code(pool)
         with self.ledger.reading() as conn:
             key = self._key_of(conn, player_id)
             mine = and_(changes.c.player == key, changes.c.pool == code)
+            # an annulment is drawn at the game it annuls: the game's moment, and the
+            # player's rating after the game (its own change's) for the marker
+            own_change = changes.alias("own_change")
             reversed_ = conn.execute(
                 select(
-                    changes.c.seq, changes.c.before, changes.c.after, games.c.id, annulments.c.at
+                    changes.c.seq, changes.c.before, changes.c.after, changes.c.opponent,
+                    games.c.id, games.c.played_at, annulments.c.at,
+                    own_change.c.after.label("game_after"),
                 )
                 .join(games, games.c.seq == changes.c.game)
                 .join(annulments, annulments.c.game_id == games.c.id)
+                .outerjoin(own_change, and_(own_change.c.player == changes.c.player,
+                                            own_change.c.pool == changes.c.pool,
+                                            own_change.c.seq == games.c.seq))
                 .where(mine, changes.c.game.is_not(None))
-            ).all()
+            ).all()  # fmt: skip
             events = [
-                SeriesPoint(r.seq, microseconds(as_utc(r.at)), r.after,
-                            _moved(r.before, r.after), r.id, "annulment")
+                SeriesPoint(r.seq, r.played_at, r.after, _moved(r.before, r.after), r.id,
+                            "annulment", None, microseconds(as_utc(r.at)), r.game_after)
                 for r in reversed_ if r.after is not None
             ]  # fmt: skip
+            against = {r.seq: r.opponent for r in reversed_}
+            annulled = sorted({e.game for e in events})
             own = and_(mine, changes.c.game.is_(None))
             base = (
                 select(
-                    changes.c.seq, changes.c.before, changes.c.after, games.c.played_at, games.c.id
+                    changes.c.seq,
+                    changes.c.before,
+                    changes.c.after,
+                    games.c.played_at,
+                    games.c.id,
+                    changes.c.opponent,
                 )
                 .join(games, games.c.seq == changes.c.seq)
                 .where(own, changes.c.after.is_not(None))
@@ -315,15 +332,23 @@ class People:
                             inner.c.after == ends.c.low,
                             inner.c.after == ends.c.high,
                             inner.c.seq.in_((first_seq, last_seq)),
+                            inner.c.id.in_(annulled),
                         )
                     )
                 )
-                found = _first_of_each(conn.execute(query).all())
+                found = _first_of_each(conn.execute(query).all(), set(annulled))
             start = self._chart_start(conn, mine, since)
+            keys = {r.opponent for r in found} | set(against.values())
+            named = conn.execute(
+                select(players.c.key, players.c.id, players.c.name).where(players.c.key.in_(keys))
+            ).all()
+        names = {r.key: r.name or r.id for r in named}
         points = [
-            SeriesPoint(r.seq, r.played_at, r.after, _moved(r.before, r.after), r.id, "game")
+            SeriesPoint(r.seq, r.played_at, r.after, _moved(r.before, r.after), r.id, "game",
+                        names.get(r.opponent))
             for r in found
-        ]
+        ]  # fmt: skip
+        events = [replace(e, opponent=names.get(against[e.seq])) for e in events]
         return ChartSeries(pool, start, _in_order([*points, *events]), count + len(events), last)
 
     def _chart_start(
@@ -351,10 +376,11 @@ def _moved(before: int | None, after: int | None) -> int | None:
     return None if before is None or after is None else after - before
 
 
-def _first_of_each(found: Sequence[Any]) -> list[Any]:
+def _first_of_each(found: Sequence[Any], annulled: set[str]) -> list[Any]:
     """Of the rows a bucket query returns (ties: every row at a bucket's lowest or
-    highest rating), the first (by seq) at each bucket's lowest and highest, and the
-    range's first and last rows."""
+    highest rating), the first (by seq) at each bucket's lowest and highest, the
+    range's first and last rows, and the rows of the ``annulled`` games (an
+    annulment's marker sits on its game's point)."""
     kept: dict[tuple[int, int], Any] = {}
     ends: dict[str, Any] = {}
     for row in sorted(found, key=lambda r: r.seq):
@@ -368,24 +394,34 @@ def _first_of_each(found: Sequence[Any]) -> list[Any]:
             lows[bucket] = row
         if bucket not in highs or after > highs[bucket].after:
             highs[bucket] = row
-    rows = {r.seq: r for r in (*lows.values(), *highs.values(), *ends.values())}
+    kept_annulled = (r for r in found if r.id in annulled)
+    rows = {r.seq: r for r in (*lows.values(), *highs.values(), *ends.values(), *kept_annulled)}
     return list(rows.values())
 
 
 def _in_order(points: Sequence[SeriesPoint]) -> tuple[SeriesPoint, ...]:
-    """Points in commit order, each moment no earlier than the one before it (a game
-    rated after a later-played one shows at that later moment)."""
-    ordered = []
+    """The games' points in commit order, each moment no earlier than the one before
+    it (a game rated after a later-played one shows at that later moment), and each
+    annulment right after the game it annuls, at that game's moment (else, the game
+    not drawn, at the last point of its game's moment)."""
+    ordered: list[SeriesPoint] = []
     latest = None
-    for point in sorted(points, key=lambda p: p.seq):
+    for point in sorted((p for p in points if p.kind == "game"), key=lambda p: p.seq):
         latest = point.at if latest is None else max(latest, point.at)
         ordered.append(point if point.at == latest else replace(point, at=latest))
+    for event in sorted((p for p in points if p.kind != "game"), key=lambda p: p.seq):
+        place = next((n for n, p in enumerate(ordered) if p.game == event.game), None)
+        if place is None:
+            place = sum(1 for p in ordered if p.at <= event.at) - 1
+        at = ordered[place].at if place >= 0 else event.at
+        ordered.insert(place + 1, replace(event, at=at))
     return tuple(ordered)
 
 
 def bucketed(points: Sequence[SeriesPoint], limit: int = MAX_POINTS) -> tuple[SeriesPoint, ...]:
-    """At most ``limit`` of ``points`` (in time order): all of them when they are few;
-    else every annulment and, of the games' points, the first, the last, and the
+    """At most ``limit`` of ``points`` (in drawing order): all of them when they are
+    few; else every annulment and its game's point and, of the games' points, the
+    first, the last, and the
     lowest and the highest rating of each of (``limit`` - those) / 2 equal spans of
     the games' time, in order (the rule :meth:`People.chart_series` applies in
     SQL)."""
@@ -398,6 +434,8 @@ def bucketed(points: Sequence[SeriesPoint], limit: int = MAX_POINTS) -> tuple[Se
     width = (last - first) // spans + 1
     kept = {games[0].seq: games[0], games[-1].seq: games[-1]}
     kept.update((p.seq, p) for p in events)
+    annulled = {p.game for p in events}
+    kept.update((p.seq, p) for p in games if p.game in annulled)
     buckets: dict[int, list[SeriesPoint]] = {}
     for point in games:
         buckets.setdefault((point.at - first) // width, []).append(point)
@@ -405,7 +443,8 @@ def bucketed(points: Sequence[SeriesPoint], limit: int = MAX_POINTS) -> tuple[Se
         low = min(inside, key=lambda p: (p.after, p.seq))
         high = max(inside, key=lambda p: (p.after, -p.seq))
         kept[low.seq], kept[high.seq] = low, high
-    return tuple(sorted(kept.values(), key=lambda p: p.seq))
+    order = {p.seq: n for n, p in enumerate(points)}
+    return tuple(sorted(kept.values(), key=lambda p: order[p.seq]))
 
 
 __all__ = ["MAX_POINTS", "People", "bucketed"]

@@ -132,8 +132,8 @@ class PoolSummary:
 @dataclass(frozen=True, slots=True)
 class SeriesPoint:
     """One change on a rating chart, as integers: ``at`` in microseconds since 1970
-    UTC (the game's moment, or the annulment's; never before the point before it),
-    ``after`` and ``change`` in hundredths."""
+    UTC (the game's moment, an annulment's too: it is drawn at the game it annuls;
+    never before the game point before it), ``after`` and ``change`` in hundredths."""
 
     seq: int
     at: int
@@ -141,6 +141,13 @@ class SeriesPoint:
     change: int | None
     game: str
     kind: str  # a HistoryKind value: "game" or "annulment"
+    opponent: str | None = None
+    """The opponent's name (else id), when known."""
+    confirmed: int | None = None
+    """An annulment's own moment (when it was confirmed), in microseconds."""
+    game_after: int | None = None
+    """An annulment's game: the player's rating after it in the pool (hundredths),
+    where the chart's marker sits."""
 
 
 @dataclass(frozen=True, slots=True)
