@@ -92,7 +92,7 @@ def test_the_player_page_says_why_an_inactive_player_is_not_ranked(
     blitz = next(p for p in stats["pools"] if p["pool"] == "blitz")
     assert blitz["rank"] is None
     assert blitz["unranked"].startswith(f"not active (inactive since {inactive['inactive_since']})")
-    screen.goto(f"{later.base}/players/{inactive['player']}")
+    screen.goto(f"{later.base}/players/{inactive['player']}?pool=blitz")
     assert_fits(screen)
     text = screen.locator("section.pool[data-pool='blitz'] dd.rank").inner_text()
     assert text.startswith(f"not ranked: not active (inactive since {inactive['inactive_since']})")

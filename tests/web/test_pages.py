@@ -53,26 +53,38 @@ def test_player_page_numbers_and_the_charts_points_equal_the_history(
     site_sample: Site, page: Page
 ) -> None:
     """The chart's drawn points (its data table: hal has few changes, so all of them)
-    are the API's history: the starting rating, then each change's rating after."""
+    are the API's history: the rating at the start of the range, then each change's
+    rating after, each linked to its game by the opponent's name. One chart: each
+    pool's opens from the pools table."""
     player = site_sample.get("/players/hal")
     page.goto(site_sample.base + "/players/hal")
     screenshot(page, "site-player-hal")
     rows = page.locator("table.ratings tbody tr")
-    assert rows.count() == len(player["ratings"])
-    for rating in player["ratings"]:
+    assert rows.count() == len(player["ratings"]) > 1
+    for n, rating in enumerate(player["ratings"]):
+        if n:  # the next pool's chart, by its link in the table
+            page.locator(f"table.ratings tr[data-pool='{rating['pool']}'] td.pool a").click()
+            page.wait_for_url(f"**pool={rating['pool']}#pool-{rating['pool']}")
         row = page.locator(f"table.ratings tr[data-pool='{rating['pool']}']")
         assert row.locator("td.display").inner_text() == rating["display"]
         assert row.locator("td.exact").inner_text() == rating["rating"]
         assert row.locator("td.games").inner_text() == str(rating["games"])
         history = site_sample.get(f"/players/hal/history/{rating['pool']}")
+        assert page.locator("section.pool").count() == 1
         section = page.locator(f"section.pool[data-pool='{rating['pool']}']")
         drawn = section.locator("table.chart-data tbody tr")
         assert drawn.evaluate_all("rs => rs.map(r => r.cells[1].textContent)") == [
             history["items"][0]["change"]["before"],
             *(i["change"]["after"] for i in history["items"]),
         ]
-        games = drawn.evaluate_all("rs => rs.slice(1).map(r => r.cells[2].textContent)")
-        assert games == [i["change"]["game"] for i in history["items"]]
+        games = drawn.evaluate_all(
+            "rs => rs.slice(1).map(r => [r.dataset.game, r.cells[2].textContent,"
+            " r.cells[2].querySelector('a').getAttribute('href')])"
+        )
+        assert games == [
+            [i["change"]["game"], i["opponent_name"], f"/games/{i['change']['game']}"]
+            for i in history["items"]
+        ]
 
 
 def test_a_games_date_opens_the_game(site_sample: Site, page: Page) -> None:

@@ -1,8 +1,9 @@
 """Player pages in Chromium at 1366 and 390 px, for site,
-arena and corr: names where ids were, the state in words, the record per pool, a
-dated chart reachable by keyboard (its readout equal to the API's history), the range
-links, the games list (coloured changes, time controls as players write them), a
-bot's games, no sideways scrolling; and a 20,000-game player's page under 300 KB."""
+arena and corr: names where ids were, the table of pools (state in words, rank), the
+shown pool's record, one dated chart reachable by keyboard (its readout equal to the
+API's history, naming the opponent), the range links, the games list (coloured
+changes, time controls as players write them), a bot's games, no sideways scrolling;
+and a 20,000-game player's page under 300 KB."""
 
 from __future__ import annotations
 
@@ -40,13 +41,28 @@ def test_player_page(system: str, screen: Page, request: pytest.FixtureRequest) 
         player = sample.get(f"/players/{player_id}")
         assert page.locator("h1").inner_text().startswith(player["name"] or player_id)
 
-        # the state in words, the record per pool
+        # the state in words and the rank per pool (the table); the shown pool's record
+        section = page.locator("section.pool")
+        assert section.count() <= 1  # one chart, one pool's record
+        shown = section.get_attribute("data-pool") if section.count() else None
         for pool in stats["pools"]:
             row = page.locator(f"table.ratings tr[data-pool='{pool['pool']}']")
             if not row.count():
                 continue
             assert row.locator("td.state").inner_text() == pool["standing"]
-            section = page.locator(f"section.pool[data-pool='{pool['pool']}']")
+            if pool["rank"]:
+                cell = row.locator("td.rank a")
+                assert cell.inner_text() == f"#{pool['rank']}"
+                assert cell.get_attribute("href") == (
+                    f"/leaderboards/{pool['pool']}?page={(pool['rank'] - 1) // 50 + 1}"
+                    f"#rank-{pool['rank']}"
+                )
+                ranked = sample.get(f"/leaderboards/{pool['pool']}/players/{player_id}")
+                assert ranked["rank"] == pool["rank"]
+            else:
+                assert row.locator("td.rank").inner_text() == "—"
+            if pool["pool"] != shown:
+                continue
             assert section.locator("dd.standing").inner_text() == pool["standing"]
             wdl = f"{pool['wins']} / {pool['draws']} / {pool['losses']}"
             assert section.locator("dd.wdl").inner_text() == wdl
@@ -59,8 +75,6 @@ def test_player_page(system: str, screen: Page, request: pytest.FixtureRequest) 
                 assert link.get_attribute("href") == (
                     f"/leaderboards/{pool['pool']}?page={number}#rank-{pool['rank']}"
                 )
-                ranked = sample.get(f"/leaderboards/{pool['pool']}/players/{player_id}")
-                assert ranked["rank"] == pool["rank"]
             elif pool["unranked"]:
                 assert (
                     section.locator("dd.rank")
@@ -163,13 +177,19 @@ def check_chart(page: Page, sample: Site, player_id: str, pool: str) -> None:
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")
+    # the point shown: its data row says which game (and kind) it is
+    index = int(readout.get_attribute("data-index") or "-1")
+    row = section.locator("table.chart-data tbody tr").nth(index)
+    item = history[(row.get_attribute("data-game") or "", row.get_attribute("class") or "")]
     parts = readout.inner_text().split(" · ")
     assert DATE.match(parts[0]), parts
-    game = parts[2].removesuffix(" (annulled)")
-    kind = "annulment" if parts[2].endswith("(annulled)") else "game"
-    item = history[(game, kind)]
-    assert parts[1] == item["change"]["after"]
-    assert parts[0] == _utc(item["at"])
+    if item["kind"] == "game":  # date · rating · the opponent · change
+        assert parts[1] == item["change"]["after"]
+        assert parts[0] == _utc(item["at"])
+        assert parts[2] == f"vs {item['opponent_name'] or item['change']['opponent']}"
+    else:  # an annulment, at its game's date, saying when it was confirmed
+        assert f"confirmed {_utc(item['at'])}" in parts[1]
+        assert parts[1].endswith(item["change"]["after"])
     assert plot.get_attribute("aria-valuetext") == readout.inner_text()
     # ranges are links, relative to the player's last game
     links = section.locator("nav.ranges a")
@@ -211,16 +231,30 @@ def test_the_chart_works_without_javascript(browser, site_sample: Site) -> None:
     section.locator("details.chart-data summary").click()
     rows = section.locator("table.chart-data tbody tr")
     history = site_sample.get("/players/zed/history/site")["items"]
-    # the start, then every change (zed has few): the same numbers as the API
+    # the start, then every change (zed has few): the same numbers as the API, each
+    # annulment right after the game it annuls
     assert rows.count() == len(history) + 1
     assert rows.first.locator("td").nth(1).inner_text() == history[0]["change"]["before"]
-    shown = [r.locator("td").nth(1).inner_text() for r in rows.all()[1:]]
-    assert shown == [i["change"]["after"] for i in history]
-    assert section.locator("table.chart-data tr.annulment").count() == sum(
-        1 for i in history if i["kind"] == "annulment"
+    shown = rows.evaluate_all(
+        "rs => rs.slice(1).map(r => [r.dataset.game, r.className, r.cells[1].textContent])"
     )
-    assert section.locator("svg.chart path.mark.annulment").count() == 1
+    by_seq = sorted(history, key=lambda i: i["seq"])
+    assert sorted(shown) == sorted(
+        [i["change"]["game"], i["kind"], i["change"]["after"]] for i in by_seq
+    )
+    for n, (game, kind, _) in enumerate(shown):
+        if kind == "annulment":
+            assert shown[n - 1][:2] == [game, "game"]
+    annulments = sum(1 for i in history if i["kind"] == "annulment")
+    assert annulments == 2
+    assert section.locator("table.chart-data tr.annulment").count() == annulments
+    assert section.locator("svg.chart path.mark.annulment").count() == annulments
     assert section.locator("svg.chart path.mark.start").count() == 1
+    # a slider whose value is there without script, but no dead tab stop
+    plot = section.locator(".chart-plot")
+    assert plot.get_attribute("role") == "slider"
+    assert plot.get_attribute("aria-valuenow") == str(len(history) + 1)
+    assert plot.get_attribute("aria-valuetext") == rows.last.get_attribute("data-readout")
     assert page.locator("[tabindex]").count() == 0
     context.close()
 

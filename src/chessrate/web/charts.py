@@ -5,8 +5,11 @@ table of the drawn points in a ``<details>``. It needs no JavaScript; the vendor
 drag) move a focus point and fill a readout from that table.
 
 The series comes bucketed from the ledger (at most ~500 points, each bucket's lowest
-and highest kept): the chart draws the starting rating, the line, and annulments as
-marked events. Ratings stay exact (integer hundredths) up to the pixel coordinates,
+and highest kept): the chart draws the rating at the start of the range, the line
+through the games, and each annulment at the game it annuls (a marker on the game's
+point and a dashed step to where the game's change reversed puts it; its label says
+when the annulment was confirmed). Points keep a margin inside the plot, so no dot is
+cut at an edge. Ratings stay exact (integer hundredths) up to the pixel coordinates,
 which are floats.
 """
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import calendar
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -28,6 +32,9 @@ from .formats import change_class, moment_text, signed_change
 WIDTH, HEIGHT = 1000, 400
 """The SVG's user units (stretched to the box the page gives it)."""
 PAD_Y = 24
+PAD_X = 30
+"""Margins (user units) between the plot's edges and its outermost points: at least
+the largest marker's half width (7 px) on a phone's ~300 px wide plot."""
 DOTS_UP_TO = 120
 """Up to this many points each gets a dot; more are only the line."""
 
@@ -81,64 +88,112 @@ def _game_link(game: str) -> tuple[str, str]:
     return f"/games/{game}", game
 
 
+START_WORDS = "rating at the start of this range"
+
+
+@dataclass(frozen=True, slots=True)
+class _Drawn:
+    """One row of the chart's data: the start, a game or an annulment."""
+
+    at: int
+    value: int  # hundredths: the rating after (an annulment: after it was confirmed)
+    kind: str
+    game: str = ""
+    change: int | None = None
+    opponent: str | None = None
+    confirmed: int | None = None
+    mark: int | None = None  # hundredths: where the point sits (an annulment: on its game)
+
+    @property
+    def spot(self) -> int:
+        return self.value if self.mark is None else self.mark
+
+
 def rating_chart(
     series: ChartSeries,
     label: str,
     link: Link = _game_link,
     line_words: str = "rating after each game",
-    point_words: str = "game",
+    point_words: str = "opponent",
 ) -> Markup:
     """The chart of ``series`` (HTML: the plot, its axes' labels, a readout for the
     script, the data table); empty when there is nothing to draw. ``link`` makes each
-    point's link in the data table from its ``game`` (a game's page by default; the
-    fide player's page links each period's report); ``line_words`` is the legend of
-    the line, ``point_words`` the heading of the data table's links."""
+    point's link in the data table from its ``game`` (a game's page by default, the
+    link's text the opponent's name when the point has one; the fide player's page
+    links each period's report); ``line_words`` is the legend of the line,
+    ``point_words`` the heading of the data table's links."""
     points = list(series.points)
     if not points:
         return Markup("")
     start = series.start
-    # (moment, rating in hundredths, kind, game, change) of everything drawn
-    drawn: list[tuple[int, int, str, str, int | None]] = []
+    drawn: list[_Drawn] = []
     if start is not None:
-        drawn.append((start[0], start[1], "start", "", None))
-    drawn += [(p.at, p.after, p.kind, p.game, p.change) for p in points]
-    first, last = drawn[0][0], drawn[-1][0]
+        drawn.append(_Drawn(start[0], start[1], "start"))
+    for p in points:
+        mark = p.game_after if p.kind == "annulment" else None
+        drawn.append(_Drawn(p.at, p.after, p.kind, p.game, p.change, p.opponent, p.confirmed, mark))
+    first, last = drawn[0].at, max(d.at for d in drawn)
     if last - first < DAY:
         first, last = first - DAY // 2, last + DAY // 2
-    values = [from_hundredths(d[1]) for d in drawn]
+    steps = {  # an annulment's step: from its game's point to the change reversed
+        n: d.spot + d.change
+        for n, d in enumerate(drawn)
+        if d.kind == "annulment" and d.mark is not None and d.change is not None
+    }
+    values = [from_hundredths(h) for h in (*(d.spot for d in drawn), *steps.values())]
     low, high = min(values), max(values)
     if high - low < 20:
         middle = (high + low) / 2
         low, high = middle - 10, middle + 10
 
     def x(at: int) -> float:
-        return WIDTH * (at - first) / (last - first)
+        return PAD_X + (WIDTH - 2 * PAD_X) * (at - first) / (last - first)
 
     def y(value: Decimal) -> float:
         return PAD_Y + float((high - value) / (high - low)) * (HEIGHT - 2 * PAD_Y)
 
-    spots = [(x(d[0]), y(v)) for d, v in zip(drawn, values, strict=True)]
+    spots = [(x(d.at), y(from_hundredths(d.spot))) for d in drawn]
+    readouts = [_readout(d) for d in drawn]
     y_ticks = _rating_ticks(low, high)
     x_ticks = time_ticks(first, last)
     grid = "".join(f"M0 {y(Decimal(t)):.1f}H{WIDTH}" for t in y_ticks)
     grid += "".join(f"M{x(t):.1f} 0V{HEIGHT}" for t, _ in x_ticks)
-    line = " ".join(f"{px:.1f},{py:.1f}" for px, py in spots)
+    line = " ".join(
+        f"{px:.1f},{py:.1f}" for (px, py), d in zip(spots, drawn, strict=True)
+        if d.kind != "annulment"
+    )  # fmt: skip
+    slider = (
+        f' role="slider" aria-label="{escape(label)}: arrow keys move through the points"'
+        f' aria-valuemin="1" aria-valuemax="{len(drawn)}" aria-valuenow="{len(drawn)}"'
+        f' aria-valuetext="{escape(readouts[-1])}"'
+    )
     parts = [
         '<div class="chart-area"><div class="chart-y" aria-hidden="true">',
         *(f'<span style="top:{100 * y(Decimal(t)) / HEIGHT:.2f}%">{t}</span>' for t in y_ticks),
-        '</div><div class="chart-plot">',
+        f'</div><div class="chart-plot"{slider}>',
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" preserveAspectRatio="none" '
-        f'role="img" aria-label="{escape(label)}">',
+        f'aria-hidden="true">',
         f'<path class="grid" d="{grid}"/>',
         f'<polyline class="line" points="{line}"/>',
     ]
-    marks = {"start": "", "game": "", "annulment": ""}
-    for (px, py), d in zip(spots, drawn, strict=True):
-        if d[2] != "game" or len(drawn) <= DOTS_UP_TO:
-            marks[d[2]] += f"M{px:.1f} {py:.1f}h0"
+    marks = {"start": "", "game": ""}
+    annulled = []
+    for n, ((px, py), d) in enumerate(zip(spots, drawn, strict=True)):
+        if d.kind == "annulment":
+            if n in steps:
+                end = y(from_hundredths(steps[n]))
+                annulled.append(f'<path class="step annulment" d="M{px:.1f} {py:.1f}V{end:.1f}"/>')
+            annulled.append(
+                f'<path class="mark annulment" data-game="{escape(d.game)}" data-x="{px:.1f}" '
+                f'data-y="{py:.1f}" data-at="{_iso(d.at)}" data-confirmed="{_iso(d.confirmed)}" '
+                f'd="M{px:.1f} {py:.1f}h0"><title>{escape(readouts[n])}</title></path>'
+            )
+        elif d.kind != "game" or len(drawn) <= DOTS_UP_TO:
+            marks[d.kind] += f"M{px:.1f} {py:.1f}h0"
     for kind, path in marks.items():
         if path:
             parts.append(f'<path class="mark {kind}" d="{path}"/>')
+    parts += annulled
     parts += [
         '<path class="mark focus" d=""/></svg>',
         '<output class="readout" hidden></output></div>',
@@ -150,9 +205,33 @@ def rating_chart(
         ),
         "</div></div>",
     ]
-    parts.append(_legend(start is not None, any(d[2] == "annulment" for d in drawn), line_words))
-    parts.append(_data_table(drawn, spots, values, series.changes, link, point_words))
+    parts.append(_legend(start is not None, any(d.kind == "annulment" for d in drawn), line_words))
+    parts.append(_data_table(drawn, spots, readouts, series.changes, link, point_words))
     return Markup("".join(parts))
+
+
+def _iso(at: int | None) -> str:
+    return "" if at is None else moment(at).isoformat()
+
+
+def _change(change: int | None) -> str:
+    return signed_change(None if change is None else f"{from_hundredths(change)}")
+
+
+def _readout(d: _Drawn) -> str:
+    """A point as the chart's readout (and the slider's value) says it: the date, the
+    rating, the opponent (else the game) and the change."""
+    when = moment_text(moment(d.at))
+    if d.kind == "start":
+        return f"{when} · {from_hundredths(d.value)} · {START_WORDS}"
+    who = f"vs {d.opponent}" if d.opponent else d.game
+    if d.kind == "annulment":
+        confirmed = moment_text(moment(d.confirmed)) if d.confirmed is not None else "later"
+        return (
+            f"{when} · {who}: annulled, confirmed {confirmed}; the game's change reversed: "
+            f"{_change(d.change)} → {from_hundredths(d.value)}"
+        )
+    return f"{when} · {from_hundredths(d.value)} · {who} · {_change(d.change)}"
 
 
 def _edge(percent: float) -> str:
@@ -166,38 +245,46 @@ def _edge(percent: float) -> str:
 def _legend(start: bool, annulments: bool, line_words: str) -> str:
     items = [f'<span class="key line">{escape(line_words)}</span>']
     if start:
-        items.append('<span class="key start">starting rating</span>')
+        items.append(f'<span class="key start">{START_WORDS}</span>')
     if annulments:
-        items.append('<span class="key annulment">annulment (the game\'s change reversed)</span>')
+        items.append(
+            '<span class="key annulment">annulment, at the game it annuls (dashed: the '
+            "game's change reversed)</span>"
+        )
     return f'<p class="chart-legend">{" ".join(items)}</p>'
 
 
 def _data_table(
-    drawn: Sequence[tuple[int, int, str, str, int | None]],
+    drawn: Sequence[_Drawn],
     spots: Sequence[tuple[float, float]],
-    values: Sequence[Decimal],
+    readouts: Sequence[str],
     changes: int,
     link: Link = _game_link,
-    point_words: str = "game",
+    point_words: str = "opponent",
 ) -> str:
     """The drawn points as a table (the chart without JavaScript, and the script's
-    data: each row's ``data-x``/``data-y`` are its point's coordinates)."""
-    shown = sum(1 for d in drawn if d[2] != "start")
+    data: each row's ``data-x``/``data-y`` are its point's coordinates, its
+    ``data-readout`` what the readout says)."""
+    shown = sum(1 for d in drawn if d.kind != "start")
     note = f"{shown} points drawn" + (f" of {changes} changes" if changes > shown else "")
     rows = []
-    for (at, _, kind, game, change), (px, py), value in zip(drawn, spots, values, strict=True):
-        if kind == "start":
-            what, delta, moved = "start", "", "even"
+    for d, (px, py), readout in zip(drawn, spots, readouts, strict=True):
+        if d.kind == "start":
+            what, delta, moved = START_WORDS, "", "even"
         else:
-            href, words = link(game)
-            what = f'<a href="{escape(href)}">{escape(words)}</a>'
-            if kind == "annulment":
-                what += " (annulled)"
-            text = None if change is None else f"{from_hundredths(change)}"
+            href, words = link(d.game)
+            title = f' title="game {escape(d.game)}"' if d.opponent else ""
+            what = f'<a href="{escape(href)}"{title}>{escape(d.opponent or words)}</a>'
+            if d.kind == "annulment":
+                confirmed = moment_text(moment(d.confirmed)) if d.confirmed else "later"
+                what += f" (annulled, confirmed {escape(confirmed)})"
+            text = None if d.change is None else f"{from_hundredths(d.change)}"
             delta, moved = signed_change(text), change_class(text)
         rows.append(
-            f'<tr class="{kind}" data-x="{px:.1f}" data-y="{py:.1f}"><td>{moment_text(moment(at))}'
-            f'</td><td>{value}</td><td>{what}</td><td class="{moved}">{delta}</td></tr>'
+            f'<tr class="{d.kind}" data-game="{escape(d.game)}" data-x="{px:.1f}" '
+            f'data-y="{py:.1f}" data-readout="{escape(readout)}"><td>{moment_text(moment(d.at))}'
+            f"</td><td>{from_hundredths(d.value)}</td><td>{what}</td>"
+            f'<td class="{moved}">{delta}</td></tr>'
         )
     return (
         f'<details class="chart-data"><summary>Data table ({note})</summary>'

@@ -277,9 +277,12 @@ def player(
     active_days: ActiveDays,
     page: int = Query(1, ge=1, le=MAX_PAGE),
     span: Literal["1m", "3m", "1y", "all"] = Query("all", alias="range"),
+    pool: str | None = Query(None, max_length=32),
 ) -> HTMLResponse:
-    """A player: per pool the rating, its state in words, peak, W/D/L, rank and the
-    chart over the chosen range; the games list, newest first, paged."""
+    """A player: a table of the pools (rating, state in words, games, rank), each a link
+    that shows its pool; the shown pool's peak, W/D/L and rank, and its chart over the
+    chosen range (one chart: ``?pool=``, else the first pool with a rated game); the
+    games list, newest first, paged."""
     public = app_players.get_player(ledger, player_id)
     if ledger.info.rates_periods:  # fide: the rating by period, not game by game
         card = app_periods.player_card(ledger, player_id)
@@ -294,26 +297,31 @@ def player(
     stats = app_players.player_stats(ledger, player_id, active_days)
     summaries = {s.pool: s for s in stats.pools}
     words, days = RANGES[span]
-    sections = []
     who = public.name or player_id
-    for rating in public.ratings:
-        series = app_players.chart_series(ledger, player_id, rating.pool, days)
-        name = ledger.info.pool_label(rating.pool)
-        sections.append(
-            {
-                "rating": rating,
-                "stats": summaries.get(rating.pool),
-                "chart": rating_chart(series, f"{who}: {name} rating, {words}"),
-                "points": len(series.points),
-            }
-        )  # fmt: skip
+    sections: list[dict[str, Any]] = [
+        {"rating": r, "stats": summaries.get(r.pool)} for r in public.ratings
+    ]
+    pools = [r.pool for r in public.ratings]
+    played_in = [r.pool for r in public.ratings if (found := summaries.get(r.pool)) and found.peak]
+    default = next(iter(played_in or pools), None)
+    chosen = pool if pool in pools else default
+    current = None
+    if chosen is not None:
+        series = app_players.chart_series(ledger, player_id, chosen, days)
+        name = ledger.info.pool_label(chosen)
+        current = sections[pools.index(chosen)] | {
+            "chart": rating_chart(series, f"{who}: {name} rating, {words}"),
+            "points": len(series.points),
+        }
     offset = (page - 1) * GAMES_PER_PAGE
     played = app_players.player_games(ledger, player_id, offset, GAMES_PER_PAGE)
     pages = max(1, -(-played.total // GAMES_PER_PAGE))
     return _page(
         request, ledger, "player.html", people={g.opponent for g in played.games},
         player=public, stats=stats, sections=sections, played=played, page=page, pages=pages,
-        span=span, ranges=RANGES, board_page=BOARD_PAGE,
+        span=span, ranges=RANGES, board_page=BOARD_PAGE, current=current, chosen=chosen,
+        default_pool=default,
+        unknown_pool=pool if pool is not None and pool not in pools else None,
         written=as_players_write, delta=signed_change, delta_class=change_class,
         shown=lambda value: display(Decimal(value)),
     )  # fmt: skip

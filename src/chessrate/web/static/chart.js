@@ -1,10 +1,12 @@
 /* chessrate: rating charts reachable by keyboard and touch (progressive enhancement).
  *
  * Each figure[data-chart] holds a server-drawn SVG and a <details> data table of the
- * drawn points (data-x/data-y: the point's coordinates in the SVG). This script makes
- * the plot one tab stop (role "slider"): arrow keys, Home/End and PageUp/PageDown move
- * a focus point; a tap, a drag or the mouse picks the nearest point; the <output>
- * shows its date, rating, game and change. Without it the table gives the same values.
+ * drawn points (data-x/data-y: the point's coordinates in the SVG; data-readout: what
+ * the readout says of it). The server marks the plot as a slider whose value is the
+ * last point; this script makes it one tab stop: arrow keys, Home/End and
+ * PageUp/PageDown move a focus point; a tap, a drag or the mouse picks the nearest
+ * point; the <output> shows its date, rating, opponent and change. Without it the
+ * table gives the same values.
  * Written for this project; no library.
  */
 (function () {
@@ -22,21 +24,16 @@
       return {
         x: parseFloat(row.getAttribute("data-x")),
         y: parseFloat(row.getAttribute("data-y")),
-        date: cells[0].textContent,
-        rating: cells[1].textContent,
-        game: cells[2].textContent,
-        change: cells[3].textContent,
-        kind: row.className
+        readout: row.getAttribute("data-readout") ||
+          [cells[0].textContent, cells[1].textContent, cells[2].textContent,
+           cells[3].textContent].join(" · ")
       };
     });
     var width = svg.viewBox.baseVal.width;
     var index = points.length - 1;
 
     function text(p) {
-      var parts = [p.date, p.rating];
-      if (p.kind === "start") parts.push("starting rating");
-      else parts.push(p.game, p.change);
-      return parts.join(" · ");
+      return p.readout;
     }
 
     function show(i) {
@@ -62,10 +59,11 @@
 
     plot.tabIndex = 0;
     plot.setAttribute("role", "slider");
-    plot.setAttribute("aria-label", (svg.getAttribute("aria-label") || "Rating chart") +
-      ": arrow keys move through the points");
+    if (!plot.hasAttribute("aria-label")) plot.setAttribute("aria-label", "Rating chart");
     plot.setAttribute("aria-valuemin", "1");
     plot.setAttribute("aria-valuemax", String(points.length));
+    plot.setAttribute("aria-valuenow", String(index + 1));
+    plot.setAttribute("aria-valuetext", text(points[index]));
     plot.classList.add("interactive");
 
     plot.addEventListener("focus", function () { show(index); });
