@@ -182,7 +182,7 @@ def test_bucketing_keeps_each_spans_min_and_max() -> None:
     # every span's lowest and highest are there: the drawn range is the true range
     assert min(p.after for p in kept) == min(values)
     assert max(p.after for p in kept) == max(values)
-    spans = (MAX_POINTS - 2 - 2) // 2
+    spans = (MAX_POINTS - 2 * 2 - 2) // 2  # each annulment keeps a place for its game
     width = (many[-1].at - many[0].at) // spans + 1
     games = [p for p in many if p.kind == "game"]
     for span in range(spans):

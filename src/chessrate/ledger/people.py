@@ -311,7 +311,7 @@ class People:
             if count + len(events) <= limit:
                 found = conn.execute(base).all()
             else:
-                spans = max(1, (limit - len(events) - 2) // 2)
+                spans = max(1, (limit - 2 * len(events) - 2) // 2)  # an annulment and its game
                 width = (last_at - first_at) // spans + 1
                 bucket = ((games.c.played_at - first_at) // width).label("bucket")
                 inner = base.add_columns(bucket).subquery()
@@ -429,7 +429,7 @@ def bucketed(points: Sequence[SeriesPoint], limit: int = MAX_POINTS) -> tuple[Se
         return tuple(points)
     events = [p for p in points if p.kind != "game"]
     games = [p for p in points if p.kind == "game"]
-    spans = max(1, (limit - len(events) - 2) // 2)
+    spans = max(1, (limit - 2 * len(events) - 2) // 2)  # an annulment and its game
     first, last = games[0].at, games[-1].at
     width = (last - first) // spans + 1
     kept = {games[0].seq: games[0], games[-1].seq: games[-1]}
