@@ -100,21 +100,19 @@ class People:
             by_seq: dict[int, list[Any]] = {}
             for change in own:
                 by_seq.setdefault(change.seq, []).append(change)
-            # without a change of the player's own (a bot, an unrated game): the
-            # opponent's rating before the game, from the opponent's change
-            bare = [r for r in found if r.seq not in by_seq]
-            theirs: dict[int, Any] = {}
-            if bare:
-                pairs = [
-                    and_(changes.c.player == (r.black if r.white == key else r.white),
-                         changes.c.seq == r.seq)
-                    for r in bare
-                ]  # fmt: skip
-                query = select(changes.c.seq, changes.c.before).where(
-                    changes.c.pool.in_(codes), or_(*pairs)
-                )
-                for seq, before in conn.execute(query.order_by(changes.c.seq, changes.c.slot)):
-                    theirs.setdefault(seq, before)
+            # the opponent's changes at each game: the reason's words (corr names each
+            # change), and without a change of the player's own (a bot, an unrated
+            # game) the opponent's rating before the game
+            pairs = [
+                and_(changes.c.player == (r.black if r.white == key else r.white),
+                     changes.c.seq == r.seq)
+                for r in found
+            ]  # fmt: skip
+            query = select(changes).where(changes.c.pool.in_(codes), changes.c.game.is_(None),
+                                          or_(*pairs))  # fmt: skip
+            theirs: dict[int, list[Any]] = {}
+            for change in conn.execute(query.order_by(changes.c.seq, changes.c.slot)):
+                theirs.setdefault(change.seq, []).append(change)
             annulled = [r.id for r in found if r.annulled]
             reasons = dict(
                 conn.execute(
@@ -132,11 +130,21 @@ class People:
         for r in found:
             mine = by_seq.get(r.seq, [])
             other = r.black if r.white == key else r.white
-            first = mine[0].opponent_rating if mine else theirs.get(r.seq)
+            other_changes = theirs.get(r.seq, [])
+            first = mine[0].opponent_rating if mine else None
+            if first is None:  # the opponent's rating before the game, when it had one
+                first = next((c.before for c in other_changes if c.before is not None), None)
+            record = rows.record_from_row(r._mapping, name)
+            kept = tuple(rows.change_from_row(system, c._mapping, name, r.id) for c in mine)
+            every = sorted([*mine, *other_changes], key=lambda c: c.slot)
+            reason = system.reason(
+                record, r.reason,
+                tuple(rows.change_from_row(system, c._mapping, name, r.id) for c in every),
+            )  # fmt: skip
             played.append(
                 PlayedGame(
                     seq=r.seq,
-                    record=rows.record_from_row(r._mapping, name),
+                    record=record,
                     colour="white" if r.white == key else "black",
                     opponent=name(other),
                     opponent_name=people[other][1],
@@ -144,9 +152,8 @@ class People:
                     outcome=rows.OUTCOMES[r.outcome].value,
                     annulled=bool(r.annulled),
                     annulment=reasons.get(r.id),
-                    changes=tuple(
-                        rows.change_from_row(system, c._mapping, name, r.id) for c in mine
-                    ),
+                    changes=kept,
+                    reason=reason,
                 )
             )
         return played, int(total)
