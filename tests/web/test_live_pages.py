@@ -52,7 +52,8 @@ def test_live_pages_show_open_awaiting_and_ended_games(site_sample: Site, page: 
     assert api_open["deadline"]["player"] == "lars"
     assert api_open["deadline"]["note"] in open_rows.first.inner_text()
     awaiting = page.locator("table.awaiting tr[data-id='web-otb']")
-    assert "kai" in awaiting.inner_text()
+    # who registered the result: kai, by name, the id in the link's tooltip
+    assert awaiting.locator("td").nth(3).locator("a.player").get_attribute("title") == "kai"
     ended = page.locator("table.ended tr[data-id='web-aborted']")
     api_ended = site_sample.get("/live-games/web-aborted")
     assert api_ended["outcome"] == "void"
@@ -69,5 +70,6 @@ def test_live_pages_show_open_awaiting_and_ended_games(site_sample: Site, page: 
 
     page.goto(site_sample.base + "/live/web-open")
     assert page.locator("table.moves td", has_text="e4").count() == 1
-    assert "lars" in page.locator("dd.deadline").inner_text()
+    # the side to move, lars, by name (the id in the tooltip)
+    assert page.locator("dd.deadline a.player").get_attribute("title") == "lars"
     assert page.locator("nav a", has_text="Live games").count() == 1
