@@ -19,8 +19,8 @@ from sqlalchemy import Connection, and_, func, or_, select
 
 from ..errors import InvalidRecord, NotFound
 from ..numbers import from_hundredths
-from ..timecontrol import parse_time_control
 from ..records import microseconds, moment
+from ..timecontrol import parse_time_control
 from . import common, rows
 from .boards import hundredths_rating
 from .connection import as_utc
