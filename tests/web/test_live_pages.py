@@ -6,6 +6,7 @@ rating (void or pending)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -52,7 +53,8 @@ def test_live_pages_show_open_awaiting_and_ended_games(site_sample: Site, page: 
     assert api_open["deadline"]["player"] == "lars"
     assert api_open["deadline"]["note"] in open_rows.first.inner_text()
     awaiting = page.locator("table.awaiting tr[data-id='web-otb']")
-    assert "kai" in awaiting.inner_text()
+    # who registered the result: kai, by name, the id in the link's tooltip
+    assert awaiting.locator("td").nth(3).locator("a.player").get_attribute("title") == "kai"
     ended = page.locator("table.ended tr[data-id='web-aborted']")
     api_ended = site_sample.get("/live-games/web-aborted")
     assert api_ended["outcome"] == "void"
@@ -69,5 +71,34 @@ def test_live_pages_show_open_awaiting_and_ended_games(site_sample: Site, page: 
 
     page.goto(site_sample.base + "/live/web-open")
     assert page.locator("table.moves td", has_text="e4").count() == 1
-    assert "lars" in page.locator("dd.deadline").inner_text()
+    # the side to move, lars, by name (the id in the tooltip)
+    assert page.locator("dd.deadline a.player").get_attribute("title") == "lars"
     assert page.locator("nav a", has_text="Live games").count() == 1
+
+
+def test_live_gains_and_loses_rows_without_a_reload(site_sample: Site, page: Page) -> None:
+    """The refresh (every few seconds; here 0.3 s) takes the server's rows: a game that
+    starts appears in "Being played" with its players by name, and one that ends moves
+    to "Recently ended", while the page stays the one loaded."""
+    live = site_sample.ledger.live
+    now = datetime.now(UTC)
+    started = now - timedelta(minutes=5)
+    live.open(LiveGame("web-ends", "mira", "lars", started, parse_time_control("60+0")), started)
+    page.add_init_script("window.chessratePoll = 300")
+    page.goto(site_sample.base + "/live")
+    assert page.locator("table.open tr[data-id='web-ends']").count() == 1
+    page.evaluate("window.loadedOnce = true")
+
+    live.open(LiveGame("web-fresh", "mira", "kai", now, parse_time_control("-")), now)
+    live.move("web-fresh", 1, "e4", "mira", now)
+    live.sweep(now)  # web-ends waited 5 minutes for its first move: aborted (S8)
+    fresh = page.locator("table.open tr[data-id='web-fresh']")
+    fresh.wait_for(timeout=5000)
+    page.locator("table.ended tr[data-id='web-ends']").wait_for(timeout=5000)
+    assert page.locator("table.open tr[data-id='web-ends']").count() == 0
+    assert page.evaluate("window.loadedOnce") is True  # no reload
+    people = fresh.locator("a.player")
+    assert [people.nth(n).get_attribute("title") for n in range(2)] == ["mira", "kai"]
+    assert "mira" not in fresh.locator("td").nth(1).inner_text()  # by name
+    # the latest refresh that changed the list says what changed
+    assert re.search(r"(started|ended)\.$", page.locator("p.live-news").inner_text())

@@ -188,6 +188,9 @@ def test_sign_in_queue_confirm_sign_out(moderated: tuple[Site, str], screen: Pag
     assert game["annulment"]["reason"] == "engine use confirmed"
     assert site.get("/players/alice")["ratings"] != before
     assert "engine use confirmed" in page.inner_text("ul.audit")
+    # the audit names people: bob's report by his name, his id in the link's tooltip
+    assert page.locator("ul.audit a.player[title='bob']").count() >= 1
+    assert " bob · " not in page.inner_text("ul.audit")
     assert_fits(page)
 
     page.click(".moderation-bar button")

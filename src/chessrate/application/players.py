@@ -175,6 +175,9 @@ class PlayerGamePublic(BaseModel):
     time_control: str | None = Field(description="as stored: `180+2`, `-`, `3d`")
     time_control_written: str = Field(description="as players write it: `3+2`, `3 days/move`")
     outcome: Outcome = Field(description="the system's decision")
+    reason: str = Field(
+        default="", description="the decision in words, as the game's `reason` says it"
+    )
     annulled: bool
     annulment_reason: str | None = Field(description="why the game was annulled")
     changes: list[ChangePublic] = Field(description="the player's changes at the game")
@@ -361,6 +364,7 @@ def player_games(ledger: Ledger, player_id: str, offset: int, limit: int) -> Pla
             time_control=None if g.record.time_control is None else str(g.record.time_control),
             time_control_written=as_players_write(g.record.time_control),
             outcome=Outcome(g.outcome),
+            reason=g.reason,
             annulled=g.annulled,
             annulment_reason=g.annulment,
             changes=changes_public(g.changes),

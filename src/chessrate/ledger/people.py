@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, and_, func, or_, select
 
-from ..errors import NotFound
+from ..errors import InvalidRecord, NotFound
 from ..numbers import from_hundredths
 from ..records import microseconds, moment
+from ..timecontrol import parse_time_control
 from . import common, rows
 from .boards import hundredths_rating
 from .connection import as_utc
@@ -100,21 +101,39 @@ class People:
             by_seq: dict[int, list[Any]] = {}
             for change in own:
                 by_seq.setdefault(change.seq, []).append(change)
-            # without a change of the player's own (a bot, an unrated game): the
-            # opponent's rating before the game, from the opponent's change
-            bare = [r for r in found if r.seq not in by_seq]
-            theirs: dict[int, Any] = {}
-            if bare:
-                pairs = [
-                    and_(changes.c.player == (r.black if r.white == key else r.white),
-                         changes.c.seq == r.seq)
-                    for r in bare
-                ]  # fmt: skip
-                query = select(changes.c.seq, changes.c.before).where(
-                    changes.c.pool.in_(codes), or_(*pairs)
-                )
-                for seq, before in conn.execute(query.order_by(changes.c.seq, changes.c.slot)):
-                    theirs.setdefault(seq, before)
+            # the opponent's changes at each game: the reason's words (corr names each
+            # change), and without a change of the player's own (a bot, an unrated
+            # game) the opponent's rating before the game
+            pairs = [
+                and_(changes.c.player == (r.black if r.white == key else r.white),
+                     changes.c.seq == r.seq)
+                for r in found
+            ]  # fmt: skip
+            query = select(changes).where(changes.c.pool.in_(codes), changes.c.game.is_(None),
+                                          or_(*pairs))  # fmt: skip
+            theirs: dict[int, list[Any]] = {}
+            for change in conn.execute(query.order_by(changes.c.seq, changes.c.slot)):
+                theirs.setdefault(change.seq, []).append(change)
+            # a game that moved neither player (casual, void, corr C4 for both): the
+            # opponent's rating in the game's pool after the opponent's last change
+            # before it, when the pool is known and the opponent had one
+            earlier: dict[int, int] = {}
+            for r in found:
+                if r.seq in by_seq or any(c.before is not None for c in theirs.get(r.seq, [])):
+                    continue
+                code = self._game_pool(r)
+                if code is None:
+                    continue
+                opponent = r.black if r.white == key else r.white
+                last = conn.execute(
+                    select(changes.c.after)
+                    .where(changes.c.player == opponent, changes.c.pool == code,
+                           changes.c.seq < r.seq)
+                    .order_by(changes.c.seq.desc())
+                    .limit(1)
+                ).scalar()  # fmt: skip
+                if last is not None:
+                    earlier[r.seq] = last
             annulled = [r.id for r in found if r.annulled]
             reasons = dict(
                 conn.execute(
@@ -132,11 +151,23 @@ class People:
         for r in found:
             mine = by_seq.get(r.seq, [])
             other = r.black if r.white == key else r.white
-            first = mine[0].opponent_rating if mine else theirs.get(r.seq)
+            other_changes = theirs.get(r.seq, [])
+            first = mine[0].opponent_rating if mine else None
+            if first is None:  # the opponent's rating before the game, when it had one
+                first = next((c.before for c in other_changes if c.before is not None), None)
+            if first is None:
+                first = earlier.get(r.seq)
+            record = rows.record_from_row(r._mapping, name)
+            kept = tuple(rows.change_from_row(system, c._mapping, name, r.id) for c in mine)
+            every = sorted([*mine, *other_changes], key=lambda c: c.slot)
+            reason = system.reason(
+                record, r.reason,
+                tuple(rows.change_from_row(system, c._mapping, name, r.id) for c in every),
+            )  # fmt: skip
             played.append(
                 PlayedGame(
                     seq=r.seq,
-                    record=rows.record_from_row(r._mapping, name),
+                    record=record,
                     colour="white" if r.white == key else "black",
                     opponent=name(other),
                     opponent_name=people[other][1],
@@ -144,12 +175,31 @@ class People:
                     outcome=rows.OUTCOMES[r.outcome].value,
                     annulled=bool(r.annulled),
                     annulment=reasons.get(r.id),
-                    changes=tuple(
-                        rows.change_from_row(system, c._mapping, name, r.id) for c in mine
-                    ),
+                    changes=kept,
+                    reason=reason,
                 )
             )
         return played, int(total)
+
+    def _game_pool(self, row: Any) -> int | None:
+        """The position of a stored game's pool among the ledger's pools, when its
+        system says it from the time control alone (corr's one pool, arena's pool
+        of the control, site's type of the control); else None."""
+        pools = self.ledger.pools
+        if len(pools) == 1:
+            return 0
+        system: Any = self.ledger.system
+        control = None if row.time_control is None else parse_time_control(row.time_control)
+        pool: str | None = None
+        try:
+            if hasattr(system, "pool_of"):
+                pool = system.pool_of(rows.record_from_row(row._mapping, lambda key: str(key)))
+            elif control is not None and hasattr(system, "control_type"):
+                kind = system.control_type(control)
+                pool = None if kind is None else str(kind.value)
+        except (InvalidRecord, ValueError):  # a control no pool takes (a casual game's)
+            return None
+        return pools.index(pool) if pool in pools else None
 
     # -- the record in a pool -----------------------------------------------------------
 

@@ -105,6 +105,8 @@ class PlayedGame:
     """Why the game was annulled, when it was."""
     changes: tuple[Change, ...]
     """The player's changes at the game (every pool), in the game's slot order."""
+    reason: str = ""
+    """The system's decision in words (``system.reason``), as the game's page says it."""
 
     @property
     def score(self) -> Decimal | None:

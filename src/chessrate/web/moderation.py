@@ -171,6 +171,7 @@ def queue(
     cases = reviews.reviews(ledger, status, (page - 1) * QUEUE_PAGE, QUEUE_PAGE)
     people = {p for r in cases.reviews for p in (r.game.white, r.game.black)}
     people |= {x.accused for r in cases.reviews for x in r.reports if x.accused}
+    people |= {r.reports[-1].by for r in cases.reviews if r.reports}  # the latest reason's
     pages = max(1, -(-cases.total // QUEUE_PAGE))
     return _moderator_page(
         request, ledger, "moderation_queue.html", found, people=people, cases=cases,

@@ -6,7 +6,7 @@ is what the API answers; what the navigation offers follows the ledger's system
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from decimal import Decimal
@@ -39,6 +39,7 @@ from .boards import game_board, live_clocks, pgn_text
 from .charts import rating_chart
 from .formats import change_class, moment_text, seconds_text, signed_change, time_control_text
 from .formats import signed as _signed
+from .words import in_words
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 
@@ -69,7 +70,9 @@ def _page(
     **context: Any,
 ) -> HTMLResponse:
     """A page; ``people`` are the ids of the players it shows, whom ``person(id)`` in
-    the template shows by name (the id as the link's tooltip)."""
+    the template shows by name (the id as the link's tooltip), and whom
+    ``said(text, *ids)`` names in a sentence (:func:`said`: the named ones among
+    ``ids``, who must be among ``people``)."""
     names = ledger.players.names(people)
     context.update(
         system=ledger.system_id,
@@ -80,6 +83,7 @@ def _page(
         person=lambda player_id: person_link(player_id, names.get(player_id)),
         rule=rule_link,
         rules_in=rules_linked,
+        said=lambda text, *ids: said(text, {i: names[i] for i in ids if i in names}),
         number=lambda n: f"{n:,}",
     )
     return templates.TemplateResponse(request, name, context, status_code=status)
@@ -101,6 +105,43 @@ def rules_linked(text: str) -> Markup:
         Markup('<a class="rule" href="/how#{0}">{0}</a>').format(part) if n % 2 else escape(part)
         for n, part in enumerate(parts)
     ]
+    return Markup("").join(html)
+
+
+ID_TAIL = r"(?![\w-]|\.\w)"
+"""What may not follow a player id in a sentence for it to be a whole token: a letter,
+a digit, ``_``, ``-``, or a ``.`` inside a word (``kai.b``); a full stop may."""
+
+
+def said(text: str | None, people: Mapping[str, str | None]) -> Markup:
+    """A sentence of the ledger's (a reason, a note, an audit entry) as pages show it:
+    each rule id linked to /how (:func:`rules_linked`) and each whole-token occurrence
+    of the ids in ``people`` (the game's two players, the case's players: never any
+    word) shown as :func:`person_link`, the name linked to the player's page, the id in
+    its tooltip. A rule id wins over a player id spelt the same."""
+    if not text:
+        return Markup("")
+    text = in_words(text)
+    ids = sorted((i for i in people if i), key=len, reverse=True)
+    if not ids:
+        return rules_linked(text)
+    found = re.compile(
+        r"\b(?P<rule>[SACF]\d{1,2})\b|(?<![\w-])(?P<id>"
+        + "|".join(re.escape(i) for i in ids)
+        + ")"
+        + ID_TAIL
+    )
+    html: list[Markup] = []
+    at = 0
+    for match in found.finditer(text):
+        html.append(escape(text[at : match.start()]))
+        if match.group("rule"):
+            html.append(rules_linked(match.group("rule")))
+        else:
+            player_id = match.group("id")
+            html.append(person_link(player_id, people[player_id]))
+        at = match.end()
+    html.append(escape(text[at:]))
     return Markup("").join(html)
 
 
@@ -317,14 +358,47 @@ def player(
     played = app_players.player_games(ledger, player_id, offset, GAMES_PER_PAGE)
     pages = max(1, -(-played.total // GAMES_PER_PAGE))
     return _page(
-        request, ledger, "player.html", people={g.opponent for g in played.games},
+        request, ledger, "player.html", people={player_id, *(g.opponent for g in played.games)},
         player=public, stats=stats, sections=sections, played=played, page=page, pages=pages,
+        why=lambda g: still_why(g, public.bot, uncounted(ledger)),
         span=span, ranges=RANGES, board_page=BOARD_PAGE, current=current, chosen=chosen,
         default_pool=default,
         unknown_pool=pool if pool is not None and pool not in pools else None,
         written=as_players_write, delta=signed_change, delta_class=change_class,
         shown=lambda value: display(Decimal(value)),
     )  # fmt: skip
+
+
+def uncounted(ledger: Ledger) -> tuple[str, str] | None:
+    """Why a system rates a game with no change for one player and a change for the
+    other, when its reason names only the change (corr C4), as (rule, words)."""
+    if ledger.system_id != "corr":
+        return None
+    gap = getattr(ledger.system.rules, "provisional_gap", 400)
+    return ("corr C4", f"a provisional player's game against an opponent rated {gap} or more "
+                       "away does not count for the provisional player")  # fmt: skip
+
+
+def still_why(
+    g: app_players.PlayerGamePublic, bot: bool, not_counted: tuple[str, str] | None = None
+) -> list[tuple[str | None, str]]:
+    """Why a games-list row's rating did not move, as (rule, words): at a game with no
+    change of the player's, or only changes of 0 or none (a qualifying game, a
+    protected loss), each such change's rule and note; a bot's fixed rating (site S7);
+    else the game's decision (its reason names the rule: A6 for an ignored loss, S8
+    for an aborted game). Nothing for a row whose rating moved, or an annulled one
+    (its annulment says why)."""
+    if g.annulled:
+        return []
+    if any(c.change is not None and Decimal(c.change) != 0 for c in g.changes):
+        return []
+    if g.changes:
+        return [(c.rule, c.note) for c in g.changes]
+    if bot and g.outcome == "rated":
+        return [("site S7", "a bot plays at its fixed rating, which no game moves")]
+    if not_counted and g.outcome == "rated" and not re.search(r"\(\w?\d+\)", g.reason):
+        return [not_counted, (None, g.reason)]
+    return [(None, g.reason)] if g.reason else []
 
 
 MONTH = timedelta(days=31)

@@ -1,10 +1,12 @@
-// /play and /live keep themselves current: the waits tick every second from each
-// seek's creation time, and every few seconds the page asks the JSON API (the same
-// answers it was drawn from) and updates its rows in place, without reloading the page.
+// /play and /live keep themselves current: /play's waits tick every second from each
+// seek's creation time, and every few seconds /play asks the JSON API (the same
+// answers it was drawn from) and updates its rows in place; /live asks for itself and
+// takes the server's rows, adding the games that started and moving those that ended,
+// without reloading the page.
 // Without script the page shows the values as they were when it loaded.
 (function () {
   "use strict";
-  var POLL = 5000;
+  var POLL = Number(window.chessratePoll) || 5000;  // milliseconds; a test may set it first
   function waited(seconds) {  // as the server writes a wait: 45 s, 3 min 05 s, 1 h 02 min
     seconds = Math.max(0, Math.floor(seconds));
     if (seconds < 60) return seconds + " s";
@@ -59,22 +61,38 @@
       }).catch(function () {});
     }
     if (live) {
-      ask("/api/v1/live-games?status=open&limit=200").then(function (body) {
-        var byId = {};
-        body.games.forEach(function (g) { byId[g.id] = g; });
-        live.querySelectorAll("tr[data-id]").forEach(function (row) {
-          var g = byId[row.dataset.id];
-          if (!g) { row.classList.add("gone"); set(row, "td.note", "ended (reload to see how)"); return; }
-          set(row, "td.plies", String(g.plies));
-          set(row, "td.note", g.deadline ? g.deadline.note + " (" + g.deadline.rule + ")" : "no deadline");
+      // /live asks for itself: the server's rows (names, links, deadlines in words)
+      // replace each table's rows, so a game that started appears and one that ended
+      // moves to "Recently ended", without a reload
+      fetch(location.pathname, { headers: { Accept: "text/html" } }).then(function (answer) {
+        if (!answer.ok) throw new Error(answer.status);
+        return answer.text();
+      }).then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        var before = ids(live);
+        document.querySelectorAll("table.live").forEach(function (table) {
+          var kind = table.className.replace("live", "").trim();
+          var theirs = fresh.querySelector("table.live." + kind + " tbody");
+          var mine = table.querySelector("tbody");
+          if (theirs && mine && theirs.innerHTML !== mine.innerHTML) {
+            mine.replaceWith(document.importNode(theirs, true));
+          }
         });
-        var known = {};
-        live.querySelectorAll("tr[data-id]").forEach(function (row) { known[row.dataset.id] = true; });
-        var fresh = body.games.filter(function (g) { return !known[g.id]; }).length;
+        var after = ids(live);
+        var started = after.filter(function (id) { return before.indexOf(id) < 0; }).length;
+        var ended = before.filter(function (id) { return after.indexOf(id) < 0; }).length;
+        var words = [];
+        if (started) words.push(started + " game" + (started === 1 ? " has" : "s have") + " started");
+        if (ended) words.push(ended + " game" + (ended === 1 ? " has" : "s have") + " ended");
         var note = document.querySelector("p.live-news");
-        if (note) note.textContent = fresh ? fresh + " more game" + (fresh === 1 ? " has" : "s have") + " started: reload to see " + (fresh === 1 ? "it" : "them") + "." : "";
+        if (note && words.length) note.textContent = words.join("; ") + ".";
       }).catch(function () {});
     }
+  }
+  function ids(table) {
+    return Array.prototype.map.call(table.querySelectorAll("tr[data-id]"), function (row) {
+      return row.dataset.id;
+    });
   }
   if (document.querySelector("[data-since]")) setInterval(tick, 1000);
   if (seeks || live) setInterval(poll, POLL);
