@@ -66,6 +66,8 @@
       ": arrow keys move through the points");
     plot.setAttribute("aria-valuemin", "1");
     plot.setAttribute("aria-valuemax", String(points.length));
+    plot.setAttribute("aria-valuenow", String(index + 1));  // a slider's required value
+    plot.setAttribute("aria-valuetext", text(points[index]));
     plot.classList.add("interactive");
 
     plot.addEventListener("focus", function () { show(index); });
