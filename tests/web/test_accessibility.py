@@ -2,8 +2,9 @@
 390 px: no violation of any impact. One browser context per width, one load per page
 type, axe injected after the load (the context bypasses the pages' CSP, which allows
 no inline script). The same loads check that no page asks for a missing file (the
-favicon), that the first Tab reaches the skip link, and that the API docs (whose
-vendored Swagger UI markup is left out of the run) link back to the site.
+favicon), that each page's title is words (not markup), that the first Tab reaches
+the skip link, and that the API docs (whose vendored Swagger UI markup is left out of
+the run) link back to the site.
 
 The pages are those of the shared site and fide samples, and what the samples lack (a
 game with its moves, a live game, a seek, a reported game) on a small ledger of this
@@ -90,7 +91,10 @@ def extras(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, str
 
 def axe_violations(page: Page, exclude: str | None = None, off: tuple[str, ...] = ()) -> list[str]:
     """axe-core's violations on the loaded page (less what ``exclude`` selects, with the
-    rules ``off`` not run), each as ``rule (impact): help — nodes, first targets``."""
+    rules ``off`` not run), each as ``rule (impact): help — nodes, first targets``; and
+    a title that is empty or holds markup."""
+    title = page.title()
+    markup = [f"the title is markup: {title!r}"] if "<" in title or not title else []
     page.add_script_tag(path=str(AXE))
     context: Any = {"exclude": [[exclude]]} if exclude else {"include": [["html"]]}
     options = {"resultTypes": ["violations"], "rules": {r: {"enabled": False} for r in off}}
@@ -105,7 +109,7 @@ def axe_violations(page: Page, exclude: str | None = None, off: tuple[str, ...] 
         }""",
         [context, options],
     )
-    return [
+    return markup + [
         f"{v['id']} ({v['impact']}): {v['help']} — {v['count']} nodes, first "
         + ", ".join(v["targets"])
         for v in found
