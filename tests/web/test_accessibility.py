@@ -172,4 +172,6 @@ def test_every_page_type_passes_axe(
     report = "\n".join(f"{name}:\n  " + "\n  ".join(found) for name, found in failures.items())
     assert not failures, f"axe-core at {width} px:\n{report}"
     assert back >= 1, "/docs has no link back to the site"
+    icon = site.api.get("/favicon.ico")  # for browsers that ask without a link
+    assert (icon.status_code, icon.headers["content-type"]) == (200, "image/svg+xml")
     assert not [url for url in missing if "/players/nobody-at-all" not in url], missing
