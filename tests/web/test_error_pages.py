@@ -22,7 +22,7 @@ PAGES = [
     ("/players/nobody", 404, "player nobody: no such player"),
     ("/leaderboards/nosuch", 404, "pool nosuch: not a pool of site"),
     ("/games/nothing", 404, "game nothing: no such game"),
-    ("/favicon.ico", 404, "There is no page at /favicon.ico."),
+    ("/robots-and-such.txt", 404, "There is no page at /robots-and-such.txt."),
     ("/leaderboards/site?offset=abc", 422, "offset"),
 ]
 

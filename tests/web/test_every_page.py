@@ -1,11 +1,13 @@
 """Every page, for every system at 1366 and 390 px: each
 page of the site answers, fits the window (no sideways scrolling), shows people by
-name where it shows them (the id as the link's tooltip), and is saved as a
+name where it shows them (the id as the link's tooltip), breaks no word that fits its
+line, writes negative numbers with the minus sign (U+2212), and is saved as a
 screenshot (``test-output/screenshots/<system>-<page>-<width>.png``). The API's
 documentation (``/docs``) is one page for every system: it is checked once per width."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 import pytest
@@ -57,6 +59,44 @@ def people_shown_by_name(site: Site, page: Page) -> None:
             assert text == names[title], f"{page.url}: {title} shown as {text!r}"
 
 
+BROKEN_WORDS = """() => {
+    // Words (4+ letters) split over two lines though they fit a line of their block (in
+    // a table: at all, the column could have been wider). Ids (IDS, as style.css has
+    // them) may break anywhere.
+    const IDS = "a.player.unnamed, h1.person small, a.case, a.live-game, code, pre";
+    const broken = [], range = document.createRange();
+    const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (parent.closest(IDS)) continue;
+        let block = parent;
+        while (getComputedStyle(block).display.startsWith("inline")) block = block.parentElement;
+        const css = getComputedStyle(block);
+        const room = block.clientWidth - parseFloat(css.paddingLeft)
+            - parseFloat(css.paddingRight);
+        for (const word of node.data.matchAll(/\\p{L}{4,}/gu)) {
+            range.setStart(node, word.index);
+            range.setEnd(node, word.index + word[0].length);
+            const rects = [...range.getClientRects()].filter(r => r.width > 0);
+            const lines = new Set(rects.map(r => Math.round(r.top))).size;
+            const width = rects.reduce((sum, r) => sum + r.width, 0);
+            if (lines > 1 && (width <= room || block.closest("td, th"))) broken.push(word[0]);
+        }
+    }
+    return broken.slice(0, 10);
+}"""
+ASCII_MINUS = re.compile(r"(?<![\w.\-\u2212])-\d")
+"""A number written with a hyphen-minus (pages write the minus sign, U+2212)."""
+
+
+def typography(page: Page) -> None:
+    """No word broken that fits its line; every negative number with the minus sign."""
+    assert page.evaluate(BROKEN_WORDS) == [], f"{page.url}: words broken mid-word"
+    text = page.locator("main").inner_text()
+    found = [text[max(0, m.start() - 30) : m.end() + 10] for m in ASCII_MINUS.finditer(text)]
+    assert not found, f"{page.url}: numbers with a hyphen-minus: {found[:5]}"
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_every_page_fits_and_shows_people_by_name(
     request: pytest.FixtureRequest, screen: Page, system: str
@@ -70,6 +110,7 @@ def test_every_page_fits_and_shows_people_by_name(
         screenshot(screen, f"{system}-{name}-{width}")
         assert_fits(screen)
         people_shown_by_name(site, screen)
+        typography(screen)
 
 
 def test_the_api_docs_are_one_page_for_every_system_and_fit(

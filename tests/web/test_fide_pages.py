@@ -41,6 +41,16 @@ def cells(page: Page | Locator, selector: str) -> list[str]:
     return [text.strip() for text in page.locator(selector).all_inner_texts()]
 
 
+def number(text: str) -> Decimal:
+    """A number as a page writes it (the minus sign, U+2212), read back."""
+    return Decimal(text.replace("\u2212", "-"))
+
+
+def written(value: object) -> str:
+    """A value as a page writes it: a negative sign is the minus sign (U+2212)."""
+    return str(value).replace("-", "\u2212")
+
+
 def sample_period(site: Site, list_kind: str = "standard") -> int:
     """The sample's period of ``list_kind`` (one of each list, all closed)."""
     periods = site.get("/fide/periods")["periods"]
@@ -78,7 +88,7 @@ def test_period_page_shows_the_new_list_with_change_k_and_games(
         assert games == str(entry["period_games"]) == "9"  # a nine-round round robin
         if seed["rating"]:  # rated: K × ΣΔR, green or red
             assert entry["change"] is not None
-            shown = Decimal(change.inner_text())
+            shown = number(change.inner_text())
             assert shown == Decimal(entry["change"]) == Decimal(seed["change"])
             assert row.locator("td.k").inner_text() == str(entry["k"]) == seed["k"]
             colour = "loss" if seed["change"].startswith("-") else "gain"
@@ -229,7 +239,7 @@ def test_fide_player_page_lists_periods_linked_to_reports(fide_sample: Site, scr
     assert period_link.get_attribute("href") == f"/periods/{pid}"
     assert row.locator("td.rating").inner_text() == "2150 → 2194"
     change = row.locator("td.rating-change").inner_text()
-    assert Decimal(change) == Decimal(SEED["Player F"]["change"])
+    assert number(change) == Decimal(SEED["Player F"]["change"])
     assert row.locator("td.k").inner_text() == "30"
     assert row.locator("td.games").inner_text() == "9"
     row.locator("a.report").click()
@@ -382,10 +392,10 @@ def test_a_rated_players_report_is_fides_calculation(fide_sample: Site, screen: 
         assert shown[2] == game["opponent_name"]
         assert shown[3] == str(game["opponent_rating"])
         assert shown[4] == {"1": "1", "0.5": "½", "0": "0"}[game["score"]]
-        assert shown[5].split()[0] == str(game["d"])
+        assert shown[5].split()[0] == written(game["d"])
         assert ("capped" in shown[5]) == ("capped" in game["note"])
         assert Decimal(shown[6]) == Decimal(game["pd"])
-        assert Decimal(shown[7]) == Decimal(game["delta"])
+        assert number(shown[7]) == Decimal(game["delta"])
         assert shown[8] == "20"
     # Player A, the seed's worked example: ΣΔR +0.64, K 20 × ΣΔR = +12.80, 2600 → 2613
     sums = screen.locator("dl.sums").inner_text()
@@ -549,7 +559,7 @@ def test_crosstable_ranks_tiebreaks_performance_and_change(fide_2024: Site, scre
     for row in rows.all():
         name = cells(row, "td.name a.player")[0]
         change = entries[name]["new_rating"] - entries[name]["old_rating"]
-        assert cells(row, "td.period-change")[0] == f"{change:+d}"
+        assert cells(row, "td.period-change")[0] == written(f"{change:+d}")
     assert_symbols_explained(screen, "Rk", "pts", "BH:C1", "SB", "Rp", "±")
 
 

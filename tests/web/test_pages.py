@@ -7,6 +7,8 @@ from urllib.parse import quote
 
 from playwright.sync_api import Page
 
+from chessrate.web.formats import minus
+
 from .conftest import Site, screenshot
 
 
@@ -107,10 +109,10 @@ def test_game_page_explains_every_change_in_words(site_sample: Site, page: Page)
             f"article.change[data-player='{change['player']}'][data-pool='{change['pool']}']"
         )
         assert article.get_attribute("data-after") == change["after"]
-        assert article.locator("p.words").inner_text() == change["note"]
+        assert article.locator("p.words").inner_text() == minus(change["note"])
         assert article.locator(".rule").inner_text() == change["rule"]
-    # "expected 0.50 (opponent 130.00); K 20 × (0 − 0.50) = -10.00"
-    assert "K 20 × (0 − 0.50) = -10.00" in page.locator("body").inner_text()
+    # "expected 0.50 (opponent 130.00); K 20 × (0 − 0.50) = −10.00" (the minus sign)
+    assert "K 20 × (0 − 0.50) = −10.00" in page.locator("body").inner_text()
 
 
 def test_every_game_in_a_history_links_to_its_explanation(site_sample: Site, page: Page) -> None:

@@ -3,22 +3,37 @@ the charts."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from ..errors import ChessrateError
 from ..timecontrol import as_players_write
 
+MINUS = "\u2212"
+"""The minus sign every page writes (the API's JSON keeps ASCII ``-``)."""
+SIGN = re.compile(r"(?<![\w.\-\u2212])-(?=\d)")
+"""A hyphen-minus used as a number's sign: before a digit, not after a letter, digit,
+point or dash (so ``2026-05-01``, ``1-0`` and ids such as ``s-12`` keep theirs)."""
 
-def signed(value: str | None) -> str:
-    """A change with its sign (``+8.00``, ``-5.10``, ``±0`` for none)."""
+
+def minus(value: object) -> str:
+    """A number, or a text with numbers in it (a change's note), as pages write it: each
+    negative sign the minus sign (``-16.64`` → ``−16.64``); ``None`` is empty."""
+    return "" if value is None else SIGN.sub(MINUS, str(value))
+
+
+def signed(value: object) -> str:
+    """A change with its sign, as pages write it: ``+8.00``, ``−5.10`` (the minus
+    sign), ``±0`` for none."""
     if value is None:
         return "±0"
-    return value if value.startswith("-") else f"+{value}"
+    text = str(value)
+    return minus(text) if text.startswith("-") else f"+{text}"
 
 
 def signed_change(value: str | None) -> str:
-    """A change as people read it: ``+8.00``, ``−5.10`` (a true minus sign)."""
-    return signed(value).replace("-", "\u2212")
+    """A change as people read it: ``+8.00``, ``−5.10`` (:func:`signed`)."""
+    return signed(value)
 
 
 def change_class(value: str | None) -> str:

@@ -37,7 +37,14 @@ from ..systems.arena import allowed_controls
 from ..timecontrol import ESTIMATE_MOVES, as_players_write
 from .boards import game_board, live_clocks, pgn_text
 from .charts import rating_chart
-from .formats import change_class, moment_text, seconds_text, signed_change, time_control_text
+from .formats import (
+    change_class,
+    minus,
+    moment_text,
+    seconds_text,
+    signed_change,
+    time_control_text,
+)
 from .formats import signed as _signed
 from .words import in_words
 
@@ -47,6 +54,7 @@ templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 templates.env.filters["when"] = moment_text
 templates.env.filters["tc"] = time_control_text
 templates.env.filters["waited"] = seconds_text
+templates.env.filters["minus"] = minus
 router = APIRouter(include_in_schema=False)
 
 LEADERS_ON_HOME = 10
@@ -102,7 +110,9 @@ def rules_linked(text: str) -> Markup:
     """Text (a note, a reason) with each rule id in it linked to /how."""
     parts = RULE_ID.split(text)
     html = [
-        Markup('<a class="rule" href="/how#{0}">{0}</a>').format(part) if n % 2 else escape(part)
+        Markup('<a class="rule" href="/how#{0}">{0}</a>').format(part)
+        if n % 2
+        else escape(minus(part))
         for n, part in enumerate(parts)
     ]
     return Markup("").join(html)
@@ -134,14 +144,14 @@ def said(text: str | None, people: Mapping[str, str | None]) -> Markup:
     html: list[Markup] = []
     at = 0
     for match in found.finditer(text):
-        html.append(escape(text[at : match.start()]))
+        html.append(escape(minus(text[at : match.start()])))
         if match.group("rule"):
             html.append(rules_linked(match.group("rule")))
         else:
             player_id = match.group("id")
             html.append(person_link(player_id, people[player_id]))
         at = match.end()
-    html.append(escape(text[at:]))
+    html.append(escape(minus(text[at:])))
     return Markup("").join(html)
 
 
@@ -437,7 +447,10 @@ def person_link(player_id: str, name: str | None, href: str | None = None) -> Ma
     (or to ``href``), the id as its tooltip."""
     shown = name or player_id
     target = href or f"/players/{quote(player_id, safe='')}"
-    return Markup('<a class="player" href="{}" title="{}">{}</a>').format(target, player_id, shown)
+    kind = "player" if name else "player unnamed"  # an id may break anywhere (style.css)
+    return Markup('<a class="{}" href="{}" title="{}">{}</a>').format(
+        kind, target, player_id, shown
+    )
 
 
 @router.get("/games/{game_id:path}", response_class=HTMLResponse)
@@ -622,7 +635,7 @@ def report(request: Request, ledger: LedgerDep, period_id: int, player_id: str) 
 
 def _two(value: object) -> str:
     """An exact value (a report's string) to two decimals, half away from zero."""
-    return "" if value is None else str(round_half_away(Decimal(str(value))))
+    return "" if value is None else minus(round_half_away(Decimal(str(value))))
 
 
 PGN_TYPE = "application/x-chess-pgn"
