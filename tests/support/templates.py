@@ -49,7 +49,7 @@ def copy_of(
             make(f"{base.rsplit('/', 1)[0]}/{template}?{query}")
             _made[(name, "postgres")] = template
         conn.execute(f'DROP DATABASE "{database}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{database}" TEMPLATE "{template}"')
+        conn.execute(f'CREATE DATABASE "{database}" TEMPLATE "{template}" STRATEGY FILE_COPY')
     return url
 
 
