@@ -594,6 +594,11 @@ def test_the_player_card(fide_2024: Site, screen: Page) -> None:
     assert card.locator("dd.title").inner_text() == "WGM"  # the latest file's (Piraeus)
     assert card.locator("dd.sex").inner_text() == "woman"
     assert card.locator("dd.birth-year").inner_text() == "1990"
+    # the list's Flag (7.2.2), as the API answers it, in words
+    on_lists = fide_2024.get("/players/1001/periods")["lists"]
+    assert next(x for x in on_lists if x["list_kind"] == "standard")["flag"] == "w"
+    flag = card.locator("dd.list-rating[data-list=standard] .flag")
+    assert flag.inner_text() == "flag w: woman"
     lists = screen.locator("section.fide-list")
     assert lists.count() == 1 and lists.first.get_attribute("data-list") == "standard"
     assert lists.first.locator("h2 .rating").inner_text() == "2123"

@@ -254,6 +254,10 @@ class PlayerListPublic(BaseModel):
     games: int = Field(description="rated games in all on this list")
     k: int | None = Field(description="the K published with the list (for the next period)")
     period: int | None = Field(description="the period that published it; null: on no list")
+    flag: str = Field(
+        default="", description="the list's Flag (7.2.2) for the player: `i` inactive, "
+        "`w` woman, `wi` both"
+    )
     periods: list[PlayerPeriodPublic] = Field(description="this list's periods, oldest first")
 
 
@@ -596,6 +600,7 @@ def player_periods(
                 games=0 if last is None else last.entry.games,
                 k=None if last is None else last.next_k,
                 period=None if last is None else last.period_id,
+                flag="" if last is None else last.entry.flag,
                 periods=[_player_period(p, player_id, views[p.period_id]) for p in mine],
             )
         )
@@ -663,6 +668,7 @@ class FideListPublic(BaseModel):
     list_kind: str
     rating: int | None
     games: int
+    flag: str = Field(default="", description="the list's Flag (7.2.2): `i`, `w`, `wi`")
     periods: list[PlayerPeriodPublic]
 
 
@@ -683,7 +689,7 @@ def player_card(ledger: Ledger, player_id: str) -> PlayerCardPublic:
     every = player_periods(ledger, player_id, 0, ALL_PERIODS)
     lists = [
         FideListPublic(list_kind=found.list_kind.value, rating=found.rating, games=found.games,
-                       periods=found.periods)
+                       flag=found.flag, periods=found.periods)
         for found in every.lists
         if found.periods
     ]  # fmt: skip

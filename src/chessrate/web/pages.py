@@ -65,6 +65,9 @@ CSV_TYPE = "text/csv; charset=utf-8"
 BOARD_PAGE = 50
 """Rows on a leaderboard page."""
 MAX_BOARD_PAGE = common.MAX_OFFSET // BOARD_PAGE + 1
+FLAG_WORDS = {"i": "inactive", "w": "woman", "wi": "woman, inactive"}
+"""A FIDE list's Flag (7.2.2) in words."""
+
 RULE_ID = re.compile(r"\b([SACF]\d{1,2})\b")
 """A rule id of the spec (``S6``, ``A5``, ``C7``, ``F3``): /how has an anchor for each."""
 
@@ -93,6 +96,7 @@ def _page(
         rules_in=rules_linked,
         said=lambda text, *ids: said(text, {i: names[i] for i in ids if i in names}),
         number=lambda n: f"{n:,}",
+        flag_words=lambda flag: FLAG_WORDS.get(flag, flag),
     )
     return templates.TemplateResponse(request, name, context, status_code=status)
 
