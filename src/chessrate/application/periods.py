@@ -255,8 +255,8 @@ class PlayerListPublic(BaseModel):
     k: int | None = Field(description="the K published with the list (for the next period)")
     period: int | None = Field(description="the period that published it; null: on no list")
     flag: str = Field(
-        default="", description="the list's Flag (7.2.2) for the player: `i` inactive, "
-        "`w` woman, `wi` both"
+        default="",
+        description="the list's Flag (7.2.2) for the player: `i` inactive, `w` woman, `wi` both",
     )
     periods: list[PlayerPeriodPublic] = Field(description="this list's periods, oldest first")
 
