@@ -1,0 +1,61 @@
+"""``chessrate evaluate``: how well a system's rules predict a games file, and what
+varied rules would do (the rating lab, :mod:`chessrate.lab`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import InvalidRecord
+from ..io.tabular import FORMATS
+from ..lab import as_json, as_text, evaluate
+from ..systems import SYSTEM_IDS
+from .common import main, reports_errors
+
+
+@main.command("evaluate")
+@click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--system", "system_id", type=click.Choice(SYSTEM_IDS), required=True,
+    help="The rating system whose rules are evaluated.",
+)  # fmt: skip
+@click.option(
+    "--players", "players_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Players file (CSV or JSON Lines): membership, bots, imported ratings.",
+)  # fmt: skip
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMATS),
+    help="Format of GAMES (default: from the extension).",
+)  # fmt: skip
+@click.option(
+    "--vary", "vary", multiple=True, metavar="FIELD=V1,V2,...",
+    help="Replay also with this rule field at each value (FIELD.KEY for one entry of a "
+    "mapping, e.g. k.blitz); several --vary: every combination.",
+)  # fmt: skip
+@click.option(
+    "--skip-invalid", is_flag=True,
+    help="Leave out the invalid records (and the games a variant refuses), listing them.",
+)  # fmt: skip
+@click.option("--json", "as_json_output", is_flag=True, help="Print JSON for machines.")
+@reports_errors
+def evaluate_command(
+    games: Path,
+    system_id: str,
+    players_path: Path | None,
+    fmt: str | None,
+    vary: tuple[str, ...],
+    skip_invalid: bool,
+    as_json_output: bool,
+) -> None:
+    """Replay GAMES under the system's rules and each --vary variant and report, per
+    pool, the predictive quality of the expected scores (deviance, Brier,
+    calibration) and each variant's effect on the final lists, beside two reference
+    predictors (plain Elo, lichess's Glicko-2: not regulations). The library call
+    behind it is chessrate.lab.evaluate."""
+    skipped: list[InvalidRecord] = []
+    on_invalid = skipped.append if skip_invalid else None
+    evaluation = evaluate(games, system_id, players_path, vary, fmt, on_invalid)
+    click.echo(as_json(evaluation) if as_json_output else as_text(evaluation))
+    for where in dict.fromkeys(str(error) for error in skipped):
+        click.echo(f"skipped {where}", err=True)

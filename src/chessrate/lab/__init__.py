@@ -1,0 +1,664 @@
+"""The rating lab: how well a system's rules predict, and what other rules would do.
+
+:func:`evaluate` replays a games file with the reference engine under a system's base
+``Rules`` and under every combination of varied rule fields (:func:`variants`), and
+reports for each variant and each pool:
+
+- the predictive quality of the expected score before each rated game where both
+  players had a rating before it: the mean deviance of the Kaggle "Chess Ratings 2"
+  contest (base-10 log loss, the expectation clamped to [0.01, 0.99]), the Brier
+  score, and a calibration table of ten bins. Each game counts once, for White (the
+  Black side is its mirror and adds nothing). The expectation is the system's own
+  (``Change.pd``) where its change carries one, else the logistic Elo expectation from
+  the two pre-game ratings (:attr:`Quality.expectation` says which);
+- what the variant does to the final list against the base rules' list (the players
+  rated in the pool in both): Spearman's rank correlation, the largest risers and
+  fallers, and how many listed players end in a different state.
+
+The two reference predictors of :mod:`.predictors` run on the same games and pools.
+The metrics are floats (a log loss has no exact value); the ratings are the engine's
+exact Decimals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import math
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from ..engine import Engine
+from ..errors import InvalidInput, InvalidRecord
+from ..io.games import read_games, read_players
+from ..records import GameRecord, Outcome, Player
+from ..systems import system_info
+from ..systems.base import GameRating, ListEntry, Rules
+from .predictors import PREDICTORS, elo_expected
+
+CLAMP_LOW = 0.01
+CLAMP_HIGH = 0.99
+"""The Kaggle "Chess Ratings 2" deviance clamps the expected score to [0.01, 0.99]."""
+
+BINS = 10
+"""Calibration bins of the expected score: [0, 0.1), ..., [0.9, 1]."""
+
+MOVERS = 5
+"""How many risers and fallers a comparison lists."""
+
+
+class InvalidVariant(InvalidInput):
+    """A ``--vary`` the system's rules cannot take: an unknown field, or a value its
+    type or the lab's checks refuse. Names the field and the value."""
+
+
+# -- variants -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One set of rules to replay with: ``label`` names the varied values (``base``
+    for the system's own rules)."""
+
+    label: str
+    rules: Rules
+    varied: tuple[tuple[str, str], ...] = ()
+
+
+def parse_vary(spec: str) -> tuple[str, list[str]]:
+    """``FIELD=V1,V2,...`` as the field and its values (text)."""
+    name, sep, values = spec.partition("=")
+    name = name.strip()
+    texts = [v.strip() for v in values.split(",")] if sep else []
+    if not name or not texts or any(not v for v in texts):
+        raise InvalidVariant(f"--vary {spec!r}: expected FIELD=V1,V2,... (no empty value)")
+    return name, texts
+
+
+def _field_types(rules: Rules) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(type(rules))
+    except Exception:  # an annotation that does not resolve: the default's type
+        return {f.name: type(getattr(rules, f.name)) for f in dataclasses.fields(rules)}  # type: ignore[arg-type]
+
+
+def _parse_scalar(kind: Any, text: str, name: str) -> Any:
+    """``text`` as a value of ``kind`` (int, Decimal, str or an enum), refused with the
+    field and the value named."""
+    refused = f"--vary {name}: {text!r} is not "
+    if kind is bool:
+        lowered = text.lower()
+        if lowered in ("true", "yes", "1"):
+            return True
+        if lowered in ("false", "no", "0"):
+            return False
+        raise InvalidVariant(refused + "true or false")
+    if kind is int:
+        try:
+            value: Any = int(text)
+        except ValueError:
+            raise InvalidVariant(refused + "a whole number") from None
+        if value < 0:
+            raise InvalidVariant(f"--vary {name}: {text!r}: a rule's number is never negative")
+        return value
+    if kind is Decimal:
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            raise InvalidVariant(refused + "a decimal number") from None
+        if not number.is_finite():
+            raise InvalidVariant(refused + "a finite number")
+        if number < 0:
+            raise InvalidVariant(f"--vary {name}: {text!r}: a rule's number is never negative")
+        return number
+    if kind is str:
+        return text
+    raise InvalidVariant(f"--vary {name}: a field of type {kind!r} cannot be varied")
+
+
+def parse_value(rules: Rules, name: str, text: str) -> Any:
+    """The value of rule field ``name`` for ``text``, parsed by the field's type: a
+    whole number, a decimal, or (``FIELD.KEY``) one entry of a mapping field such as
+    arena's ``k.blitz`` or site's ``weights.bullet``. Returns the whole field's new
+    value (a mapping with the one entry replaced)."""
+    top, _, key = name.partition(".")
+    fields = {f.name for f in dataclasses.fields(rules)}  # type: ignore[arg-type]
+    if top not in fields:
+        known = ", ".join(sorted(fields))
+        raise InvalidVariant(
+            f"--vary {name}: the {type(rules).__name__} has no field {top!r} (fields: {known})"
+        )
+    kind = _field_types(rules)[top]
+    current = getattr(rules, top)
+    if isinstance(current, dict):
+        if not key:
+            keys = ", ".join(str(k) for k in current)
+            raise InvalidVariant(
+                f"--vary {name}: {top} is a mapping; vary one entry, {top}.KEY (keys: {keys})"
+            )
+        matching = [k for k in current if str(k) == key]
+        if not matching:
+            keys = ", ".join(str(k) for k in current)
+            raise InvalidVariant(f"--vary {name}: {top} has no key {key!r} (keys: {keys})")
+        args = typing.get_args(kind)
+        value_kind = args[1] if len(args) == 2 else type(current[matching[0]])
+        updated = dict(current)
+        updated[matching[0]] = _parse_scalar(value_kind, text, name)
+        return updated
+    if key:
+        raise InvalidVariant(f"--vary {name}: {top} is not a mapping (no .KEY)")
+    return _parse_scalar(kind, text, name)
+
+
+def variants(rules: Rules, specs: Sequence[str]) -> list[Variant]:
+    """The base rules, then every combination (the cartesian product) of the varied
+    fields' values, each a real ``Rules`` built with :func:`dataclasses.replace`."""
+    axes: list[tuple[str, list[tuple[str, Any]]]] = []
+    seen: set[str] = set()
+    for spec in specs:
+        name, texts = parse_vary(spec)
+        if name in seen:
+            raise InvalidVariant(f"--vary {name}: given twice")
+        seen.add(name)
+        axes.append((name, [(text, parse_value(rules, name, text)) for text in texts]))
+    result = [Variant("base", rules)]
+    if not axes:
+        return result
+    for combination in itertools.product(*(values for _, values in axes)):
+        changed = rules
+        varied: list[tuple[str, str]] = []
+        for (name, _), (text, value) in zip(axes, combination, strict=True):
+            top = name.partition(".")[0]
+            if top == name or not isinstance(getattr(changed, top), dict):
+                changed = dataclasses.replace(changed, **{top: value})  # type: ignore[type-var]
+            else:  # merge the one entry into what earlier axes set
+                merged = dict(getattr(changed, top))
+                key = name.partition(".")[2]
+                for k, v in value.items():
+                    if str(k) == key:
+                        merged[k] = v
+                changed = dataclasses.replace(changed, **{top: merged})  # type: ignore[type-var]
+            varied.append((name, text))
+        label = " ".join(f"{n}={t}" for n, t in varied)
+        result.append(Variant(label, changed, tuple(varied)))
+    return result
+
+
+# -- predictive quality ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Bin:
+    """One calibration bin: the games whose expectation fell in [low, high)."""
+
+    low: float
+    high: float
+    count: int
+    mean_expected: float | None
+    mean_observed: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Quality:
+    """How well the expected scores of ``games`` predicted their results."""
+
+    games: int
+    deviance: float | None
+    brier: float | None
+    bins: tuple[Bin, ...]
+    expectation: str = ""
+    """Where the expected scores came from: ``system`` (the system's ``pd``), ``elo``
+    (the logistic Elo expectation from the pre-game ratings), ``system+elo``, or the
+    predictor's own."""
+
+
+def deviance(expected: float, score: float) -> float:
+    """Kaggle "Chess Ratings 2": -(y log10(E) + (1 - y) log10(1 - E)), E clamped to
+    [0.01, 0.99]."""
+    e = min(max(expected, CLAMP_LOW), CLAMP_HIGH)
+    return -(score * math.log10(e) + (1.0 - score) * math.log10(1.0 - e))
+
+
+def quality(pairs: Iterable[tuple[float, float]], expectation: str = "") -> Quality:
+    """Mean deviance, Brier score and calibration of (expected, score) pairs."""
+    items = list(pairs)
+    sums = [[0, 0.0, 0.0] for _ in range(BINS)]
+    for e, y in items:
+        index = min(int(e * BINS), BINS - 1)
+        sums[index][0] += 1
+        sums[index][1] += e
+        sums[index][2] += y
+    bins = tuple(
+        Bin(
+            n / BINS,
+            (n + 1) / BINS,
+            int(count),
+            (total_e / count) if count else None,
+            (total_y / count) if count else None,
+        )
+        for n, (count, total_e, total_y) in enumerate(sums)
+    )
+    if not items:
+        return Quality(0, None, None, bins, expectation)
+    return Quality(
+        len(items),
+        sum(deviance(e, y) for e, y in items) / len(items),
+        sum((e - y) ** 2 for e, y in items) / len(items),
+        bins,
+        expectation,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One game's prediction in one pool, for White."""
+
+    game_id: str
+    pool: str
+    expected: float
+    score: float
+    source: str  # "system" or "elo"
+
+
+def scored_games(ratings: Iterable[GameRating[Any]]) -> list[Scored]:
+    """White's expectation and score of every rated game in each pool where both
+    players had a rating before it (White's and Black's changes in the pool both
+    have a ``before``)."""
+    result = []
+    for rating in ratings:
+        if rating.outcome is not Outcome.RATED:
+            continue
+        game = rating.game
+        whites = {c.pool: c for c in rating.changes if c.player == game.white}
+        blacks = {c.pool: c for c in rating.changes if c.player == game.black}
+        for pool, white in whites.items():
+            black = blacks.get(pool)
+            if black is None or white.before is None or black.before is None:
+                continue
+            if white.pd is not None:
+                expected, source = float(white.pd), "system"
+            else:
+                expected = elo_expected(float(white.before), float(black.before))
+                source = "elo"
+            result.append(Scored(game.id, pool, expected, float(white.score), source))
+    return result
+
+
+def _sources(scored: Sequence[Scored]) -> str:
+    found = sorted({s.source for s in scored}, key=("system", "elo").index)
+    return "+".join(found) if found else "none"
+
+
+# -- comparing final lists ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    player: str
+    base: Decimal
+    variant: Decimal
+
+    @property
+    def change(self) -> Decimal:
+        return self.variant - self.base
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """A variant's final list against the base rules' (players rated in both)."""
+
+    players: int
+    spearman: float | None
+    risers: tuple[Mover, ...]
+    fallers: tuple[Mover, ...]
+    state_changed: int
+
+
+def _ranks(values: Sequence[Decimal]) -> list[float]:
+    """Ranks from 1, ties given their average rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for n in range(i, j + 1):
+            ranks[order[n]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(xs: Sequence[Decimal], ys: Sequence[Decimal]) -> float | None:
+    """Spearman's rank correlation (the Pearson correlation of the ranks, ties
+    averaged); None for fewer than two players or a list with no spread."""
+    if len(xs) < 2:
+        return None
+    rx, ry = _ranks(xs), _ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    vx = sum((a - mx) ** 2 for a in rx)
+    vy = sum((b - my) ** 2 for b in ry)
+    if vx == 0 or vy == 0:
+        return None
+    return cov / math.sqrt(vx * vy)
+
+
+def compare(base: Sequence[ListEntry], variant: Sequence[ListEntry]) -> Comparison:
+    """What the variant did to one pool's list."""
+    base_by = {e.player: e for e in base}
+    variant_by = {e.player: e for e in variant}
+    both = sorted(set(base_by) & set(variant_by))
+    changed = sum(1 for p in both if base_by[p].state != variant_by[p].state)
+    movers = []
+    for p in both:
+        b, v = base_by[p].rating, variant_by[p].rating
+        if b is not None and v is not None:
+            movers.append(Mover(p, b, v))
+    rho = spearman([m.base for m in movers], [m.variant for m in movers])
+    risers = sorted((m for m in movers if m.change > 0), key=lambda m: (-m.change, m.player))
+    fallers = sorted((m for m in movers if m.change < 0), key=lambda m: (m.change, m.player))
+    return Comparison(len(movers), rho, tuple(risers[:MOVERS]), tuple(fallers[:MOVERS]), changed)
+
+
+# -- the evaluation -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PoolResult:
+    pool: str
+    quality: Quality
+    comparison: Comparison | None  # None for the base rules
+
+
+@dataclass(frozen=True, slots=True)
+class VariantResult:
+    variant: Variant
+    pools: tuple[PoolResult, ...]
+
+    @property
+    def deviance(self) -> float:
+        """The mean deviance over every pool's scored games (the sort key; no games:
+        infinity, last)."""
+        total = sum(p.quality.games for p in self.pools)
+        if total == 0:
+            return math.inf
+        return sum((p.quality.deviance or 0.0) * p.quality.games for p in self.pools) / total
+
+
+@dataclass(frozen=True, slots=True)
+class PredictorResult:
+    label: str
+    description: str
+    pools: tuple[PoolResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    system: str
+    source: str
+    games: int
+    variants: tuple[VariantResult, ...]
+    """Best first (lowest mean deviance), the base rules among them."""
+    predictors: tuple[PredictorResult, ...] = field(default=())
+
+
+def replay(
+    system_id: str,
+    rules: Rules,
+    games: Sequence[GameRecord],
+    players: Sequence[Player],
+    on_invalid: Callable[[InvalidRecord], None] | None = None,
+) -> Engine[Any]:
+    """The reference engine's replay of ``games`` under ``rules``."""
+    engine: Engine[Any] = Engine(system_info(system_id).rating_system(rules), players)
+    engine.replay(games, on_invalid)
+    return engine
+
+
+def evaluate_games(
+    system_id: str,
+    games: Sequence[GameRecord],
+    players: Sequence[Player] = (),
+    vary: Sequence[str] = (),
+    source: str = "",
+    on_invalid: Callable[[InvalidRecord], None] | None = None,
+) -> Evaluation:
+    """:func:`evaluate` on records already read."""
+    info = system_info(system_id)
+    if not info.rates_games:
+        raise InvalidInput(
+            f"the {system_id} system rates periods: evaluate needs one that rates games"
+        )
+    chosen = variants(info.rules, vary)
+    pools = info.pools
+    results = []
+    base_engine: Engine[Any] | None = None
+    base_lists: dict[str, list[ListEntry]] = {}
+    base_scored: list[Scored] = []
+    for variant in chosen:
+        engine = replay(system_id, variant.rules, games, players, on_invalid)
+        scored = scored_games(engine.ratings)
+        lists = engine.rating_lists()
+        if base_engine is None:
+            base_engine, base_lists, base_scored = engine, lists, scored
+        pool_results = []
+        for pool in pools:
+            in_pool = [s for s in scored if s.pool == pool]
+            pool_results.append(
+                PoolResult(
+                    pool,
+                    quality(((s.expected, s.score) for s in in_pool), _sources(in_pool)),
+                    None if variant.label == "base" else compare(base_lists[pool], lists[pool]),
+                )
+            )
+        results.append(VariantResult(variant, tuple(pool_results)))
+    assert base_engine is not None
+    predictors = _predictors(base_engine.ratings, base_scored, pools)
+    ordered = sorted(results, key=lambda r: r.deviance)  # stable: base before its equals
+    return Evaluation(system_id, source, len(games), tuple(ordered), predictors)
+
+
+def _predictors(
+    ratings: Sequence[GameRating[Any]], scored: Sequence[Scored], pools: Sequence[str]
+) -> tuple[PredictorResult, ...]:
+    """Each reference predictor over the base rules' rated games, in the pools the
+    base rules rated each in: it learns from every rated game and is scored on the
+    games the base rules were scored on."""
+    evaluated = {(s.game_id, s.pool) for s in scored}
+    out = []
+    for make in PREDICTORS:
+        predictor = make()
+        pairs: dict[str, list[tuple[float, float]]] = {pool: [] for pool in pools}
+        for rating in ratings:
+            if rating.outcome is not Outcome.RATED:
+                continue
+            game = rating.game
+            white_score = game.score(game.white)
+            if white_score is None:
+                continue
+            y = float(white_score)
+            for pool in dict.fromkeys(c.pool for c in rating.changes):
+                e = predictor.expected(game.white, game.black, pool)
+                if (game.id, pool) in evaluated:
+                    pairs.setdefault(pool, []).append((e, y))
+                predictor.update(game.white, game.black, pool, y)
+        out.append(
+            PredictorResult(
+                make.label,
+                make.description,
+                tuple(PoolResult(pool, quality(pairs[pool], make.label), None) for pool in pools),
+            )
+        )
+    return tuple(out)
+
+
+def evaluate(
+    path: str | Path,
+    system_id: str,
+    players: str | Path | None = None,
+    vary: Sequence[str] = (),
+    fmt: str | None = None,
+    on_invalid: Callable[[InvalidRecord], None] | None = None,
+) -> Evaluation:
+    """Replay the games of ``path`` under the system's base rules and every variant
+    of ``vary`` (``FIELD=V1,V2,...``) and measure each (see the module). An invalid
+    record raises, unless ``on_invalid`` is given: then it is reported there and left
+    out (a game a variant's rules refuse is left out of that variant's replay)."""
+    path = Path(path)
+    info = system_info(system_id)
+    variants(info.rules, vary)  # refuse a bad --vary before reading anything
+    games = read_games(path, fmt, on_invalid)
+    roster = read_players(Path(players)) if players is not None else []
+    return evaluate_games(system_id, games, roster, vary, str(path), on_invalid)
+
+
+# -- output ---------------------------------------------------------------------------
+
+
+def _num(value: float | None, places: int = 4) -> str:
+    return "-" if value is None else f"{value:.{places}f}"
+
+
+def _float(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+def _quality_json(q: Quality) -> dict[str, Any]:
+    return {
+        "games": q.games,
+        "expectation": q.expectation,
+        "deviance": _float(q.deviance),
+        "brier": _float(q.brier),
+        "calibration": [
+            {
+                "low": b.low,
+                "high": b.high,
+                "count": b.count,
+                "mean_expected": _float(b.mean_expected),
+                "mean_observed": _float(b.mean_observed),
+            }
+            for b in q.bins
+        ],
+    }
+
+
+def _mover_json(m: Mover) -> dict[str, str]:
+    return {"player": m.player, "base": str(m.base), "variant": str(m.variant),
+            "change": str(m.change)}  # fmt: skip
+
+
+def as_json(evaluation: Evaluation) -> str:
+    """The evaluation as JSON (keys stable; metrics as floats rounded to 6 places,
+    ratings as strings with their exact digits)."""
+    data = {
+        "system": evaluation.system,
+        "source": evaluation.source,
+        "games": evaluation.games,
+        "variants": [
+            {
+                "label": r.variant.label,
+                "varied": {name: text for name, text in r.variant.varied},
+                "deviance": _float(r.deviance if math.isfinite(r.deviance) else None),
+                "pools": [
+                    {
+                        "pool": p.pool,
+                        "quality": _quality_json(p.quality),
+                        "against_base": None
+                        if p.comparison is None
+                        else {
+                            "players": p.comparison.players,
+                            "spearman": _float(p.comparison.spearman),
+                            "risers": [_mover_json(m) for m in p.comparison.risers],
+                            "fallers": [_mover_json(m) for m in p.comparison.fallers],
+                            "state_changed": p.comparison.state_changed,
+                        },
+                    }
+                    for p in r.pools
+                ],
+            }
+            for r in evaluation.variants
+        ],
+        "predictors": [
+            {
+                "label": pr.label,
+                "description": pr.description,
+                "regulation": False,
+                "pools": [{"pool": p.pool, "quality": _quality_json(p.quality)} for p in pr.pools],
+            }
+            for pr in evaluation.predictors
+        ],
+    }
+    return json.dumps(data, indent=2)
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(w) if n < 2 else cell.rjust(w)
+            for n, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
+
+
+def as_text(evaluation: Evaluation) -> str:
+    """The evaluation as a readable text table: variants by mean deviance, best
+    first, then the reference predictors, then each variant's effect on the lists."""
+    lines = [f"{evaluation.system} · {evaluation.games} games from {evaluation.source}", ""]
+    header = ("variant", "pool", "games", "deviance", "brier", "expected")
+    rows: list[tuple[str, ...]] = [header]
+    for r in evaluation.variants:
+        for p in r.pools:
+            q = p.quality
+            rows.append((r.variant.label, p.pool, str(q.games), _num(q.deviance),
+                         _num(q.brier), q.expectation))  # fmt: skip
+    for pr in evaluation.predictors:
+        for p in pr.pools:
+            q = p.quality
+            rows.append((f"{pr.label} (not a regulation)", p.pool, str(q.games),
+                         _num(q.deviance), _num(q.brier), q.expectation))  # fmt: skip
+    lines += _table(rows)
+    lines.append("")
+    lines.append(
+        "expected: system = the system's own expected score (pd), elo = "
+        "1/(1+10^((Ro-R)/400)) from the pre-game ratings; one count per game (White)."
+    )
+    lines.append("")
+    lines.append("calibration (bin: games, mean expected → mean observed):")
+    labelled = [(r.variant.label, r.pools) for r in evaluation.variants] + [
+        (f"{pr.label} (not a regulation)", pr.pools) for pr in evaluation.predictors
+    ]
+    for label, pools in labelled:
+        for p in pools:
+            if p.quality.games == 0:
+                continue
+            cells = [
+                f"{b.low:.1f}-{b.high:.1f}: {b.count}, "
+                f"{_num(b.mean_expected, 2)} → {_num(b.mean_observed, 2)}"
+                for b in p.quality.bins
+                if b.count
+            ]
+            lines.append(f"  {label} · {p.pool}: " + "; ".join(cells))
+    for r in evaluation.variants:
+        for p in r.pools:
+            c = p.comparison
+            if c is None:
+                continue
+            rho = _num(c.spearman)
+            lines.append("")
+            lines.append(
+                f"{r.variant.label} · {p.pool}: {c.players} players rated in both, "
+                f"Spearman {rho}, {c.state_changed} in a different state"
+            )
+            for word, movers in (("risers", c.risers), ("fallers", c.fallers)):
+                if movers:
+                    shown = ", ".join(f"{m.player} {m.base} → {m.variant}" for m in movers)
+                    lines.append(f"  {word}: {shown}")
+    return "\n".join(lines)
