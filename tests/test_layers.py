@@ -8,7 +8,8 @@ under ``TYPE_CHECKING``::
     every layer records into), logs (the JSON log lines)
     -> records, moves (a game's moves read and checked) -> systems -> engine
     -> io -> fast                     (io never imports fast)
-    -> rating (rate a file: the batch path's library call), the package's face
+    -> rating (rate a file: the batch path's library call), lab (``chessrate
+       evaluate``: rules replayed and measured), the package's face
        (chessrate/__init__.py)
     -> ledger
     -> operations, samples, application (the services the API and the pages share),
@@ -41,7 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine",),
     ("io",),
     ("fast",),
-    ("rating", ""),  # "": chessrate/__init__.py, the library's public face
+    ("rating", "lab", ""),  # "": chessrate/__init__.py, the library's public face
     ("ledger",),
     ("operations", "samples", "application", "fairplay"),
     ("service", "web"),
