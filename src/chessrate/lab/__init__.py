@@ -610,18 +610,24 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 
 def as_text(evaluation: Evaluation) -> str:
     """The evaluation as a readable text table: variants by mean deviance, best
-    first, then the reference predictors, then each variant's effect on the lists."""
+    first, then the reference predictors, the calibration, and each variant's effect
+    on the lists; pools no variant scored a game in are left out (the JSON has them)."""
     lines = [f"{evaluation.system} · {evaluation.games} games from {evaluation.source}", ""]
+    active = {p.pool for r in evaluation.variants for p in r.pools if p.quality.games}
     header = ("variant", "pool", "games", "deviance", "brier", "expected")
     rows: list[tuple[str, ...]] = [header]
     for r in evaluation.variants:
         for p in r.pools:
             q = p.quality
+            if q.games == 0 and p.pool not in active:
+                continue
             rows.append((r.variant.label, p.pool, str(q.games), _num(q.deviance),
                          _num(q.brier), q.expectation))  # fmt: skip
     for pr in evaluation.predictors:
         for p in pr.pools:
             q = p.quality
+            if p.pool not in active:
+                continue
             rows.append((f"{pr.label} (not a regulation)", p.pool, str(q.games),
                          _num(q.deviance), _num(q.brier), q.expectation))  # fmt: skip
     lines += _table(rows)
@@ -649,7 +655,7 @@ def as_text(evaluation: Evaluation) -> str:
     for r in evaluation.variants:
         for p in r.pools:
             c = p.comparison
-            if c is None:
+            if c is None or (c.players == 0 and c.state_changed == 0):
                 continue
             rho = _num(c.spearman)
             lines.append("")
