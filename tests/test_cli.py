@@ -217,7 +217,7 @@ def test_invalid_players_file_exits_2(tmp_path: Path) -> None:
     assert f"{players}:3: games_blitz: is required with rating_blitz" in err
 
 
-@pytest.mark.parametrize("command", [[], ["rate"]])
+@pytest.mark.parametrize("command", [[], ["rate"], ["evaluate"]])
 def test_every_command_has_help(command: list[str]) -> None:
     code, out, _ = invoke(*command, "--help")
     assert code == 0

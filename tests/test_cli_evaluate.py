@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from chessrate.cli import main
@@ -83,3 +84,21 @@ def test_invalid_records_are_skipped_when_asked() -> None:
     code, out, err = invoke("evaluate", LICHESS, "--system", "arena", "--skip-invalid")
     assert code == 0
     assert "skipped " in err and out.startswith("arena · ")
+
+
+def test_the_docs_run_is_a_real_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/evaluate.md's "A real run" shows this command's output (its "…" lines
+    stand for what it leaves out)."""
+    root = Path(__file__).parents[1]
+    monkeypatch.chdir(root)  # the doc's paths are relative to the repository
+    doc = (root / "docs" / "evaluate.md").read_text()
+    block = doc.split("## A real run", 1)[1].split("```", 2)[1]
+    command, *shown = block.strip("\n").splitlines()
+    assert command.startswith("$ chessrate evaluate ")
+    args = command.removeprefix("$ chessrate ").split()
+    code, out, err = invoke(*args)
+    assert code == 0, err
+    lines = out.splitlines()
+    for line in shown:
+        if line.strip() not in ("…", ""):
+            assert line in lines, line
