@@ -102,3 +102,14 @@ def test_the_docs_run_is_a_real_run(monkeypatch: pytest.MonkeyPatch) -> None:
     for line in shown:
         if line.strip() not in ("…", ""):
             assert line in lines, line
+
+
+def test_a_record_a_variant_refuses_names_the_variant(tmp_path: Path) -> None:
+    players = tmp_path / "players.csv"
+    players.write_text("id,rating_blitz,games_blitz\nalice,1600.00,40\n")
+    code, _, err = invoke(
+        "evaluate", LICHESS, "--system", "site", "--players", players, "--vary", "floor=1700"
+    )
+    assert code == 2
+    assert f"{players}:2: rating_blitz: " in err
+    assert "(under --vary floor=1700)" in err

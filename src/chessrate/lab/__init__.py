@@ -442,7 +442,14 @@ def evaluate_games(
     base_lists: dict[str, list[ListEntry]] = {}
     base_scored: list[Scored] = []
     for variant in chosen:
-        engine = replay(system_id, variant.rules, games, players, on_invalid)
+        try:
+            engine = replay(system_id, variant.rules, games, players, on_invalid)
+        except InvalidRecord as error:
+            if not variant.varied:
+                raise
+            raise InvalidRecord(
+                error.where, error.field, f"{error.reason} (under --vary {variant.label})"
+            ) from None
         scored = scored_games(engine.ratings)
         lists = engine.rating_lists()
         if base_engine is None:
