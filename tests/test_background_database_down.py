@@ -106,7 +106,11 @@ def test_a_stopped_database_is_one_warning_a_pass_and_one_line_when_back(
         assert failed >= 3
         mine = [r for r in caplog.records if r.getMessage().startswith(f"{name}:")]
         down = [r for r in mine if "the database is unavailable" in r.getMessage()]
-        assert len(down) == failed, [r.getMessage() for r in mine]
+        # Each failed pass logs its line once the pass is over. The loops are cancelled
+        # when the outage is over: a last pass that failed (a pooled connection of
+        # before the restart) may still be running then, noted but never logged.
+        in_flight = 1 if job.outcomes[-1] is False else 0
+        assert failed - in_flight <= len(down) <= failed, [r.getMessage() for r in mine]
         assert all(r.levelno == logging.WARNING and r.exc_info is None for r in down)
         assert "trying again in 0.05 s" in down[0].getMessage()
         back = [r for r in mine if r.getMessage() == f"{name}: the database answers again"]
