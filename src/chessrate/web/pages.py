@@ -34,6 +34,7 @@ from ..ledger.views import ChartSeries, SeriesPoint
 from ..numbers import display, round_half_away
 from ..records import microseconds
 from ..systems.arena import allowed_controls
+from ..systems.corr import CorrRules
 from ..timecontrol import ESTIMATE_MOVES, as_players_write
 from .boards import game_board, live_clocks, pgn_text
 from .charts import rating_chart
@@ -386,9 +387,10 @@ def player(
 def uncounted(ledger: Ledger) -> tuple[str, str] | None:
     """Why a system rates a game with no change for one player and a change for the
     other, when its reason names only the change (corr C4), as (rule, words)."""
-    if ledger.system_id != "corr":
+    rules = ledger.system.rules
+    if not isinstance(rules, CorrRules):
         return None
-    gap = getattr(ledger.system.rules, "provisional_gap", 400)
+    gap = rules.provisional_gap
     return ("corr C4", f"a provisional player's game against an opponent rated {gap} or more "
                        "away does not count for the provisional player")  # fmt: skip
 
