@@ -14,7 +14,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidRecord, NotFound
-from ..io.fide import birth_year_of, player_key
+from ..io.fide import TITLES, birth_year_of, player_key
 from ..io.lists import csv_text
 from ..io.trf import TrfColour, TrfPlayer, TrfRound, parse_trf
 from ..ledger import Ledger
@@ -637,15 +637,13 @@ def _player_period(p: PlayerPeriod, player_id: str, view: PeriodView) -> PlayerP
 ALL_PERIODS = 1_000_000
 """More periods than a ledger has (a card shows them all)."""
 
-_TITLES = {"g": "GM", "wg": "WGM", "m": "IM", "wm": "WIM", "f": "FM", "wf": "WFM",
-           "c": "CM", "wc": "WCM"}  # fmt: skip
 _SEXES = {"m": "man", "w": "woman", "f": "woman"}
 
 
 def title_of(code: str) -> str:
     """A TRF title code as FIDE writes the title (``g`` GM, ``wm`` WIM); another text
     as it is."""
-    return _TITLES.get(code.strip().casefold(), code.strip())
+    return TITLES.get(code.strip().casefold(), code.strip())
 
 
 class PlayerFactsPublic(BaseModel):
