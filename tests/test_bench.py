@@ -109,3 +109,18 @@ def test_detector_eval_judges_the_stored_corpus(tmp_path: Path) -> None:
                   "Made-up cheaters", "Analysis time"):  # fmt: skip
         assert f"### {title}" in out
     assert "| 2600+ |" in out and "| full |" in out and "| late |" in out
+
+
+def test_detector_statistics_compares_every_statistic_on_the_stored_corpus(
+    tmp_path: Path,
+) -> None:
+    """The comparison of fair-play statistics reads the stored analyses (no engine)
+    and prints both tables with a row for each statistic at each human limit."""
+    done = run(str(BENCH / "detector_statistics.py"), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "### Per game" in out and "### Players of five games" in out
+    for name in ("shipped", "rank z", "LR", "mixture LR"):
+        for limit in ("p99 of", "p99.7 of", "max of"):
+            assert f"| {name} | {limit} " in out, (name, limit)
+        assert out.count(f"| {name} | ") == 4, name  # three per-game limits, one of players
