@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -26,6 +27,8 @@ from rich.progress import (
 
 from .. import __version__
 from ..errors import ChessrateError, InvalidInput, LedgerUnavailable
+from ..io.tabular import FORMATS
+from ..systems import SYSTEM_IDS
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
@@ -232,3 +235,26 @@ def columns(rows: list[tuple[str, ...]]) -> str:
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
         for row in rows
     )
+
+
+def games_file_options(system_help: str) -> Callable[[F], F]:
+    """The options of a command that reads a games file as ``chessrate rate`` does:
+    the GAMES argument, ``--system`` (``system_help`` says what for), ``--players``
+    and ``--format``."""
+    existing = click.Path(exists=True, dir_okay=False, path_type=Path)
+    decorators = (
+        click.argument("games", type=existing),
+        click.option("--system", "system_id", type=click.Choice(SYSTEM_IDS), required=True,
+                     help=system_help),
+        click.option("--players", "players_path", type=existing,
+                     help="Players file (CSV or JSON Lines): membership, bots, imported ratings."),
+        click.option("--format", "fmt", type=click.Choice(FORMATS),
+                     help="Format of GAMES (default: from the extension)."),
+    )  # fmt: skip
+
+    def decorate(command: F) -> F:
+        for decorator in reversed(decorators):
+            command = decorator(command)
+        return command
+
+    return decorate

@@ -8,26 +8,12 @@ from pathlib import Path
 import click
 
 from ..errors import InvalidRecord
-from ..io.tabular import FORMATS
 from ..lab import as_json, as_text, evaluate
-from ..systems import SYSTEM_IDS
-from .common import main, reports_errors
+from .common import games_file_options, main, reports_errors
 
 
 @main.command("evaluate")
-@click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--system", "system_id", type=click.Choice(SYSTEM_IDS), required=True,
-    help="The rating system whose rules are evaluated.",
-)  # fmt: skip
-@click.option(
-    "--players", "players_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Players file (CSV or JSON Lines): membership, bots, imported ratings.",
-)  # fmt: skip
-@click.option(
-    "--format", "fmt", type=click.Choice(FORMATS),
-    help="Format of GAMES (default: from the extension).",
-)  # fmt: skip
+@games_file_options("The rating system whose rules are evaluated.")
 @click.option(
     "--vary", "vary", multiple=True, metavar="FIELD=V1,V2,...",
     help="Replay also with this rule field at each value (FIELD.KEY for one entry of a "

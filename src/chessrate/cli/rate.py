@@ -11,30 +11,24 @@ from rich.table import Table
 
 from ..errors import InvalidInput
 from ..io.lists import history_text, write_all
-from ..io.tabular import FORMATS
 from ..rating import ENGINES, RatedFile, rate_file
 from ..records import Outcome
-from ..systems import SYSTEM_IDS, system_info
-from .common import ProgressBars, main, no_cycle_collection, quick_exit, reports_errors
+from ..systems import system_info
+from .common import (
+    ProgressBars,
+    games_file_options,
+    main,
+    no_cycle_collection,
+    quick_exit,
+    reports_errors,
+)
 
 TOP = 20
 """``rate`` prints this many entries of each pool unless told (``--top``, ``--all``)."""
 
 
 @main.command()
-@click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--system", "system_id", type=click.Choice(SYSTEM_IDS), required=True,
-    help="The rating system to rate by.",
-)  # fmt: skip
-@click.option(
-    "--players", "players_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Players file (CSV or JSON Lines): membership, bots, imported ratings.",
-)  # fmt: skip
-@click.option(
-    "--format", "fmt", type=click.Choice(FORMATS),
-    help="Format of GAMES (default: from the extension).",
-)  # fmt: skip
+@games_file_options("The rating system to rate by.")
 @click.option(
     "--out", type=click.Path(dir_okay=False, path_type=Path),
     help="Write the rating list (.csv or .json).",
