@@ -31,10 +31,10 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import chess.engine
 
@@ -108,14 +108,26 @@ def judged_games(
     return out
 
 
-def human_records(judged: Sequence[Judged]) -> list[list[Judged]]:
-    """Runs of five player-games: the main player of each file, then every other
-    player-game of a band."""
-    by_file: dict[str, list[Judged]] = defaultdict(list)
+class Sample(Protocol):
+    """A judged human player-game, as :func:`human_records` groups it."""
+
+    @property
+    def player(self) -> str: ...
+    @property
+    def rating(self) -> int | None: ...
+
+
+S = TypeVar("S", bound=Sample)
+
+
+def human_records(judged: Sequence[S], source: Callable[[S], str]) -> list[list[S]]:
+    """Runs of five player-games: the main player of each file (``source``), then every
+    other player-game of a band."""
+    by_file: dict[str, list[S]] = defaultdict(list)
     for j in judged:
-        by_file[j.game.source].append(j)
-    records: list[list[Judged]] = []
-    pools: dict[int, list[Judged]] = defaultdict(list)
+        by_file[source(j)].append(j)
+    records: list[list[S]] = []
+    pools: dict[int, list[S]] = defaultdict(list)
     for items in by_file.values():
         main, _ = Counter(j.player for j in items).most_common(1)[0]
         own = [j for j in items if j.player == main]
@@ -179,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         for j in judged:
             if j.rating is not None:
                 bands[band_of(j.rating)].append(j)
-        records = human_records(judged)
+        records = human_records(judged, lambda j: j.game.source)
         record_bands: dict[int, list[list[Judged]]] = defaultdict(list)
         for rec in records:
             if rec[0].rating is not None:

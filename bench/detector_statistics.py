@@ -36,12 +36,13 @@ from __future__ import annotations
 
 import math
 import sys
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from detector_eval import human_records
 from fairplay_cheaters import HUMAN_FILES, held_out
 from fairplay_cheaters import OUT as CHEATERS
 from fairplay_corpus import CORPUS_LIMITS, DATA, load_cache, positions_of, read_games
@@ -52,8 +53,8 @@ from chessrate.fairplay.model import (
     BAND_EDGES,
     SPREAD_EDGES,
     Move,
-    band_centre,
     band_of,
+    blend,
     default_model,
     evidence_move,
     expected,
@@ -146,15 +147,10 @@ def fit_human(games: Sequence[PlayerGame]) -> Cells:
 
 
 def human_shares(cells: Cells, rating: int, spread: int, decided: bool) -> list[float]:
-    """The cell for ``rating``, blended between the two nearest bands' centres."""
-    top = len(BAND_EDGES)
-    low = band_of(rating)
-    if rating < band_centre(low):
-        low -= 1
-    if low < 0 or low >= top:
-        return cells[(min(max(low, 0), top), spread, decided)]
-    t = (rating - band_centre(low)) / (band_centre(low + 1) - band_centre(low))
-    a, b = cells[(low, spread, decided)], cells[(low + 1, spread, decided)]
+    """The cell for ``rating``, blended between the two nearest bands' centres (as
+    the shipped model blends its cells)."""
+    low, high, t = blend(rating)
+    a, b = cells[(low, spread, decided)], cells[(high, spread, decided)]
     return [x + t * (y - x) for x, y in zip(a, b, strict=True)]
 
 
@@ -209,26 +205,6 @@ def mixture(values: Sequence[float]) -> float:
     return max(0.0, f((lo + hi) / 2))
 
 
-def human_runs(games: Sequence[PlayerGame]) -> list[list[PlayerGame]]:
-    """Runs of five human player-games, as bench/detector_eval.py makes them: each
-    file's main player's own games, then every other player-game of a band."""
-    by_file: dict[str, list[PlayerGame]] = defaultdict(list)
-    for g in games:
-        by_file[g.kind].append(g)
-    runs: list[list[PlayerGame]] = []
-    pools: dict[int, list[PlayerGame]] = defaultdict(list)
-    for items in by_file.values():
-        main = Counter(g.player for g in items).most_common(1)[0][0]
-        own = [g for g in items if g.player == main]
-        runs.extend(own[i : i + 5] for i in range(0, len(own) - 4, 5))
-        for g in items:
-            if g.player != main:
-                pools[band_of(g.rating)].append(g)
-    for pool in pools.values():
-        runs.extend(pool[i : i + 5] for i in range(0, len(pool) - 4, 5))
-    return runs
-
-
 def together(run: Sequence[PlayerGame]) -> PlayerGame:
     """A run of one player's games as one game (their moves one after the other)."""
     first = run[0]
@@ -275,7 +251,7 @@ def main() -> None:
                   + " | ".join(cells_) + " |")  # fmt: skip
 
     print("\n### Players of five games, above every human run of five\n")
-    runs = human_runs(humans)
+    runs = human_records(humans, lambda g: g.kind)  # each human file's kind is its name
     players: dict[str, list[PlayerGame]] = defaultdict(list)
     for g in cheats:
         players[g.player].append(g)

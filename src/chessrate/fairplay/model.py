@@ -75,6 +75,20 @@ def band_centre(index: int) -> float:
     return (BAND_EDGES[index - 1] + BAND_EDGES[index]) / 2
 
 
+def blend(rating: int) -> tuple[int, int, float]:
+    """Where ``rating`` falls between the bands' centres: the band whose centre is at or
+    below it, the next band, and how far towards the next (0 to 1). Beyond the outer
+    centres the outer band stands alone (both bands the same, 0)."""
+    low = band_of(rating)
+    if rating < band_centre(low):
+        low -= 1
+    if low < 0:
+        return 0, 0, 0.0
+    if low >= len(BAND_EDGES):
+        return low, low, 0.0
+    return low, low + 1, (rating - band_centre(low)) / (band_centre(low + 1) - band_centre(low))
+
+
 def spread_of(gap: float) -> int:
     for index, edge in enumerate(SPREAD_EDGES):
         if gap < edge:
@@ -204,18 +218,10 @@ class HumanModel:
     def cell(self, rating: int | None, spread: int, decided: bool) -> Cell:
         """The cell for a player of ``rating`` (None: the top band), blended between
         the two nearest bands' centres."""
-        top = len(BAND_EDGES)
         if rating is None:
-            return self.cells[(top, spread, decided)]
-        low = band_of(rating)
-        if rating < band_centre(low):
-            low -= 1
-        if low < 0:
-            return self.cells[(0, spread, decided)]
-        if low >= top:
-            return self.cells[(top, spread, decided)]
-        a, b = self.cells[(low, spread, decided)], self.cells[(low + 1, spread, decided)]
-        t = (rating - band_centre(low)) / (band_centre(low + 1) - band_centre(low))
+            return self.cells[(len(BAND_EDGES), spread, decided)]
+        low, high, t = blend(rating)
+        a, b = self.cells[(low, spread, decided)], self.cells[(high, spread, decided)]
         return Cell(a.p + t * (b.p - a.p), a.mu + t * (b.mu - a.mu),
                     a.var + t * (b.var - a.var), min(a.n, b.n))  # fmt: skip
 
