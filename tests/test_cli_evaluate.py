@@ -43,8 +43,11 @@ def test_json_shape() -> None:
         pool = variant["pools"][0]
         assert list(pool) == ["pool", "quality", "against_base"]
         quality = pool["quality"]
-        assert list(quality) == ["games", "expectation", "deviance", "brier", "calibration"]
+        assert list(quality) == [
+            "games", "expectation", "deviance", "brier", "calibration", "by_games",
+        ]  # fmt: skip
         assert len(quality["calibration"]) == 10
+        assert [b["low"] for b in quality["by_games"]] == [0, 1, 5, 10, 20, 50, 100]
         assert list(quality["calibration"][0]) == [
             "low", "high", "count", "mean_expected", "mean_observed",
         ]  # fmt: skip

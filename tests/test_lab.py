@@ -192,3 +192,17 @@ def test_a_real_lichess_file() -> None:
     assert site.quality.games > 0
     assert [p.label for p in evaluation.predictors] == ["elo-k20", "glicko2-lichess"]
     assert '"regulation": false' in as_json(evaluation)
+
+
+def test_deviance_by_games_played_buckets_the_newer_players_experience() -> None:
+    # g1: both players new (experience 0); g2 and g3: 1 and 2 blitz games each before.
+    blitz = next(p for p in evaluate_games("site", STREAM).variants[0].pools if p.pool == "blitz")
+    buckets = {b.low: b for b in blitz.quality.by_games}
+    assert buckets[0].high == 1 and buckets[0].count == 1
+    assert buckets[0].deviance == pytest.approx(-math.log10(0.50))
+    assert buckets[1].high == 5 and buckets[1].count == 2
+    assert buckets[1].deviance == pytest.approx(
+        (-(0.5 * math.log10(0.45) + 0.5 * math.log10(0.55)) - math.log10(1 - 0.54)) / 2
+    )
+    assert buckets[100].high is None and buckets[100].count == 0
+    assert sum(b.count for b in blitz.quality.by_games) == blitz.quality.games

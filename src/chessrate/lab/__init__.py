@@ -22,6 +22,7 @@ exact Decimals.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import json
@@ -50,6 +51,12 @@ BINS = 10
 
 MOVERS = 5
 """How many risers and fallers a comparison lists."""
+
+EXPERIENCE = (0, 1, 5, 10, 20, 50, 100)
+"""The lower ends of the games-played buckets of :attr:`Quality.by_games`: [0, 1),
+[1, 5), ..., [100, inf). A game's experience is the number of rated games in the pool
+that the less experienced of its two players had before it: how far each variant has
+learnt the newer player."""
 
 
 class InvalidVariant(InvalidInput):
@@ -204,6 +211,17 @@ class Bin:
 
 
 @dataclass(frozen=True, slots=True)
+class Learning:
+    """The games whose experience (see :data:`EXPERIENCE`) was in [low, high); ``high``
+    None for the last bucket."""
+
+    low: int
+    high: int | None
+    count: int
+    deviance: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class Quality:
     """How well the expected scores of ``games`` predicted their results."""
 
@@ -215,6 +233,9 @@ class Quality:
     """Where the expected scores came from: ``system`` (the system's ``pd``), ``elo``
     (the logistic Elo expectation from the pre-game ratings), ``system+elo``, or the
     predictor's own."""
+    by_games: tuple[Learning, ...] = ()
+    """The mean deviance by the experience of the game's newer player (one bucket per
+    :data:`EXPERIENCE` entry; empty when the games' experience is not known)."""
 
 
 def deviance(expected: float, score: float) -> float:
@@ -224,8 +245,28 @@ def deviance(expected: float, score: float) -> float:
     return -(score * math.log10(e) + (1.0 - score) * math.log10(1.0 - e))
 
 
-def quality(pairs: Iterable[tuple[float, float]], expectation: str = "") -> Quality:
-    """Mean deviance, Brier score and calibration of (expected, score) pairs."""
+def experience_bucket(games: int) -> int:
+    """The index in :data:`EXPERIENCE` of the bucket of ``games`` games played."""
+    return bisect.bisect_right(EXPERIENCE, games) - 1
+
+
+def learning_label(bucket: Learning) -> str:
+    """A games-played bucket in words: ``0``, ``1-4``, ..., ``100+``."""
+    if bucket.high is None:
+        return f"{bucket.low}+"
+    if bucket.high == bucket.low + 1:
+        return str(bucket.low)
+    return f"{bucket.low}-{bucket.high - 1}"
+
+
+def quality(
+    pairs: Iterable[tuple[float, float]],
+    expectation: str = "",
+    experience: Iterable[int] | None = None,
+) -> Quality:
+    """Mean deviance, Brier score and calibration of (expected, score) pairs; with
+    ``experience`` (each pair's games played by the newer player, in the same order),
+    also the deviance by games played."""
     items = list(pairs)
     sums = [[0, 0.0, 0.0] for _ in range(BINS)]
     for e, y in items:
@@ -233,6 +274,22 @@ def quality(pairs: Iterable[tuple[float, float]], expectation: str = "") -> Qual
         sums[index][0] += 1
         sums[index][1] += e
         sums[index][2] += y
+    by_games: tuple[Learning, ...] = ()
+    if experience is not None:
+        learnt = [[0, 0.0] for _ in EXPERIENCE]
+        for (e, y), n in zip(items, experience, strict=True):
+            bucket = learnt[experience_bucket(n)]
+            bucket[0] += 1
+            bucket[1] += deviance(e, y)
+        by_games = tuple(
+            Learning(
+                low,
+                EXPERIENCE[i + 1] if i + 1 < len(EXPERIENCE) else None,
+                int(count),
+                (total / count) if count else None,
+            )
+            for i, (low, (count, total)) in enumerate(zip(EXPERIENCE, learnt, strict=True))
+        )
     bins = tuple(
         Bin(
             n / BINS,
@@ -244,13 +301,14 @@ def quality(pairs: Iterable[tuple[float, float]], expectation: str = "") -> Qual
         for n, (count, total_e, total_y) in enumerate(sums)
     )
     if not items:
-        return Quality(0, None, None, bins, expectation)
+        return Quality(0, None, None, bins, expectation, by_games)
     return Quality(
         len(items),
         sum(deviance(e, y) for e, y in items) / len(items),
         sum((e - y) ** 2 for e, y in items) / len(items),
         bins,
         expectation,
+        by_games,
     )
 
 
@@ -263,6 +321,8 @@ class Scored:
     expected: float
     score: float
     source: str  # "system" or "elo"
+    experience: int = 0
+    """The rated games in the pool the newer of the two players had before the game."""
 
 
 def scored_games(ratings: Iterable[GameRating[Any]]) -> list[Scored]:
@@ -285,7 +345,8 @@ def scored_games(ratings: Iterable[GameRating[Any]]) -> list[Scored]:
             else:
                 expected = elo_expected(float(white.before), float(black.before))
                 source = "elo"
-            result.append(Scored(game.id, pool, expected, float(white.score), source))
+            experience = min(white.games_before, black.games_before)
+            result.append(Scored(game.id, pool, expected, float(white.score), source, experience))
     return result
 
 
@@ -460,7 +521,11 @@ def evaluate_games(
             pool_results.append(
                 PoolResult(
                     pool,
-                    quality(((s.expected, s.score) for s in in_pool), _sources(in_pool)),
+                    quality(
+                        [(s.expected, s.score) for s in in_pool],
+                        _sources(in_pool),
+                        [s.experience for s in in_pool],
+                    ),
                     None if variant.label == "base" else compare(base_lists[pool], lists[pool]),
                 )
             )
@@ -477,11 +542,12 @@ def _predictors(
     """Each reference predictor over the base rules' rated games, in the pools the
     base rules rated each in: it learns from every rated game and is scored on the
     games the base rules were scored on."""
-    evaluated = {(s.game_id, s.pool) for s in scored}
+    evaluated = {(s.game_id, s.pool): s.experience for s in scored}
     out = []
     for make in PREDICTORS:
         predictor = make()
         pairs: dict[str, list[tuple[float, float]]] = {pool: [] for pool in pools}
+        learnt: dict[str, list[int]] = {pool: [] for pool in pools}
         for rating in ratings:
             if rating.outcome is not Outcome.RATED:
                 continue
@@ -492,14 +558,19 @@ def _predictors(
             y = float(white_score)
             for pool in dict.fromkeys(c.pool for c in rating.changes):
                 e = predictor.expected(game.white, game.black, pool)
-                if (game.id, pool) in evaluated:
+                experience = evaluated.get((game.id, pool))
+                if experience is not None:
                     pairs.setdefault(pool, []).append((e, y))
+                    learnt.setdefault(pool, []).append(experience)
                 predictor.update(game.white, game.black, pool, y)
         out.append(
             PredictorResult(
                 make.label,
                 make.description,
-                tuple(PoolResult(pool, quality(pairs[pool], make.label), None) for pool in pools),
+                tuple(
+                    PoolResult(pool, quality(pairs[pool], make.label, learnt[pool]), None)
+                    for pool in pools
+                ),
             )
         )
     return tuple(out)
@@ -551,6 +622,10 @@ def _quality_json(q: Quality) -> dict[str, Any]:
                 "mean_observed": _float(b.mean_observed),
             }
             for b in q.bins
+        ],
+        "by_games": [
+            {"low": b.low, "high": b.high, "count": b.count, "deviance": _float(b.deviance)}
+            for b in q.by_games
         ],
     }
 
@@ -656,6 +731,18 @@ def as_text(evaluation: Evaluation) -> str:
                 f"{b.low:.1f}-{b.high:.1f}: {b.count}, "
                 f"{_num(b.mean_expected, 2)} → {_num(b.mean_observed, 2)}"
                 for b in p.quality.bins
+                if b.count
+            ]
+            lines.append(f"  {label} · {p.pool}: " + "; ".join(cells))
+    lines.append("")
+    lines.append("deviance by games played (the newer player's games in the pool before it):")
+    for label, pools in labelled:
+        for p in pools:
+            if p.quality.games == 0:
+                continue
+            cells = [
+                f"{learning_label(b)}: {b.count}, {_num(b.deviance)}"
+                for b in p.quality.by_games
                 if b.count
             ]
             lines.append(f"  {label} · {p.pool}: " + "; ".join(cells))
