@@ -9,7 +9,7 @@ import functools
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -28,6 +28,7 @@ from rich.progress import (
 from .. import __version__
 from ..errors import ChessrateError, InvalidInput, LedgerUnavailable
 from ..io.tabular import FORMATS
+from ..rating import ENGINES
 from ..systems import SYSTEM_IDS
 
 if TYPE_CHECKING:
@@ -123,11 +124,14 @@ def no_cycle_collection() -> Iterator[None]:
 class ProgressBars:
     """``rate_file``'s progress as rich bars on stderr: reading (bytes, for a big PGN
     file) and rating (games, for PROGRESS_THRESHOLD games or more); nothing shown for
-    small inputs."""
+    small inputs. Any other stage (``evaluate``'s variants and games) is counted the
+    same way, shown from ``thresholds[stage]`` (else PROGRESS_THRESHOLD) on. rich
+    draws the bars only when stderr is a terminal."""
 
-    def __init__(self) -> None:
+    def __init__(self, thresholds: Mapping[str, int] | None = None) -> None:
         self._progress: Progress | None = None
         self._tasks: dict[str, Any] = {}
+        self._thresholds = {"reading": PGN_PROGRESS_BYTES, **(thresholds or {})}
 
     def __enter__(self) -> ProgressBars:
         return self
@@ -138,7 +142,7 @@ class ProgressBars:
 
     def __call__(self, stage: str, advance: int, total: int) -> None:
         if stage not in self._tasks:
-            threshold = PGN_PROGRESS_BYTES if stage == "reading" else PROGRESS_THRESHOLD
+            threshold = self._thresholds.get(stage, PROGRESS_THRESHOLD)
             if total < threshold:
                 self._tasks[stage] = None
                 return
@@ -235,6 +239,15 @@ def columns(rows: list[tuple[str, ...]]) -> str:
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
         for row in rows
     )
+
+
+def engine_option(help_text: str) -> Callable[[F], F]:
+    """``--engine auto|compiled|reference`` (default auto; ``help_text`` says what each
+    does for the command), given to the command as ``engine_choice``."""
+    return click.option(
+        "--engine", "engine_choice", type=click.Choice(ENGINES), default="auto",
+        show_default=True, help=help_text,
+    )  # fmt: skip
 
 
 def games_file_options(system_help: str) -> Callable[[F], F]:

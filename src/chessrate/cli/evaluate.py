@@ -9,7 +9,19 @@ import click
 
 from ..errors import InvalidRecord
 from ..lab import as_json, as_text, evaluate
-from .common import games_file_options, main, reports_errors
+from .common import (
+    ProgressBars,
+    engine_option,
+    games_file_options,
+    main,
+    no_cycle_collection,
+    quick_exit,
+    reports_errors,
+)
+
+BARS = {"variants": 2}
+"""The variants bar shows from two variants on; the games bar (one job) from
+``PROGRESS_THRESHOLD`` games replayed over every variant."""
 
 
 @main.command("evaluate")
@@ -24,6 +36,14 @@ from .common import games_file_options, main, reports_errors
     help="Leave out the invalid records (and the games a variant refuses), listing them.",
 )  # fmt: skip
 @click.option("--json", "as_json_output", is_flag=True, help="Print JSON for machines.")
+@engine_option(
+    "compiled: the numba replay (the same evaluation, much faster on big files); "
+    "reference: the pure-Python engine; auto: compiled for a system with a compiled half."
+)
+@click.option(
+    "--jobs", type=click.IntRange(0), default=1, show_default=True,
+    help="Replay the variants in this many processes (0: one per core); the same results.",
+)  # fmt: skip
 @reports_errors
 def evaluate_command(
     games: Path,
@@ -33,6 +53,8 @@ def evaluate_command(
     vary: tuple[str, ...],
     skip_invalid: bool,
     as_json_output: bool,
+    engine_choice: str,
+    jobs: int,
 ) -> None:
     """Replay GAMES under the system's rules and each --vary variant and report, per
     pool, the predictive quality of the expected scores (deviance, Brier,
@@ -41,7 +63,11 @@ def evaluate_command(
     behind it is chessrate.lab.evaluate."""
     skipped: list[InvalidRecord] = []
     on_invalid = skipped.append if skip_invalid else None
-    evaluation = evaluate(games, system_id, players_path, vary, fmt, on_invalid)
+    with no_cycle_collection(), ProgressBars(BARS) as bars:
+        evaluation = evaluate(
+            games, system_id, players_path, vary, fmt, on_invalid, engine_choice, jobs, bars
+        )
     click.echo(as_json(evaluation) if as_json_output else as_text(evaluation))
     for where in dict.fromkeys(str(error) for error in skipped):
         click.echo(f"skipped {where}", err=True)
+    quick_exit()  # all printed: the process may end without its teardown

@@ -11,11 +11,12 @@ from rich.table import Table
 
 from ..errors import InvalidInput
 from ..io.lists import history_text, write_all
-from ..rating import ENGINES, RatedFile, rate_file
+from ..rating import RatedFile, rate_file
 from ..records import Outcome
 from ..systems import system_info
 from .common import (
     ProgressBars,
+    engine_option,
     games_file_options,
     main,
     no_cycle_collection,
@@ -50,12 +51,11 @@ TOP = 20
     "--skip-invalid", is_flag=True,
     help="Rate the valid records and list the invalid ones instead of stopping.",
 )  # fmt: skip
-@click.option(
-    "--engine", "engine_choice", type=click.Choice(ENGINES), default="auto", show_default=True,
-    help="compiled: the numba replay (same results, much faster on big files); reference: "
+@engine_option(
+    "compiled: the numba replay (same results, much faster on big files); reference: "
     "the pure-Python engine; auto: compiled for a file of 2 MB or more unless --history "
-    "asks for explanations, else reference (quicker to start on small files).",
-)  # fmt: skip
+    "asks for explanations, else reference (quicker to start on small files)."
+)
 @click.option(
     "--top", "top", type=click.IntRange(0), default=TOP, show_default=True,
     help="Print this many entries of each pool's list (the file of --out has them all).",

@@ -27,6 +27,8 @@ import dataclasses
 import itertools
 import json
 import math
+import multiprocessing
+import os
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,9 +36,13 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from ..engine import Engine
 from ..errors import InvalidInput, InvalidRecord
 from ..io.games import read_games, read_players
+from ..rating import ENGINES
 from ..records import GameRecord, Outcome, Player
 from ..systems import system_info
 from ..systems.base import GameRating, ListEntry, Rules
@@ -266,46 +272,63 @@ def quality(
 ) -> Quality:
     """Mean deviance, Brier score and calibration of (expected, score) pairs; with
     ``experience`` (each pair's games played by the newer player, in the same order),
-    also the deviance by games played."""
+    also the deviance by games played (:func:`quality_of`)."""
     items = list(pairs)
-    sums = [[0, 0.0, 0.0] for _ in range(BINS)]
-    for e, y in items:
-        index = min(int(e * BINS), BINS - 1)
-        sums[index][0] += 1
-        sums[index][1] += e
-        sums[index][2] += y
+    expected = np.array([e for e, _ in items], np.float64)
+    score = np.array([y for _, y in items], np.float64)
+    games = None
+    if experience is not None:
+        games = np.fromiter(experience, np.int64)
+        if games.shape[0] != len(items):
+            raise ValueError("one experience per pair")
+    return quality_of(expected, score, expectation, games)
+
+
+def quality_of(
+    expected: npt.NDArray[np.float64],
+    score: npt.NDArray[np.float64],
+    expectation: str = "",
+    experience: npt.NDArray[np.int64] | None = None,
+) -> Quality:
+    """:func:`quality` of arrays: White's expected score and score of each game, and
+    the newer player's games before it (numpy; the sums in numpy's order)."""
+    n = int(expected.shape[0])
+    index = np.minimum((expected * BINS).astype(np.int64), BINS - 1)
+    counts = np.bincount(index, minlength=BINS)
+    total_e = np.bincount(index, expected, minlength=BINS)
+    total_y = np.bincount(index, score, minlength=BINS)
+    bins = tuple(
+        Bin(
+            b / BINS,
+            (b + 1) / BINS,
+            int(counts[b]),
+            float(total_e[b] / counts[b]) if counts[b] else None,
+            float(total_y[b] / counts[b]) if counts[b] else None,
+        )
+        for b in range(BINS)
+    )
+    clamped = np.clip(expected, CLAMP_LOW, CLAMP_HIGH)
+    losses = -(score * np.log10(clamped) + (1.0 - score) * np.log10(1.0 - clamped))
     by_games: tuple[Learning, ...] = ()
     if experience is not None:
-        learnt = [[0, 0.0] for _ in EXPERIENCE]
-        for (e, y), n in zip(items, experience, strict=True):
-            bucket = learnt[experience_bucket(n)]
-            bucket[0] += 1
-            bucket[1] += deviance(e, y)
+        bucket = np.searchsorted(np.array(EXPERIENCE), experience, side="right") - 1
+        learnt = np.bincount(bucket, minlength=len(EXPERIENCE))
+        total = np.bincount(bucket, losses, minlength=len(EXPERIENCE))
         by_games = tuple(
             Learning(
                 low,
                 EXPERIENCE[i + 1] if i + 1 < len(EXPERIENCE) else None,
-                int(count),
-                (total / count) if count else None,
+                int(learnt[i]),
+                float(total[i] / learnt[i]) if learnt[i] else None,
             )
-            for i, (low, (count, total)) in enumerate(zip(EXPERIENCE, learnt, strict=True))
+            for i, low in enumerate(EXPERIENCE)
         )
-    bins = tuple(
-        Bin(
-            n / BINS,
-            (n + 1) / BINS,
-            int(count),
-            (total_e / count) if count else None,
-            (total_y / count) if count else None,
-        )
-        for n, (count, total_e, total_y) in enumerate(sums)
-    )
-    if not items:
+    if n == 0:
         return Quality(0, None, None, bins, expectation, by_games)
     return Quality(
-        len(items),
-        sum(deviance(e, y) for e, y in items) / len(items),
-        sum((e - y) ** 2 for e, y in items) / len(items),
+        n,
+        float(losses.sum() / n),
+        float(((expected - score) ** 2).sum() / n),
         bins,
         expectation,
         by_games,
@@ -469,17 +492,261 @@ class Evaluation:
     predictors: tuple[PredictorResult, ...] = field(default=())
 
 
+Progress = Callable[[str, int, int], None]
+"""Told how far :func:`evaluate` went (``chessrate.rating.Progress``'s form): stage
+``variants`` (variants replayed of all) and, with one job, ``games`` (games replayed,
+over every variant); the amount just done, the stage's whole amount."""
+
+
 def replay(
     system_id: str,
     rules: Rules,
     games: Sequence[GameRecord],
     players: Sequence[Player],
     on_invalid: Callable[[InvalidRecord], None] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Engine[Any]:
     """The reference engine's replay of ``games`` under ``rules``."""
     engine: Engine[Any] = Engine(system_info(system_id).rating_system(rules), players)
-    engine.replay(games, on_invalid)
+    engine.replay(games, on_invalid, progress)
     return engine
+
+
+OnInvalid = Callable[[InvalidRecord], None]
+Lists = dict[str, Any]
+"""A variant's final lists by pool, as its replayer keeps them (``ListEntry`` lists,
+or the compiled replay's arrays)."""
+
+
+class _Replayer:
+    """How the variants of one evaluation are replayed and measured (one engine): each
+    variant's quality per pool and final lists; the predictors over the base rules'
+    replay, once it ran."""
+
+    def __init__(self, system_id: str, games: int) -> None:
+        self.system_id = system_id
+        self.pools = system_info(system_id).pools
+        self.games = games
+
+    def run(
+        self, variant: Variant, on_invalid: OnInvalid | None, progress: Callable[[int], None] | None
+    ) -> tuple[tuple[Quality, ...], Lists]:
+        raise NotImplementedError
+
+    def compare(self, base: Lists, variant: Lists, pool: str) -> Comparison:
+        """What the variant did to the pool's list (:func:`compare`)."""
+        return compare(base[pool], variant[pool])
+
+    def predictors(self) -> tuple[PredictorResult, ...]:
+        raise NotImplementedError
+
+
+class _Reference(_Replayer):
+    """The reference engine's replays, on records."""
+
+    def __init__(self, system_id: str, games: Sequence[GameRecord], players: Sequence[Player]):
+        super().__init__(system_id, len(games))
+        self.records = games
+        self.players = players
+        self.base: tuple[Sequence[GameRating[Any]], list[Scored]] | None = None
+
+    def run(
+        self, variant: Variant, on_invalid: OnInvalid | None, progress: Callable[[int], None] | None
+    ) -> tuple[tuple[Quality, ...], Lists]:
+        engine = replay(
+            self.system_id, variant.rules, self.records, self.players, on_invalid, progress
+        )
+        scored = scored_games(engine.ratings)
+        if not variant.varied:
+            self.base = (engine.ratings, scored)
+        qualities = []
+        for pool in self.pools:
+            in_pool = [s for s in scored if s.pool == pool]
+            qualities.append(
+                quality(
+                    [(s.expected, s.score) for s in in_pool],
+                    _sources(in_pool),
+                    [s.experience for s in in_pool],
+                )
+            )
+        return tuple(qualities), engine.rating_lists()
+
+    def predictors(self) -> tuple[PredictorResult, ...]:
+        assert self.base is not None, "the base rules were replayed first"
+        return _predictors(*self.base, self.pools)
+
+
+class _Compiled(_Replayer):
+    """The compiled replays (:mod:`.compiled`), on a batch read by the fast reader."""
+
+    def __init__(self, system_id: str, batch: Any, players: Sequence[Player]):
+        super().__init__(system_id, len(batch))
+        self.batch = batch
+        self.players = players
+        self.base: Any = None
+
+    def run(
+        self, variant: Variant, on_invalid: OnInvalid | None, progress: Callable[[int], None] | None
+    ) -> tuple[tuple[Quality, ...], Lists]:
+        from .compiled import replay_variant
+
+        base = not variant.varied
+        run = replay_variant(
+            self.system_id, variant.rules, self.batch, self.players, base, on_invalid, progress
+        )
+        if base:
+            self.base = run
+        scores = run.scores
+        qualities = []
+        for p in range(len(self.pools)):
+            at = scores.pool == p
+            system = scores.system[at]
+            found = [name for name, present in (("system", system.any()), ("elo", (~system).any()))
+                     if present]  # fmt: skip
+            qualities.append(
+                quality_of(
+                    scores.expected[at],
+                    scores.score[at],
+                    "+".join(found) if found else "none",
+                    scores.experience[at],
+                )
+            )
+        return tuple(qualities), run.lists
+
+    def compare(self, base: Lists, variant: Lists, pool: str) -> Comparison:
+        from .compiled import compare_arrays
+
+        return compare_arrays(base[pool], variant[pool], self.base.names)
+
+    def predictors(self) -> tuple[PredictorResult, ...]:
+        from .compiled import predicted
+
+        assert self.base is not None and self.base.stream is not None
+        stream = self.base.stream
+        out = []
+        players = len(self.base.names)
+        for label, description, expected in predicted(stream, players, len(self.pools)):
+            pools = []
+            for p, pool in enumerate(self.pools):
+                at = stream.scored & (stream.pool == p)
+                measured = quality_of(expected[at], stream.score[at], label, stream.experience[at])
+                pools.append(PoolResult(pool, measured, None))
+            out.append(PredictorResult(label, description, tuple(pools)))
+        return tuple(out)
+
+
+def _measured(
+    replayer: _Replayer,
+    variant: Variant,
+    base_lists: Lists | None,
+    on_invalid: OnInvalid | None,
+    progress: Callable[[int], None] | None,
+) -> tuple[VariantResult, Lists]:
+    """One variant replayed and measured against the base rules' lists (None: it is the
+    base); a record its rules refuse names the variant."""
+    try:
+        qualities, lists = replayer.run(variant, on_invalid, progress)
+    except InvalidRecord as error:
+        if not variant.varied:
+            raise
+        raise InvalidRecord(
+            error.where, error.field, f"{error.reason} (under --vary {variant.label})"
+        ) from None
+    pools = tuple(
+        PoolResult(
+            pool, q, None if base_lists is None else replayer.compare(base_lists, lists, pool)
+        )
+        for pool, q in zip(replayer.pools, qualities, strict=True)
+    )
+    return VariantResult(variant, pools), lists
+
+
+_JOB: tuple[_Replayer, Lists, bool] | None = None
+"""What a worker process of ``--jobs`` inherits (it is forked): the replayer with its
+games, the base rules' lists, whether invalid records are skipped."""
+
+
+def _job(variant: Variant) -> tuple[str, Any, Any]:
+    """One variant in a worker process: ("ok", its result, the invalid records it met)
+    or ("refused", the InvalidRecord's where, field and reason)."""
+    assert _JOB is not None
+    replayer, base_lists, skipping = _JOB
+    met: list[InvalidRecord] = []
+    try:
+        result, _ = _measured(replayer, variant, base_lists, met.append if skipping else None, None)
+    except InvalidRecord as error:
+        return "refused", (error.where, error.field, error.reason), None
+    return "ok", result, [(e.where, e.field, e.reason) for e in met]
+
+
+def jobs_for(jobs: int) -> int:
+    """The processes ``--jobs`` asks for: 0 for the machine's cores."""
+    if jobs < 0:
+        raise InvalidInput(f"--jobs {jobs}: expected 0 (every core) or more")
+    return jobs or os.cpu_count() or 1
+
+
+def _evaluate(
+    replayer: _Replayer,
+    vary: Sequence[str],
+    source: str,
+    on_invalid: OnInvalid | None,
+    jobs: int,
+    progress: Progress | None,
+) -> Evaluation:
+    """Every variant replayed and measured (the base first: the others are compared
+    with its lists), in ``jobs`` processes; the predictors over the base replay."""
+    global _JOB
+    info = system_info(replayer.system_id)
+    chosen = variants(info.rules, vary)
+    workers = min(jobs_for(jobs), len(chosen) - 1)
+
+    def done() -> None:
+        if progress is not None:
+            progress("variants", 1, len(chosen))
+
+    games: Callable[[int], None] | None = None
+    if progress is not None and workers <= 1:
+        total = replayer.games * len(chosen)
+        told = progress
+
+        def games(advance: int) -> None:
+            told("games", advance, total)
+
+    base, base_lists = _measured(replayer, chosen[0], None, on_invalid, games)
+    done()
+    results = [base]
+    if workers <= 1:
+        for variant in chosen[1:]:
+            results.append(_measured(replayer, variant, base_lists, on_invalid, games)[0])
+            done()
+        predictors = replayer.predictors()
+    else:
+        _JOB = (replayer, base_lists, on_invalid is not None)
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                answers = pool.imap(_job, chosen[1:])
+                predictors = replayer.predictors()  # meanwhile, here
+                for kind, answer, met in answers:
+                    if kind == "refused":
+                        raise InvalidRecord(*answer)
+                    assert on_invalid is not None or not met
+                    for where, name, reason in met:
+                        on_invalid(InvalidRecord(where, name, reason))  # type: ignore[misc]
+                    results.append(answer)
+                    done()
+        finally:
+            _JOB = None
+    ordered = sorted(results, key=lambda r: r.deviance)  # stable: base before its equals
+    return Evaluation(replayer.system_id, source, replayer.games, tuple(ordered), predictors)
+
+
+def _rating_system_check(system_id: str) -> None:
+    info = system_info(system_id)
+    if not info.rates_games:
+        raise InvalidInput(
+            f"the {system_id} system rates periods: evaluate needs one that rates games"
+        )
 
 
 def evaluate_games(
@@ -489,51 +756,35 @@ def evaluate_games(
     vary: Sequence[str] = (),
     source: str = "",
     on_invalid: Callable[[InvalidRecord], None] | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
 ) -> Evaluation:
-    """:func:`evaluate` on records already read."""
-    info = system_info(system_id)
-    if not info.rates_games:
+    """:func:`evaluate` on records already read, by the reference engine."""
+    _rating_system_check(system_id)
+    return _evaluate(
+        _Reference(system_id, games, players), vary, source, on_invalid, jobs, progress
+    )
+
+
+def evaluate_batch(
+    system_id: str,
+    batch: Any,
+    players: Sequence[Player] = (),
+    vary: Sequence[str] = (),
+    source: str = "",
+    on_invalid: Callable[[InvalidRecord], None] | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> Evaluation:
+    """:func:`evaluate` on a :class:`chessrate.fast.GameBatch`, by the compiled replay
+    (the same :class:`Evaluation` as the reference engine's, floats up to the order of
+    their sums)."""
+    _rating_system_check(system_id)
+    if system_info(system_id).compiled is None:
         raise InvalidInput(
-            f"the {system_id} system rates periods: evaluate needs one that rates games"
+            f"the {system_id} system has no compiled replay: use the reference engine"
         )
-    chosen = variants(info.rules, vary)
-    pools = info.pools
-    results = []
-    base_engine: Engine[Any] | None = None
-    base_lists: dict[str, list[ListEntry]] = {}
-    base_scored: list[Scored] = []
-    for variant in chosen:
-        try:
-            engine = replay(system_id, variant.rules, games, players, on_invalid)
-        except InvalidRecord as error:
-            if not variant.varied:
-                raise
-            raise InvalidRecord(
-                error.where, error.field, f"{error.reason} (under --vary {variant.label})"
-            ) from None
-        scored = scored_games(engine.ratings)
-        lists = engine.rating_lists()
-        if base_engine is None:
-            base_engine, base_lists, base_scored = engine, lists, scored
-        pool_results = []
-        for pool in pools:
-            in_pool = [s for s in scored if s.pool == pool]
-            pool_results.append(
-                PoolResult(
-                    pool,
-                    quality(
-                        [(s.expected, s.score) for s in in_pool],
-                        _sources(in_pool),
-                        [s.experience for s in in_pool],
-                    ),
-                    None if variant.label == "base" else compare(base_lists[pool], lists[pool]),
-                )
-            )
-        results.append(VariantResult(variant, tuple(pool_results)))
-    assert base_engine is not None
-    predictors = _predictors(base_engine.ratings, base_scored, pools)
-    ordered = sorted(results, key=lambda r: r.deviance)  # stable: base before its equals
-    return Evaluation(system_id, source, len(games), tuple(ordered), predictors)
+    return _evaluate(_Compiled(system_id, batch, players), vary, source, on_invalid, jobs, progress)
 
 
 def _predictors(
@@ -576,6 +827,15 @@ def _predictors(
     return tuple(out)
 
 
+def uses_compiled(system_id: str, engine: str) -> bool:
+    """Whether :func:`evaluate` with ``engine`` replays by the compiled path."""
+    if engine not in ENGINES:
+        raise InvalidInput(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    if engine == "auto":
+        return system_info(system_id).compiled is not None
+    return engine == "compiled"
+
+
 def evaluate(
     path: str | Path,
     system_id: str,
@@ -583,17 +843,38 @@ def evaluate(
     vary: Sequence[str] = (),
     fmt: str | None = None,
     on_invalid: Callable[[InvalidRecord], None] | None = None,
+    engine: str = "auto",
+    jobs: int = 1,
+    progress: Progress | None = None,
 ) -> Evaluation:
     """Replay the games of ``path`` under the system's base rules and every variant
     of ``vary`` (``FIELD=V1,V2,...``) and measure each (see the module). An invalid
     record raises, unless ``on_invalid`` is given: then it is reported there and left
-    out (a game a variant's rules refuse is left out of that variant's replay)."""
+    out (a game a variant's rules refuse is left out of that variant's replay).
+
+    ``engine`` says which replay runs: ``compiled`` (:mod:`chessrate.fast`'s kernels,
+    :mod:`.compiled`), ``reference`` (the pure-Python engine) or ``auto`` (compiled for
+    a system with a compiled half); the same evaluation either way.
+    ``jobs`` processes replay the variants (0: one per core; the base rules first, in
+    this one); ``progress`` is told the variants (and games) done."""
     path = Path(path)
     info = system_info(system_id)
+    _rating_system_check(system_id)
     variants(info.rules, vary)  # refuse a bad --vary before reading anything
+    jobs_for(jobs)
+    if uses_compiled(system_id, engine):
+        if info.compiled is None:
+            raise InvalidInput(
+                f"the {system_id} system has no compiled replay: use the reference engine"
+            )
+        from ..rating import read_compiled_batch
+
+        batch = read_compiled_batch(path, fmt, None, on_invalid)
+        roster = read_players(Path(players)) if players is not None else []
+        return evaluate_batch(system_id, batch, roster, vary, str(path), on_invalid, jobs, progress)
     games = read_games(path, fmt, on_invalid)
     roster = read_players(Path(players)) if players is not None else []
-    return evaluate_games(system_id, games, roster, vary, str(path), on_invalid)
+    return evaluate_games(system_id, games, roster, vary, str(path), on_invalid, jobs, progress)
 
 
 # -- output ---------------------------------------------------------------------------

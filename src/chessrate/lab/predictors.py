@@ -14,39 +14,100 @@ system's rules predict compared with two well-known baselines. Floats are fine h
   deviation does not grow with the time between games (lichess's time decay is not
   modelled). The expected score of a game uses both players' deviations (Glickman's
   prediction formula), so White's and Black's expectations add up to 1.
+
+Both are a :class:`Predictor`: a rating per (player, pool), an expected score and an
+update after each game. The classes are the reference, one game at a time in Python;
+:meth:`Predictor.replay` runs the same arithmetic over a whole stream of games as a
+numba kernel (:mod:`chessrate.lab.kernels`, loaded when first called), for the lab's
+compiled path on a million games.
 """
 
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import ClassVar, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
 
 GLICKO2_SCALE = 173.7178
 """Glicko-2's conversion between the Glicko scale and its own (Glickman, step 2)."""
 
+R = TypeVar("R")
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 
-class PlainElo:
+
+class Predictor(ABC, Generic[R]):
+    """A reference predictor: a rating ``R`` per (player, pool), everyone starting at
+    :attr:`new`; :meth:`expected` before a game, :meth:`update` after it.
+    :meth:`replay` is the compiled form of a whole stream of both."""
+
+    label: ClassVar[str]
+    description: ClassVar[str]
+
+    def __init__(self, new: R) -> None:
+        self.new = new
+        """The rating of a player in a pool before his first game there."""
+        self.ratings: dict[tuple[str, str], R] = {}
+
+    def rating(self, player: str, pool: str) -> R:
+        return self.ratings.get((player, pool), self.new)
+
+    def expected(self, white: str, black: str, pool: str) -> float:
+        """White's expected score against Black in the pool now."""
+        return self.expected_of(self.rating(white, pool), self.rating(black, pool))
+
+    @abstractmethod
+    def expected_of(self, own: R, opponent: R) -> float:
+        """The expected score of a player rated ``own`` against ``opponent``."""
+
+    @abstractmethod
+    def update(self, white: str, black: str, pool: str, white_score: float) -> None:
+        """Both players' ratings in the pool after a game White scored ``white_score`` in."""
+
+    @abstractmethod
+    def replay(
+        self, white: I64, black: I64, pool: I64, score: F64, players: int, pools: int
+    ) -> F64:
+        """White's expected score before each game of a stream (players and pools as
+        codes below ``players`` and ``pools``, White's score of each game), every game
+        learnt after it is predicted: what :meth:`expected` then :meth:`update` give game
+        after game, from fresh ratings, computed by a numba kernel."""
+
+
+class PlainElo(Predictor[float]):
     """Elo with a fixed K: E = 1 / (1 + 10^((Rb - Ra) / 400)), R += K (S - E)."""
 
     label = "elo-k20"
     description = "plain Elo, K 20, start 1500, updated after every game (not a regulation)"
 
     def __init__(self, k: float = 20.0, start: float = 1500.0) -> None:
+        super().__init__(start)
         self.k = k
-        self.start = start
-        self.ratings: dict[tuple[str, str], float] = {}
 
-    def rating(self, player: str, pool: str) -> float:
-        return self.ratings.get((player, pool), self.start)
+    @property
+    def start(self) -> float:
+        return self.new
 
-    def expected(self, white: str, black: str, pool: str) -> float:
-        return elo_expected(self.rating(white, pool), self.rating(black, pool))
+    def expected_of(self, own: float, opponent: float) -> float:
+        return elo_expected(own, opponent)
 
     def update(self, white: str, black: str, pool: str, white_score: float) -> None:
         expected = self.expected(white, black, pool)
         change = self.k * (white_score - expected)
         self.ratings[(white, pool)] = self.rating(white, pool) + change
         self.ratings[(black, pool)] = self.rating(black, pool) - change
+
+    def replay(
+        self, white: I64, black: I64, pool: I64, score: F64, players: int, pools: int
+    ) -> F64:
+        from .kernels import elo_replay
+
+        expected: F64 = elo_replay(white, black, pool, score, players, pools, self.k, self.new)
+        return expected
 
 
 def elo_expected(own: float, opponent: float) -> float:
@@ -125,7 +186,7 @@ def glicko2_update(
     return Glicko2Rating(new_mu * GLICKO2_SCALE + 1500.0, new_phi * GLICKO2_SCALE, new_sigma)
 
 
-class LichessGlicko2:
+class LichessGlicko2(Predictor[Glicko2Rating]):
     """Glicko-2 with lichess's parameters, one rating period per game (see the module)."""
 
     label = "glicko2-lichess"
@@ -143,19 +204,15 @@ class LichessGlicko2:
         min_deviation: float = 45.0,
         max_deviation: float = 500.0,
     ) -> None:
-        self.new = Glicko2Rating(start, deviation, volatility)
+        super().__init__(Glicko2Rating(start, deviation, volatility))
         self.tau = tau
         self.min_deviation = min_deviation
         self.max_deviation = max_deviation
-        self.ratings: dict[tuple[str, str], Glicko2Rating] = {}
 
-    def rating(self, player: str, pool: str) -> Glicko2Rating:
-        return self.ratings.get((player, pool), self.new)
-
-    def expected(self, white: str, black: str, pool: str) -> float:
+    def expected_of(self, own: Glicko2Rating, opponent: Glicko2Rating) -> float:
         """Glickman's expected score of a game: 1 / (1 + 10^(-g(sqrt(RDa² + RDb²))
         (Ra - Rb) / 400)), g on the Glicko scale."""
-        a, b = self.rating(white, pool), self.rating(black, pool)
+        a, b = own, opponent
         q = math.log(10.0) / 400.0
         combined = a.deviation * a.deviation + b.deviation * b.deviation
         g = 1.0 / math.sqrt(1.0 + 3.0 * q * q * combined / (math.pi * math.pi))
@@ -172,6 +229,18 @@ class LichessGlicko2:
         deviation = min(max(rating.deviation, self.min_deviation), self.max_deviation)
         return Glicko2Rating(rating.rating, deviation, rating.volatility)
 
+    def replay(
+        self, white: I64, black: I64, pool: I64, score: F64, players: int, pools: int
+    ) -> F64:
+        from .kernels import glicko2_replay
 
-PREDICTORS = (PlainElo, LichessGlicko2)
+        new = self.new
+        expected: F64 = glicko2_replay(
+            white, black, pool, score, players, pools, new.rating, new.deviation,
+            new.volatility, self.tau, self.min_deviation, self.max_deviation,
+        )  # fmt: skip
+        return expected
+
+
+PREDICTORS: tuple[type[PlainElo] | type[LichessGlicko2], ...] = (PlainElo, LichessGlicko2)
 """The reference predictors ``chessrate evaluate`` runs beside the rules."""

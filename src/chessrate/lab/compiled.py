@@ -1,0 +1,276 @@
+"""The lab's compiled path: each variant replayed by :func:`chessrate.fast.replay`.
+
+A variant's system object is built from its ``Rules`` (``system_info(id).rating_system
+(rules)``); the compiled halves read every number of their kernels from that system's
+rules, so the kernels rate by the variant's rules. The kernels emit every change as
+int64 columns (``on_rows``, :mod:`chessrate.fast.rows`); :class:`Collector` takes from
+them what :func:`chessrate.lab.scored_games` takes from the reference engine's changes:
+White's expected score in each pool where both players had a rating before the game
+(the kernel's ``pd``, else the Elo expectation from the two ``before`` ratings), his
+score, and the newer player's games in the pool. From the base rules' replay it also
+keeps the stream the reference predictors learn from (every rated game, in each pool
+it changed a rating in), which the predictors' numba kernels replay.
+
+Importing this module loads numba (through :mod:`chessrate.fast`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import InvalidRecord
+from ..fast import GameBatch, Roster, replay
+from ..fast.batch import BLACK_WINS, DRAW, NO_RESULT, WHITE_WINS
+from ..fast.result import PoolList
+from ..fast.rows import NULL, OUTCOMES, RowChunk
+from ..numbers import from_hundredths
+from ..records import Outcome, Player
+from ..systems import system_info
+from . import MOVERS, Comparison, Mover
+from .predictors import PREDICTORS
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+B = npt.NDArray[np.bool_]
+
+_RATED = OUTCOMES.index(Outcome.RATED)
+_WHITE_SCORE = np.zeros(4, np.float64)
+_WHITE_SCORE[[WHITE_WINS, DRAW, BLACK_WINS]] = (1.0, 0.5, 0.0)
+
+
+class Scores:
+    """One variant's scored games, one entry per (game, pool), in rating order (then
+    pool): the game's batch row, the pool's position, White's expected score and score, whether the
+    expectation is the system's own (``pd``), and the newer player's games before it."""
+
+    def __init__(
+        self, row: I64, pool: I64, expected: F64, score: F64, system: B, experience: I64
+    ) -> None:
+        self.row = row
+        self.pool = pool
+        self.expected = expected
+        self.score = score
+        self.system = system
+        self.experience = experience
+
+
+class Stream:
+    """The reference predictors' stream: every rated game with a result of the base
+    replay in each pool its changes are in (in the order of its changes), White's and Black's player
+    codes, White's score; ``scored`` marks the entries the base rules were scored on and
+    ``experience`` is theirs."""
+
+    def __init__(
+        self, white: I64, black: I64, pool: I64, score: F64, scored: B, experience: I64
+    ) -> None:
+        self.white = white
+        self.black = black
+        self.pool = pool
+        self.score = score
+        self.scored = scored
+        self.experience = experience
+
+
+def _columns(chunks: Sequence[tuple[Any, ...]], dtypes: Sequence[Any]) -> list[Any]:
+    """Each column of the chunks' tuples of arrays, concatenated (empty of its type)."""
+    return [
+        np.concatenate([chunk[n] for chunk in chunks]) if chunks else np.zeros(0, dtype)
+        for n, dtype in enumerate(dtypes)
+    ]
+
+
+class Collector:
+    """The ``on_rows`` of a variant's replay: the scored games (:meth:`scores`) and,
+    with ``stream``, the predictors' stream (:meth:`stream`), a chunk at a time."""
+
+    def __init__(self, batch: GameBatch, pools: int, stream: bool) -> None:
+        self.batch = batch
+        self.pools = pools
+        self.keep_stream = stream
+        self._scores: list[tuple[I64, I64, F64, F64, B, I64]] = []
+        self._stream: list[tuple[I64, I64, I64, F64, B, I64]] = []
+
+    def __call__(self, chunk: RowChunk) -> None:
+        if chunk.changes == 0:
+            return
+        pools = self.pools
+        rated = chunk.outcome[chunk.game] == _RATED
+        game = chunk.game[rated]
+        player = chunk.player[rated]
+        pool = chunk.pool[rated]
+        rows = chunk.rows
+        white = self.batch.white[rows].astype(np.int64)
+        black = self.batch.black[rows].astype(np.int64)
+        key = game * pools + pool
+        index = np.arange(key.shape[0])
+        # White's and Black's change in each (game, pool): the last, as a dict keeps it
+        whites = np.full(rows.shape[0] * pools, -1, np.int64)
+        blacks = np.full(rows.shape[0] * pools, -1, np.int64)
+        is_white = player == white[game]
+        is_black = player == black[game]
+        whites[key[is_white]] = index[is_white]
+        blacks[key[is_black]] = index[is_black]
+        both = (whites >= 0) & (blacks >= 0)
+        before = chunk.before[rated]
+        pd = chunk.pd[rated]
+        both[both] = (before[whites[both]] != NULL) & (before[blacks[both]] != NULL)
+        keys = np.flatnonzero(both)
+        w, b = whites[keys], blacks[keys]
+        own = pd[w]
+        system = own != NULL
+        elo = 1.0 / (1.0 + np.power(10.0, (before[b] / 100 - before[w] / 100) / 400.0))
+        expected = np.where(system, own / 100, elo)
+        score = chunk.score[rated][w] / 2
+        games_before = chunk.games_before[rated]
+        experience = np.minimum(games_before[w], games_before[b])
+        self._scores.append(
+            (rows[keys // pools], keys % pools, expected, score, system, experience)
+        )
+        if not self.keep_stream:
+            return
+        # the pools of each rated game in the order of its changes (dict.fromkeys)
+        _, first = np.unique(key, return_index=True)
+        first.sort()
+        entries = key[first]
+        scored = np.zeros(rows.shape[0] * pools, np.bool_)
+        scored[keys] = True
+        learnt = np.zeros(rows.shape[0] * pools, np.int64)
+        learnt[keys] = experience
+        at = entries // pools
+        result = self.batch.result[rows[at]]
+        has_result = result != NO_RESULT  # a rated game without one teaches nothing
+        entries, at, result = entries[has_result], at[has_result], result[has_result]
+        self._stream.append(
+            (
+                white[at],
+                black[at],
+                entries % pools,
+                _WHITE_SCORE[result],
+                scored[entries],
+                learnt[entries],
+            )
+        )
+
+    def scores(self) -> Scores:
+        dtypes = (np.int64, np.int64, np.float64, np.float64, np.bool_, np.int64)
+        return Scores(*_columns(self._scores, dtypes))
+
+    def stream(self) -> Stream:
+        dtypes = (np.int64, np.int64, np.int64, np.float64, np.bool_, np.int64)
+        return Stream(*_columns(self._stream, dtypes))
+
+
+class CompiledRun:
+    """One variant's compiled replay: its scored games, final lists (as arrays, by
+    pool), the replay's player ids by code and, for the base rules, the predictors'
+    stream."""
+
+    def __init__(
+        self, scores: Scores, lists: dict[str, PoolList], names: list[str], stream: Stream | None
+    ) -> None:
+        self.scores = scores
+        self.lists = lists
+        self.names = names
+        self.stream = stream
+
+
+def replay_variant(
+    system_id: str,
+    rules: Any,
+    batch: GameBatch,
+    players: Sequence[Player],
+    stream: bool,
+    on_invalid: Callable[[InvalidRecord], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> CompiledRun:
+    """The compiled replay of ``batch`` under ``rules``: what the lab measures."""
+    system = system_info(system_id).rating_system(rules)
+    roster = Roster(system, players)
+    collector = Collector(batch, len(system.pools), stream)
+    result = replay(
+        system, batch, roster, on_invalid=on_invalid, progress=progress, on_rows=collector
+    )
+    return CompiledRun(
+        collector.scores(),
+        result.rating_arrays(),
+        result.names,
+        collector.stream() if stream else None,
+    )
+
+
+def predicted(stream: Stream, players: int, pools: int) -> list[tuple[str, str, F64]]:
+    """Each reference predictor's expectations over the stream (its numba kernel):
+    (label, description, White's expected score of every entry)."""
+    out = []
+    for make in PREDICTORS:
+        expected = make().replay(
+            stream.white, stream.black, stream.pool, stream.score, players, pools
+        )
+        out.append((make.label, make.description, expected))
+    return out
+
+
+def _ranks(values: I64) -> F64:
+    """Ranks from 1, ties given their average rank (``chessrate.lab._ranks``)."""
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    first = np.cumsum(counts) - counts
+    average: F64 = (2 * first + counts - 1) / 2 + 1
+    ranked: F64 = average[inverse.reshape(-1)]
+    return ranked
+
+
+def _spearman(xs: I64, ys: I64) -> float | None:
+    """:func:`chessrate.lab.spearman` of ratings in hundredths (numpy's sums)."""
+    if xs.shape[0] < 2:
+        return None
+    rx, ry = _ranks(xs), _ranks(ys)
+    dx, dy = rx - rx.mean(), ry - ry.mean()
+    vx, vy = float((dx * dx).sum()), float((dy * dy).sum())
+    if vx == 0 or vy == 0:
+        return None
+    return float((dx * dy).sum()) / math.sqrt(vx * vy)
+
+
+def _movers(
+    order: int, codes: I64, base: I64, variant: I64, names: Sequence[str]
+) -> tuple[Mover, ...]:
+    """The first :data:`MOVERS` of the players whose change has the sign of ``order``
+    (1 risers, -1 fallers), largest first, ties by player id (as ``compare`` sorts)."""
+    change = (variant - base) * order
+    moved = np.flatnonzero(change > 0)
+    if moved.shape[0] > MOVERS:  # only the changes as large as the MOVERS-th can be listed
+        bound = np.partition(change[moved], moved.shape[0] - MOVERS)[moved.shape[0] - MOVERS]
+        moved = moved[change[moved] >= bound]
+    chosen = sorted(moved.tolist(), key=lambda i: (-int(change[i]), names[int(codes[i])]))
+    return tuple(
+        Mover(names[int(codes[i])], from_hundredths(int(base[i])), from_hundredths(int(variant[i])))
+        for i in chosen[:MOVERS]
+    )
+
+
+def compare_arrays(base: PoolList, variant: PoolList, names: Sequence[str]) -> Comparison:
+    """:func:`chessrate.lab.compare` of two pools' lists as the compiled replay's arrays
+    (players by code into ``names``, the same in both replays): the same comparison,
+    the Spearman correlation up to the order of its sums."""
+    n = len(names)
+    at_base = np.full(n, -1, np.int64)
+    at_base[base.player] = np.arange(len(base))
+    at_variant = np.full(n, -1, np.int64)
+    at_variant[variant.player] = np.arange(len(variant))
+    codes = np.flatnonzero((at_base >= 0) & (at_variant >= 0))
+    b, v = at_base[codes], at_variant[codes]
+    changed = int((base.state[b] != variant.state[v]).sum())
+    rated = base.has_rating[b] & variant.has_rating[v]
+    codes, b, v = codes[rated], base.rating[b[rated]], variant.rating[v[rated]]
+    return Comparison(
+        int(codes.shape[0]),
+        _spearman(b, v),
+        _movers(1, codes, b, v, names),
+        _movers(-1, codes, b, v, names),
+        changed,
+    )

@@ -1,0 +1,124 @@
+"""The reference predictors' arithmetic as numba kernels over a whole stream of games.
+
+The same float operations, in the same order, as :class:`~.predictors.PlainElo` and
+:class:`~.predictors.LichessGlicko2` (the reference, one game at a time in Python): the
+tests hold them equal to 1e-9 on generated streams. A stream is four arrays, one entry
+per game and pool in rating order: White's and Black's player codes, the pool's code and
+White's score; a rating is kept per (player, pool), at ``player * pools + pool``. Floats
+are fine here: these predictors rate nothing (see :mod:`.predictors`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from .predictors import GLICKO2_SCALE
+
+EPSILON = 0.000001
+"""The convergence tolerance of the volatility's iteration (``glicko2_update``'s)."""
+
+
+@njit(cache=True)
+def elo_replay(
+    white: Any, black: Any, pool: Any, score: Any, players: int, pools: int, k: float,
+    start: float,
+) -> Any:  # fmt: skip
+    """Plain Elo over a stream: White's expectation before each game."""
+    ratings = np.full(players * pools, start)
+    out = np.empty(white.shape[0])
+    for i in range(white.shape[0]):
+        a = white[i] * pools + pool[i]
+        b = black[i] * pools + pool[i]
+        ra = ratings[a]
+        rb = ratings[b]
+        expected = 1.0 / (1.0 + math.pow(10.0, (rb - ra) / 400.0))
+        out[i] = expected
+        change = k * (score[i] - expected)
+        ratings[a] = ra + change
+        ratings[b] = ratings[b] - change
+    return out
+
+
+@njit(cache=True)
+def _volatility_f(x: float, delta: float, phi: float, v: float, a: float, tau: float) -> float:
+    ex = math.exp(x)
+    return ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex) ** 2) - (
+        x - a
+    ) / (tau * tau)
+
+
+@njit(cache=True)
+def _glicko2_one(
+    rating: float, deviation: float, volatility: float, opponent: float, opponent_rd: float,
+    score: float, tau: float,
+) -> tuple[float, float, float]:  # fmt: skip
+    """``glicko2_update`` of one player after one game (Glickman's steps 2-8)."""
+    mu = (rating - 1500.0) / GLICKO2_SCALE
+    phi = deviation / GLICKO2_SCALE
+    sigma = volatility
+    mu_j = (opponent - 1500.0) / GLICKO2_SCALE
+    phi_j = opponent_rd / GLICKO2_SCALE
+    g_j = 1.0 / math.sqrt(1.0 + 3.0 * phi_j * phi_j / (math.pi * math.pi))
+    e_j = 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j)))
+    v_inverse = 0.0 + g_j * g_j * e_j * (1.0 - e_j)
+    delta_sum = 0.0 + g_j * (score - e_j)
+    v = 1.0 / v_inverse
+    delta = v * delta_sum
+    a = math.log(sigma * sigma)
+    big_a = a
+    if delta * delta > phi * phi + v:
+        big_b = math.log(delta * delta - phi * phi - v)
+    else:
+        k = 1
+        while _volatility_f(a - k * tau, delta, phi, v, a, tau) < 0:
+            k += 1
+        big_b = a - k * tau
+    f_a = _volatility_f(big_a, delta, phi, v, a, tau)
+    f_b = _volatility_f(big_b, delta, phi, v, a, tau)
+    while abs(big_b - big_a) > EPSILON:
+        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        f_c = _volatility_f(big_c, delta, phi, v, a, tau)
+        if f_c * f_b <= 0:
+            big_a, f_a = big_b, f_b
+        else:
+            f_a = f_a / 2.0
+        big_b, f_b = big_c, f_c
+    new_sigma = math.exp(big_a / 2.0)
+    phi_star = math.sqrt(phi * phi + new_sigma * new_sigma)
+    new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
+    new_mu = mu + new_phi * new_phi * delta_sum
+    return new_mu * GLICKO2_SCALE + 1500.0, new_phi * GLICKO2_SCALE, new_sigma
+
+
+@njit(cache=True)
+def glicko2_replay(
+    white: Any, black: Any, pool: Any, score: Any, players: int, pools: int, start: float,
+    deviation: float, volatility: float, tau: float, min_deviation: float,
+    max_deviation: float,
+) -> Any:  # fmt: skip
+    """Glicko-2, one rating period per game, over a stream: White's expectation before
+    each game (Glickman's prediction formula, both deviations)."""
+    n = players * pools
+    rating = np.full(n, start)
+    rd = np.full(n, deviation)
+    sigma = np.full(n, volatility)
+    q = math.log(10.0) / 400.0
+    out = np.empty(white.shape[0])
+    for i in range(white.shape[0]):
+        a = white[i] * pools + pool[i]
+        b = black[i] * pools + pool[i]
+        ra, da, sa = rating[a], rd[a], sigma[a]
+        rb, db, sb = rating[b], rd[b], sigma[b]
+        combined = da * da + db * db
+        g = 1.0 / math.sqrt(1.0 + 3.0 * q * q * combined / (math.pi * math.pi))
+        out[i] = 1.0 / (1.0 + math.pow(10.0, -g * (ra - rb) / 400.0))
+        y = score[i]
+        r1, d1, s1 = _glicko2_one(ra, da, sa, rb, db, y, tau)
+        r2, d2, s2 = _glicko2_one(rb, db, sb, ra, da, 1.0 - y, tau)
+        rating[a], rd[a], sigma[a] = r1, min(max(d1, min_deviation), max_deviation), s1
+        rating[b], rd[b], sigma[b] = r2, min(max(d2, min_deviation), max_deviation), s2
+    return out
