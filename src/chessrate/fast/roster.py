@@ -35,6 +35,23 @@ class Roster:
         self.system_id = chosen.id
         self.engine: Engine[Any] = Engine(chosen, players)
         self._table: tuple[int, dict[str, int], tuple[I64, B, I64, B, I64, I64]] | None = None
+        self._rows: tuple[list[str], I64] | None = None
+        """The last ``names`` given to :meth:`attributes` (a copy) and their rows in the
+        table: a roster replayed against one batch again and again finds them here."""
+
+    def for_system(self, system: RatingSystem[Any]) -> Roster:
+        """The same players for another system object of the same id (other rules, as
+        the rating lab replays): registered again by it (its checks may refuse a
+        player), sharing the attribute arrays, which hold the players' attributes and
+        not the rules (and the rows of the last ``names`` asked for)."""
+        if system.id != self.system_id:
+            raise ValueError(f"the roster is for {self.system_id}, not {system.id}")
+        other = Roster(system, self.players.values())
+        if self._table is None:
+            self.attributes([])
+        other._table = self._table
+        other._rows = self._rows
+        return other
 
     @property
     def system(self) -> RatingSystem[Any]:
@@ -54,10 +71,14 @@ class Roster:
         if self._table is None or self._table[0] != len(self.engine.players):
             self._table = (len(self.engine.players), *self._build())
         _, index, table = self._table
-        unregistered = len(index)
-        rows = np.fromiter(
-            (index.get(name, unregistered) for name in names), np.int64, count=len(names)
-        )
+        if self._rows is not None and self._rows[0] == names:
+            rows = self._rows[1]
+        else:
+            unregistered = len(index)
+            rows = np.fromiter(
+                (index.get(name, unregistered) for name in names), np.int64, count=len(names)
+            )
+            self._rows = (list(names), rows)
         until, bot, bot_rating, imported, rating, games = table
         return Attributes(
             until[rows], bot[rows], bot_rating[rows], imported[rows], rating[rows], games[rows]

@@ -591,9 +591,11 @@ class _Compiled(_Replayer):
         from .compiled import replay_variant
 
         base = not variant.varied
+        registered = None if self.base is None else self.base.roster
         run = replay_variant(
-            self.system_id, variant.rules, self.batch, self.players, base, on_invalid, progress
-        )
+            self.system_id, variant.rules, self.batch, self.players, base, registered,
+            on_invalid, progress,
+        )  # fmt: skip
         if base:
             self.base = run
         scores = run.scores

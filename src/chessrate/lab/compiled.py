@@ -167,12 +167,14 @@ class Collector:
 
 class CompiledRun:
     """One variant's compiled replay: its scored games, final lists (as arrays, by
-    pool), the replay's player ids by code and, for the base rules, the predictors'
-    stream."""
+    pool), the replay's player ids by code, its roster and, for the base rules, the
+    predictors' stream."""
 
     def __init__(
-        self, scores: Scores, lists: dict[str, PoolList], names: list[str], stream: Stream | None
-    ) -> None:
+        self, scores: Scores, lists: dict[str, PoolList], names: list[str], roster: Roster,
+        stream: Stream | None,
+    ) -> None:  # fmt: skip
+        self.roster = roster
         self.scores = scores
         self.lists = lists
         self.names = names
@@ -185,12 +187,14 @@ def replay_variant(
     batch: GameBatch,
     players: Sequence[Player],
     stream: bool,
+    registered: Roster | None = None,
     on_invalid: Callable[[InvalidRecord], None] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> CompiledRun:
-    """The compiled replay of ``batch`` under ``rules``: what the lab measures."""
+    """The compiled replay of ``batch`` under ``rules``: what the lab measures
+    (``registered``: the players' roster of another variant, whose arrays are reused)."""
     system = system_info(system_id).rating_system(rules)
-    roster = Roster(system, players)
+    roster = Roster(system, players) if registered is None else registered.for_system(system)
     collector = Collector(batch, len(system.pools), stream)
     result = replay(
         system, batch, roster, on_invalid=on_invalid, progress=progress, on_rows=collector
@@ -199,6 +203,7 @@ def replay_variant(
         collector.scores(),
         result.rating_arrays(),
         result.names,
+        roster,
         collector.stream() if stream else None,
     )
 
