@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import re
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -116,3 +122,111 @@ def test_a_record_a_variant_refuses_names_the_variant(tmp_path: Path) -> None:
     assert code == 2
     assert f"{players}:2: rating_blitz: " in err
     assert "(under --vary floor=1700)" in err
+
+
+def close(reference: Any, other: Any, where: str = "") -> None:
+    """Equal JSON, the metrics up to their printed rounding (6 places): what the two
+    engines print."""
+    if isinstance(reference, dict):
+        assert isinstance(other, dict) and list(other) == list(reference), where
+        for key in reference:
+            close(reference[key], other[key], f"{where}.{key}")
+    elif isinstance(reference, list):
+        assert isinstance(other, list) and len(other) == len(reference), where
+        for n, (a, b) in enumerate(zip(reference, other, strict=True)):
+            close(a, b, f"{where}[{n}]")
+    elif isinstance(reference, float):
+        assert other == pytest.approx(reference, abs=2e-6), where
+    else:
+        assert other == reference, where
+
+
+VARY = ("--vary", "k=10,20,40", "--vary", "k_new=16,40")
+
+
+def test_both_engines_print_the_same_evaluation() -> None:
+    args = ("evaluate", LICHESS, "--system", "site", *VARY, "--json")
+    code, reference, err = invoke(*args, "--engine", "reference")
+    assert code == 0, err
+    code, compiled, err = invoke(*args, "--engine", "compiled")
+    assert code == 0, err
+    close(json.loads(reference), json.loads(compiled))
+    code, auto, err = invoke(*args)  # auto: site has a compiled half
+    assert code == 0, err
+    assert auto == compiled
+    assert len(json.loads(auto)["variants"]) == 7
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_jobs_give_the_same_json_as_one_job(engine: str) -> None:
+    args = ("evaluate", LICHESS, "--system", "site", *VARY, "--json", "--engine", engine)
+    code, one, err = invoke(*args, "--jobs", "1")
+    assert code == 0, err
+    code, two, err = invoke(*args, "--jobs", "2")
+    assert code == 0, err
+    assert two == one
+    code, every, err = invoke(*args, "--jobs", "0")  # one per core
+    assert code == 0, err
+    assert every == one
+
+
+def test_jobs_skip_and_refuse_as_one_job(tmp_path: Path) -> None:
+    """A record refused under some variant: with --skip-invalid each job's refusals are
+    listed once, as one job lists them; without, exit 2 naming the variant."""
+    games = tmp_path / "games.csv"
+    games.write_text(
+        "id,played_at,white,black,result,time_control,plies\n"
+        "g1,2026-01-01T10:00:00Z,a,b,1-0,300+3,40\n"
+        "g2,2026-01-01T11:00:00Z,b,a,0-1,300+3,3\n"
+        "g3,2026-01-01T12:00:00Z,a,b,1/2-1/2,300+3,40\n",
+        encoding="utf-8",
+    )
+    players = tmp_path / "players.csv"
+    players.write_text("id,rating_blitz,games_blitz\na,1200.00,30\n", encoding="utf-8")
+    args = ("evaluate", games, "--system", "site", "--players", players, "--json",
+            "--vary", "floor=100,1300")  # fmt: skip
+    code, _, err = invoke(*args, "--jobs", "2")
+    assert code == 2
+    assert "players.csv" in err and "below the floor of 1300" in err
+    code, one, err_one = invoke(*args[:-2], "--vary", "k=10,40", "--jobs", "1")
+    assert code == 0, err_one
+    code, two, err_two = invoke(*args[:-2], "--vary", "k=10,40", "--jobs", "2")
+    assert code == 0, err_two
+    assert two == one and err_two == err_one
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal() -> None:
+    code, _, err = invoke("evaluate", LICHESS, "--system", "site", *VARY)
+    assert code == 0
+    assert err == ""
+
+
+def test_a_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    """stderr a pseudo-terminal: rich draws the variants bar there (and erases it at the
+    end); stdout, a pipe, has the table only."""
+    controller, terminal = pty.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100"}
+    env.pop("NO_COLOR", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chessrate", "evaluate", str(LICHESS), "--system", "site",
+         *VARY, "--engine", "reference"],
+        stdout=subprocess.PIPE, stderr=terminal, stdin=subprocess.DEVNULL, env=env,
+        cwd=tmp_path,
+    )  # fmt: skip
+    os.close(terminal)
+    drawn = b""
+    while True:
+        try:
+            part = os.read(controller, 65536)
+        except OSError:  # the process ended and closed the terminal
+            break
+        if not part:
+            break
+        drawn += part
+    out, _ = process.communicate(timeout=300)
+    os.close(controller)
+    assert process.returncode == 0
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", drawn.decode("utf-8", "replace"))
+    assert re.search(r"variants ━+ 7/7", text), text  # the last frame: every variant done
+    assert out.decode().startswith("site · 46 games from ")
+    assert b"variants" not in out

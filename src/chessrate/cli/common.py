@@ -125,13 +125,14 @@ class ProgressBars:
     """``rate_file``'s progress as rich bars on stderr: reading (bytes, for a big PGN
     file) and rating (games, for PROGRESS_THRESHOLD games or more); nothing shown for
     small inputs. Any other stage (``evaluate``'s variants and games) is counted the
-    same way, shown from ``thresholds[stage]`` (else PROGRESS_THRESHOLD) on. rich
-    draws the bars only when stderr is a terminal."""
+    same way, shown from ``thresholds[stage]`` (else PROGRESS_THRESHOLD) on. Nothing
+    is written when stderr is not a terminal."""
 
     def __init__(self, thresholds: Mapping[str, int] | None = None) -> None:
         self._progress: Progress | None = None
         self._tasks: dict[str, Any] = {}
         self._thresholds = {"reading": PGN_PROGRESS_BYTES, **(thresholds or {})}
+        self._console = Console(stderr=True)
 
     def __enter__(self) -> ProgressBars:
         return self
@@ -143,8 +144,8 @@ class ProgressBars:
     def __call__(self, stage: str, advance: int, total: int) -> None:
         if stage not in self._tasks:
             threshold = self._thresholds.get(stage, PROGRESS_THRESHOLD)
-            if total < threshold:
-                self._tasks[stage] = None
+            if total < threshold or not self._console.is_terminal:
+                self._tasks[stage] = None  # (off a terminal rich would leave a blank line)
                 return
             if self._progress is None:
                 self._progress = Progress(
@@ -152,7 +153,7 @@ class ProgressBars:
                     BarColumn(),
                     DownloadColumn() if stage == "reading" else MofNCompleteColumn(),
                     TimeRemainingColumn(),
-                    console=Console(stderr=True),
+                    console=self._console,
                     transient=True,
                 )
                 self._progress.start()
