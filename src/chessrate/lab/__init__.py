@@ -599,20 +599,18 @@ class _Compiled(_Replayer):
         if base:
             self.base = run
         scores = run.scores
+        order = np.argsort(scores.pool, kind="stable")  # each pool's games, in game order
+        bounds = np.searchsorted(scores.pool[order], np.arange(len(self.pools) + 1))
+        expected, score = scores.expected[order], scores.score[order]
+        own, experience = scores.system[order], scores.experience[order]
         qualities = []
         for p in range(len(self.pools)):
-            at = scores.pool == p
-            system = scores.system[at]
+            at = slice(int(bounds[p]), int(bounds[p + 1]))
+            system = own[at]
             found = [name for name, present in (("system", system.any()), ("elo", (~system).any()))
                      if present]  # fmt: skip
-            qualities.append(
-                quality_of(
-                    scores.expected[at],
-                    scores.score[at],
-                    "+".join(found) if found else "none",
-                    scores.experience[at],
-                )
-            )
+            label = "+".join(found) if found else "none"
+            qualities.append(quality_of(expected[at], score[at], label, experience[at]))
         return tuple(qualities), run.lists
 
     def compare(self, base: Lists, variant: Lists, pool: str) -> Comparison:

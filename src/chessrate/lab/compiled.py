@@ -166,9 +166,9 @@ class Collector:
 
 
 class CompiledRun:
-    """One variant's compiled replay: its scored games, final lists (as arrays, by
-    pool), the replay's player ids by code, its roster and, for the base rules, the
-    predictors' stream."""
+    """One variant's compiled replay: its scored games, final lists (the listed players'
+    arrays by pool, in no order), the replay's player ids by code, its roster and, for
+    the base rules, the predictors' stream."""
 
     def __init__(
         self, scores: Scores, lists: dict[str, PoolList], names: list[str], roster: Roster,
@@ -199,9 +199,16 @@ def replay_variant(
     result = replay(
         system, batch, roster, on_invalid=on_invalid, progress=progress, on_rows=collector
     )
+    kernel = result.kernel
+    assert kernel is not None
+    lists = {}  # the listed players, unordered: comparing the lists needs no list order
+    for p, pool in enumerate(system.pools):
+        listed = kernel.listed(p, result.imported)
+        lists[pool] = PoolList(pool, listed.rows, listed.rating.astype(np.int64),
+                               listed.has_rating, listed.games, listed.state)  # fmt: skip
     return CompiledRun(
         collector.scores(),
-        result.rating_arrays(),
+        lists,
         result.names,
         roster,
         collector.stream() if stream else None,

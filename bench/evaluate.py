@@ -1,0 +1,233 @@
+"""Benchmark: ``chessrate evaluate`` (the rating lab) on the compiled replay.
+
+On the generated stream (bench/generate_stream.py: ``site``, 1 M games, 100 k players
+with their players file), timed process start to exit, stdout to a file:
+
+* ``chessrate evaluate --vary k=... --vary k_new=...``: the base rules and 50 variants
+  (10 values of K times 5 of K for new players) at ``--jobs 2`` (target: 60 s);
+* ``chessrate evaluate`` of the base rules alone (one variant) against ``chessrate
+  rate`` of the same file (target: at most 1.5 times rate's time);
+* with ``--one-job``, the 50 variants at ``--jobs 1`` too (what the jobs save).
+
+Every run is checked: the JSON has every variant, and the one-variant run's base
+deviance is the 50-variant run's. Then the predictive quality on the bigger stream
+(``--deviance-games``, 2 M by default; every system the generator makes): the mean
+deviance of each system's base rules beside the two reference predictors, from
+``chessrate evaluate --json`` (its wall time too).
+
+Prints the machine (cores, CPU model, the load average before and after: other work
+on the machine slows every row) and two tables; ``--write-results`` replaces the
+"rating lab" section of bench/RESULTS.md.
+
+    .venv/bin/python bench/evaluate.py [--games 1000000] [--players 100000]
+        [--deviance-games 2000000] [--jobs 2] [--repeat 1] [--one-job] [--data DIR]
+        [--write-results]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+PYTHON = sys.executable
+CHESSRATE = str(Path(PYTHON).with_name("chessrate"))
+
+K = (10, 15, 20, 25, 30, 35, 40, 45, 50, 60)
+K_NEW = (16, 24, 32, 40, 48)
+SYSTEMS = ("arena", "corr", "site")
+
+
+def stream(games: int, players: int, data: Path | None) -> Path:
+    """The generated files' folder (made when missing)."""
+    folder = data or HERE / ".data" / f"g{games}_p{players}_s8"
+    if not (folder / "site_games.csv").exists():
+        subprocess.run(
+            [PYTHON, str(HERE / "generate_stream.py"), "--games", str(games), "--players",
+             str(players), "--out", str(folder), "--pgn-games", "0"],
+            check=True,
+        )  # fmt: skip
+    return folder
+
+
+def timed(command: list[str], out: Path, repeat: int) -> float:
+    """The best wall time of ``repeat`` runs of ``command`` with stdout to ``out``."""
+    best = float("inf")
+    for _ in range(repeat):
+        with out.open("w", encoding="utf-8") as handle:
+            start = time.perf_counter()
+            subprocess.run(command, stdout=handle, stderr=subprocess.PIPE, check=True)
+            best = min(best, time.perf_counter() - start)
+    return best
+
+
+def overall(pools: list[dict[str, Any]]) -> tuple[int, float | None]:
+    """The scored games and mean deviance over every pool."""
+    games = sum(p["quality"]["games"] for p in pools)
+    if games == 0:
+        return 0, None
+    total = sum((p["quality"]["deviance"] or 0.0) * p["quality"]["games"] for p in pools)
+    return games, total / games
+
+
+def measure_speed(
+    folder: Path, args: argparse.Namespace, work: Path
+) -> list[tuple[str, float, str]]:
+    games, players = folder / "site_games.csv", folder / "site_players.csv"
+    evaluate = [CHESSRATE, "evaluate", str(games), "--system", "site", "--players", str(players),
+                "--engine", "compiled", "--json"]  # fmt: skip
+    vary = ["--vary", "k=" + ",".join(map(str, K)), "--vary", "k_new=" + ",".join(map(str, K_NEW))]
+    rows = []
+    out = work / "variants.json"
+    seconds = timed([*evaluate, *vary, "--jobs", str(args.jobs)], out, args.repeat)
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert len(data["variants"]) == 1 + len(K) * len(K_NEW), len(data["variants"])
+    base = next(v for v in data["variants"] if v["label"] == "base")
+    best = data["variants"][0]
+    many = seconds
+    rows.append((f"evaluate: base + {len(K) * len(K_NEW)} variants, --jobs {args.jobs}", seconds,
+                 f"{len(data['variants'])} variants measured; best {best['label']} "
+                 f"(deviance {best['deviance']}), base {base['deviance']}"))  # fmt: skip
+    if args.one_job:
+        seconds = timed([*evaluate, *vary, "--jobs", "1"], work / "one_job.json", args.repeat)
+        again = json.loads((work / "one_job.json").read_text(encoding="utf-8"))
+        assert again == data, "--jobs 1 printed another evaluation"
+        saved = f"the same JSON; --jobs {args.jobs} took {many / seconds:.2f} of this"
+        rows.append((f"evaluate: base + {len(K) * len(K_NEW)} variants, --jobs 1", seconds, saved))
+    seconds = timed(evaluate, work / "base.json", args.repeat)
+    alone = json.loads((work / "base.json").read_text(encoding="utf-8"))
+    assert alone["variants"][0]["deviance"] == base["deviance"]
+    one = seconds
+    rows.append(("evaluate: the base rules alone (one variant)", seconds,
+                 f"deviance {alone['variants'][0]['deviance']}, as in the run above"))  # fmt: skip
+    rate = [CHESSRATE, "rate", str(games), "--system", "site", "--players", str(players),
+            "--engine", "compiled"]  # fmt: skip
+    seconds = timed(rate, work / "rate.txt", args.repeat)
+    printed = (work / "rate.txt").read_text(encoding="utf-8").splitlines()
+    assert printed, "rate printed nothing"
+    rows.append(("rate: the same file and players", seconds,
+                 f"evaluate of one variant took {one / seconds:.2f} x rate's time"))  # fmt: skip
+    return rows
+
+
+def measure_deviance(
+    folder: Path, work: Path
+) -> list[tuple[str, int, int, float | None, float | None, float | None, float]]:
+    rows = []
+    for system in SYSTEMS:
+        games = folder / f"{system}_games.csv"
+        if not games.exists():
+            continue
+        out = work / f"{system}.json"
+        players = folder / f"{system}_players.csv"
+        command = [CHESSRATE, "evaluate", str(games), "--system", system, "--players",
+                   str(players), "--engine", "compiled", "--json"]  # fmt: skip
+        seconds = timed(command, out, 1)
+        data = json.loads(out.read_text(encoding="utf-8"))
+        scored, rules = overall(data["variants"][0]["pools"])
+        found = {p["label"]: overall(p["pools"]) for p in data["predictors"]}
+        assert all(g == scored for g, _ in found.values()), "the predictors scored other games"
+        rows.append((system, data["games"], scored, rules, found["elo-k20"][1],
+                     found["glicko2-lichess"][1], seconds))  # fmt: skip
+    return rows
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        listing = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+        for line in listing.splitlines():
+            if line.startswith("Model name:"):
+                model = line.split(":", 1)[1].strip()
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    cores = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
+    return f"{cores} cores (nproc), {model}; CPython {platform.python_version()}"
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.6f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--players", type=int, default=100_000)
+    parser.add_argument("--deviance-games", type=int, default=2_000_000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--one-job", action="store_true", help="time --jobs 1 too")
+    parser.add_argument("--data", type=Path, default=None, help="a folder for both streams")
+    parser.add_argument("--write-results", action="store_true")
+    args = parser.parse_args()
+
+    small = stream(args.games, args.players, args.data and args.data / "speed")
+    big = stream(args.deviance_games, args.players, args.data and args.data / "deviance")
+    before = load()
+    with tempfile.TemporaryDirectory(prefix="chessrate-evaluate-bench-") as folder:
+        work = Path(folder)
+        speed = measure_speed(small, args, work)
+        deviance = measure_deviance(big, work)
+    lines = [
+        f"machine: {machine()}; {date.today().isoformat()}",
+        f"load average (1, 5, 15 min) before: {before}; after: {load()}",
+        f"input: site_games.csv of {args.games:,} games, site_players.csv of "
+        f"{args.players:,} players (bench/generate_stream.py); best of {args.repeat}; "
+        "`--engine compiled`, stdout to a file",
+        "",
+        "| measurement | seconds | note |",
+        "|---|---:|---|",
+    ]
+    lines += [f"| {name} | {seconds:.2f} | {note} |" for name, seconds, note in speed]
+    lines += [
+        "",
+        f"Mean deviance (Kaggle, base-10, clamped to [0.01, 0.99]; every pool, one count "
+        f"per game) of each system's base rules and the reference predictors, on the "
+        f"{args.deviance_games:,}-game stream:",
+        "",
+        "| system | games | scored | base rules | elo-k20 | glicko2-lichess | seconds |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {system} | {games:,} | {scored:,} | {number(rules)} | {number(elo)} | "
+        f"{number(glicko)} | {seconds:.1f} |"
+        for system, games, scored, rules, elo, glicko, seconds in deviance
+    ]
+    table = "\n".join(lines)
+    print(table)
+    if args.write_results:
+        write_results(table)
+
+
+def write_results(table: str) -> None:
+    results = HERE / "RESULTS.md"
+    text = results.read_text(encoding="utf-8")
+    heading = "## The rating lab on the compiled replay (bench/evaluate.py)"
+    section = (
+        f"{heading}\n\nWritten by `bench/evaluate.py --write-results`, which replaces this "
+        "section.\n\n" + table + "\n"
+    )
+    if heading in text:
+        start = text.index(heading)
+        end = text.find("\n## ", start + len(heading))
+        text = text[:start] + section + ("" if end < 0 else text[end:])
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    results.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
