@@ -54,7 +54,7 @@ def stream(games: int, players: int, data: Path | None) -> Path:
         subprocess.run(
             [PYTHON, str(HERE / "generate_stream.py"), "--games", str(games), "--players",
              str(players), "--out", str(folder), "--pgn-games", "0"],
-            check=True,
+            check=True, stdout=sys.stderr,
         )  # fmt: skip
     return folder
 

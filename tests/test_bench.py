@@ -99,6 +99,27 @@ def test_rate_cli_benchmark_runs_and_measures_the_printing(tmp_path: Path) -> No
         assert row in done.stdout, row
 
 
+def test_evaluate_benchmark_runs_every_measurement(tmp_path: Path) -> None:
+    """bench/evaluate.py on tiny streams: the 50 variants at two jobs and at one (the
+    same JSON, which it checks), one variant against rate, and the deviance table of
+    every system."""
+    done = run(
+        str(BENCH / "evaluate.py"), "--games", "2000", "--players", "200",
+        "--deviance-games", "2500", "--one-job", "--data", str(tmp_path / "streams"),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert out.startswith("machine: ") and "cores (nproc)" in out
+    for row in ("| evaluate: base + 50 variants, --jobs 2 |", "| evaluate: base + 50 variants, "
+                "--jobs 1 |", "| evaluate: the base rules alone (one variant) |",
+                "| rate: the same file and players |"):  # fmt: skip
+        assert row in out, row
+    assert "51 variants measured" in out
+    for system in ("arena", "corr", "site"):
+        assert f"| {system} | 2,500 | " in out, system
+
+
 def test_detector_eval_judges_the_stored_corpus(tmp_path: Path) -> None:
     """The fair-play benchmark on the corpus's stored analyses (``--cached``: no
     engine): every table is printed, and the held-out humans are judged."""
