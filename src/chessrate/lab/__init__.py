@@ -1,8 +1,9 @@
 """The rating lab: how well a system's rules predict, and what other rules would do.
 
-:func:`evaluate` replays a games file with the reference engine under a system's base
-``Rules`` and under every combination of varied rule fields (:func:`variants`), and
-reports for each variant and each pool:
+:func:`evaluate` replays a games file under a system's base ``Rules`` and under every
+combination of varied rule fields (:func:`variants`), with the compiled replay
+(:mod:`.compiled`, numba kernels) or the reference engine, in one process or several
+(``jobs``), and reports for each variant and each pool:
 
 - the predictive quality of the expected score before each rated game where both
   players had a rating before it: the mean deviance of the Kaggle "Chess Ratings 2"
@@ -16,8 +17,9 @@ reports for each variant and each pool:
   fallers, and how many listed players end in a different state.
 
 The two reference predictors of :mod:`.predictors` run on the same games and pools.
-The metrics are floats (a log loss has no exact value); the ratings are the engine's
-exact Decimals.
+The metrics are floats (a log loss has no exact value), computed with numpy
+(:func:`quality_of`); the ratings are the engines' exact hundredths. Both engines give
+the same :class:`Evaluation`, the floats up to the order of their sums.
 """
 
 from __future__ import annotations
