@@ -243,6 +243,30 @@ def _read_ahead(
     return _ReadAhead(path, fmt, on_invalid)
 
 
+def read_for_compiled(
+    path: Path,
+    fmt: str | None,
+    players: Path | None,
+    system: RatingSystem[Any],
+    on_invalid: OnInvalid | None = None,
+) -> tuple[Any, Roster]:
+    """The games file as the compiled replay's batch (:func:`read_compiled_batch`) and
+    the players file registered for ``system`` (a :class:`~chessrate.fast.Roster`, its
+    arrays built), as ``rate_file`` reads them for the compiled replay: a CSV or JSON
+    Lines games file in a thread while the players file is read and registered (the
+    players file's error first, then the games file's)."""
+    ahead = _read_ahead(path, fmt, "compiled", False, on_invalid)
+    try:
+        roster = _registered(system, _players(players))
+    except BaseException:
+        if ahead is not None:
+            ahead.abandon()
+        raise
+    if ahead is not None:
+        return ahead.result(), roster
+    return read_compiled_batch(path, fmt, None, on_invalid), roster
+
+
 def _stage(progress: Progress | None, stage: str, total: int) -> Callable[[int], None] | None:
     if progress is None:
         return None

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -49,6 +49,9 @@ from ..records import GameRecord, Outcome, Player
 from ..systems import system_info
 from ..systems.base import GameRating, ListEntry, Rules
 from .predictors import PREDICTORS, elo_expected
+
+if TYPE_CHECKING:
+    from ..fast import Roster
 
 CLAMP_LOW = 0.01
 CLAMP_HIGH = 0.99
@@ -581,10 +584,16 @@ class _Reference(_Replayer):
 class _Compiled(_Replayer):
     """The compiled replays (:mod:`.compiled`), on a batch read by the fast reader."""
 
-    def __init__(self, system_id: str, batch: Any, players: Sequence[Player]):
+    def __init__(self, system_id: str, batch: Any, players: Sequence[Player] | Roster):
         super().__init__(system_id, len(batch))
         self.batch = batch
-        self.players = players
+        self.registered: Roster | None = None
+        """The players registered for the base rules (read while the games were)."""
+        if isinstance(players, Sequence):
+            self.players = list(players)
+        else:
+            self.registered = players
+            self.players = list(players.players.values())
         self.base: Any = None
 
     def run(
@@ -593,7 +602,7 @@ class _Compiled(_Replayer):
         from .compiled import replay_variant
 
         base = not variant.varied
-        registered = None if self.base is None else self.base.roster
+        registered = self.registered if self.base is None else self.base.roster
         run = replay_variant(
             self.system_id, variant.rules, self.batch, self.players, base, registered,
             on_invalid, progress,
@@ -625,13 +634,18 @@ class _Compiled(_Replayer):
 
         assert self.base is not None and self.base.stream is not None
         stream = self.base.stream
+        scored = np.flatnonzero(stream.scored)  # each pool's scored games, in game order:
+        scored = scored[np.argsort(stream.pool[scored], kind="stable")]
+        bounds = np.searchsorted(stream.pool[scored], np.arange(len(self.pools) + 1))
+        score, experience = stream.score[scored], stream.experience[scored]
         out = []
         players = len(self.base.names)
         for label, description, expected in predicted(stream, players, len(self.pools)):
+            mine = expected[scored]
             pools = []
             for p, pool in enumerate(self.pools):
-                at = stream.scored & (stream.pool == p)
-                measured = quality_of(expected[at], stream.score[at], label, stream.experience[at])
+                at = slice(int(bounds[p]), int(bounds[p + 1]))
+                measured = quality_of(mine[at], score[at], label, experience[at])
                 pools.append(PoolResult(pool, measured, None))
             out.append(PredictorResult(label, description, tuple(pools)))
         return tuple(out)
@@ -771,7 +785,7 @@ def evaluate_games(
 def evaluate_batch(
     system_id: str,
     batch: Any,
-    players: Sequence[Player] = (),
+    players: Sequence[Player] | Roster = (),
     vary: Sequence[str] = (),
     source: str = "",
     on_invalid: Callable[[InvalidRecord], None] | None = None,
@@ -779,8 +793,9 @@ def evaluate_batch(
     progress: Progress | None = None,
 ) -> Evaluation:
     """:func:`evaluate` on a :class:`chessrate.fast.GameBatch`, by the compiled replay
-    (the same :class:`Evaluation` as the reference engine's, floats up to the order of
-    their sums)."""
+    (``players``: maybe registered already for the base rules, a
+    :class:`chessrate.fast.Roster`): the same :class:`Evaluation` as the reference
+    engine's, the floats up to the order of their sums."""
     _rating_system_check(system_id)
     if system_info(system_id).compiled is None:
         raise InvalidInput(
@@ -869,11 +884,14 @@ def evaluate(
             raise InvalidInput(
                 f"the {system_id} system has no compiled replay: use the reference engine"
             )
-        from ..rating import read_compiled_batch
+        from ..rating import read_for_compiled
 
-        batch = read_compiled_batch(path, fmt, None, on_invalid)
-        roster = read_players(Path(players)) if players is not None else []
-        return evaluate_batch(system_id, batch, roster, vary, str(path), on_invalid, jobs, progress)
+        given = Path(players) if players is not None else None
+        system = info.rating_system(info.rules)
+        batch, registered = read_for_compiled(path, fmt, given, system, on_invalid)
+        return evaluate_batch(
+            system_id, batch, registered, vary, str(path), on_invalid, jobs, progress
+        )
     games = read_games(path, fmt, on_invalid)
     roster = read_players(Path(players)) if players is not None else []
     return evaluate_games(system_id, games, roster, vary, str(path), on_invalid, jobs, progress)

@@ -27,11 +27,12 @@ from ..errors import InvalidRecord
 from ..fast import GameBatch, Roster, replay
 from ..fast.batch import BLACK_WINS, DRAW, NO_RESULT, WHITE_WINS
 from ..fast.result import PoolList
-from ..fast.rows import NULL, OUTCOMES, RowChunk
+from ..fast.rows import OUTCOMES, RowChunk
 from ..numbers import from_hundredths
 from ..records import Outcome, Player
 from ..systems import system_info
 from . import MOVERS, Comparison, Mover
+from .kernels import collect
 from .predictors import PREDICTORS
 
 I64 = npt.NDArray[np.int64]
@@ -98,63 +99,20 @@ class Collector:
     def __call__(self, chunk: RowChunk) -> None:
         if chunk.changes == 0:
             return
-        pools = self.pools
-        rated = chunk.outcome[chunk.game] == _RATED
-        game = chunk.game[rated]
-        player = chunk.player[rated]
-        pool = chunk.pool[rated]
         rows = chunk.rows
         white = self.batch.white[rows].astype(np.int64)
         black = self.batch.black[rows].astype(np.int64)
-        key = game * pools + pool
-        index = np.arange(key.shape[0])
-        # White's and Black's change in each (game, pool): the last, as a dict keeps it
-        whites = np.full(rows.shape[0] * pools, -1, np.int64)
-        blacks = np.full(rows.shape[0] * pools, -1, np.int64)
-        is_white = player == white[game]
-        is_black = player == black[game]
-        whites[key[is_white]] = index[is_white]
-        blacks[key[is_black]] = index[is_black]
-        both = (whites >= 0) & (blacks >= 0)
-        before = chunk.before[rated]
-        pd = chunk.pd[rated]
-        both[both] = (before[whites[both]] != NULL) & (before[blacks[both]] != NULL)
-        keys = np.flatnonzero(both)
-        w, b = whites[keys], blacks[keys]
-        own = pd[w]
-        system = own != NULL
-        elo = 1.0 / (1.0 + np.power(10.0, (before[b] / 100 - before[w] / 100) / 400.0))
-        expected = np.where(system, own / 100, elo)
-        score = chunk.score[rated][w] / 2
-        games_before = chunk.games_before[rated]
-        experience = np.minimum(games_before[w], games_before[b])
-        self._scores.append(
-            (rows[keys // pools], keys % pools, expected, score, system, experience)
-        )
-        if not self.keep_stream:
-            return
-        # the pools of each rated game in the order of its changes (dict.fromkeys)
-        _, first = np.unique(key, return_index=True)
-        first.sort()
-        entries = key[first]
-        scored = np.zeros(rows.shape[0] * pools, np.bool_)
-        scored[keys] = True
-        learnt = np.zeros(rows.shape[0] * pools, np.int64)
-        learnt[keys] = experience
-        at = entries // pools
-        result = self.batch.result[rows[at]]
-        has_result = result != NO_RESULT  # a rated game without one teaches nothing
-        entries, at, result = entries[has_result], at[has_result], result[has_result]
-        self._stream.append(
-            (
-                white[at],
-                black[at],
-                entries % pools,
-                _WHITE_SCORE[result],
-                scored[entries],
-                learnt[entries],
-            )
-        )
+        result = self.batch.result[rows]
+        (game, pool, expected, system, score, experience, t_game, t_pool, t_scored,
+         t_experience) = collect(
+            chunk.game, chunk.player, chunk.pool, chunk.score, chunk.before, chunk.pd,
+            chunk.games_before, chunk.outcome == _RATED, white, black, result != NO_RESULT,
+            self.pools, self.keep_stream,
+        )  # fmt: skip
+        self._scores.append((rows[game], pool, expected, score, system, experience))
+        if self.keep_stream:
+            y = _WHITE_SCORE[result[t_game]]
+            self._stream.append((white[t_game], black[t_game], t_pool, y, t_scored, t_experience))
 
     def scores(self) -> Scores:
         dtypes = (np.int64, np.int64, np.float64, np.float64, np.bool_, np.int64)
@@ -192,9 +150,14 @@ def replay_variant(
     progress: Callable[[int], None] | None = None,
 ) -> CompiledRun:
     """The compiled replay of ``batch`` under ``rules``: what the lab measures
-    (``registered``: the players' roster of another variant, whose arrays are reused)."""
-    system = system_info(system_id).rating_system(rules)
-    roster = Roster(system, players) if registered is None else registered.for_system(system)
+    (``registered``: the players' roster of another variant, whose arrays are reused,
+    or of the same rules, used as it is)."""
+    if registered is not None and registered.system.rules == rules:
+        roster = registered  # the same rules: the same players' checks and arrays
+    else:
+        system = system_info(system_id).rating_system(rules)
+        roster = Roster(system, players) if registered is None else registered.for_system(system)
+    system = roster.system
     collector = Collector(batch, len(system.pools), stream)
     result = replay(
         system, batch, roster, on_invalid=on_invalid, progress=progress, on_rows=collector

@@ -1,4 +1,5 @@
-"""The reference predictors' arithmetic as numba kernels over a whole stream of games.
+"""The lab's numba kernels: the reference predictors over a whole stream of games, and
+what the lab takes from the compiled replay's emitted changes (:func:`collect`).
 
 The same float operations, in the same order, as :class:`~.predictors.PlainElo` and
 :class:`~.predictors.LichessGlicko2` (the reference, one game at a time in Python): the
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..fast.rows import NULL
 from .predictors import GLICKO2_SCALE
 
 EPSILON = 0.000001
@@ -122,3 +124,96 @@ def glicko2_replay(
         rating[a], rd[a], sigma[a] = r1, min(max(d1, min_deviation), max_deviation), s1
         rating[b], rd[b], sigma[b] = r2, min(max(d2, min_deviation), max_deviation), s2
     return out
+
+
+@njit(cache=True)
+def collect(
+    game: Any, player: Any, pool: Any, score: Any, before: Any, pd: Any, games_before: Any,
+    rated: Any, white: Any, black: Any, has_result: Any, pools: int, stream: bool,
+) -> tuple[Any, ...]:  # fmt: skip
+    """What the lab takes from a chunk of emitted changes (``chessrate.fast.rows``: one
+    entry per change, a game's changes together, in order; ``rated``, ``white``,
+    ``black`` and ``has_result`` per game of the chunk), as ``scored_games`` and the
+    predictors take it from the reference engine's changes.
+
+    Scored: for each rated game and pool (in pool order) where White's and Black's
+    changes (the last of each, as a dict keeps them) both have a ``before``: the game,
+    the pool, White's expected score (his ``pd`` in hundredths, else the Elo
+    expectation from the two ``before`` ratings), whether it was his ``pd``, his score,
+    the newer player's ``games_before``. Stream (with ``stream``): for each rated game
+    with a result, its pools in the order of its changes, whether that (game, pool) was
+    scored and its experience."""
+    n = game.shape[0]
+    s_game = np.empty(n, np.int64)
+    s_pool = np.empty(n, np.int64)
+    s_expected = np.empty(n, np.float64)
+    s_system = np.empty(n, np.bool_)
+    s_score = np.empty(n, np.float64)
+    s_experience = np.empty(n, np.int64)
+    t_game = np.empty(n if stream else 0, np.int64)
+    t_pool = np.empty(n if stream else 0, np.int64)
+    t_scored = np.empty(n if stream else 0, np.bool_)
+    t_experience = np.empty(n if stream else 0, np.int64)
+    w_at = np.full(pools, -1, np.int64)
+    b_at = np.full(pools, -1, np.int64)
+    seen = np.zeros(pools, np.bool_)
+    order = np.empty(pools, np.int64)
+    scored = np.zeros(pools, np.bool_)
+    learnt = np.zeros(pools, np.int64)
+    s = 0
+    t = 0
+    i = 0
+    while i < n:
+        g = game[i]
+        j = i
+        while j < n and game[j] == g:
+            j += 1
+        if rated[g]:
+            found = 0
+            for c in range(i, j):
+                p = pool[c]
+                if player[c] == white[g]:
+                    w_at[p] = c
+                if player[c] == black[g]:
+                    b_at[p] = c
+                if not seen[p]:
+                    seen[p] = True
+                    order[found] = p
+                    found += 1
+            for p in range(pools):
+                w = w_at[p]
+                b = b_at[p]
+                if w >= 0 and b >= 0 and before[w] != NULL and before[b] != NULL:
+                    s_game[s] = g
+                    s_pool[s] = p
+                    if pd[w] != NULL:
+                        s_expected[s] = pd[w] / 100
+                        s_system[s] = True
+                    else:
+                        difference = before[b] / 100 - before[w] / 100
+                        s_expected[s] = 1.0 / (1.0 + math.pow(10.0, difference / 400.0))
+                        s_system[s] = False
+                    s_score[s] = score[w] / 2
+                    s_experience[s] = min(games_before[w], games_before[b])
+                    scored[p] = True
+                    learnt[p] = s_experience[s]
+                    s += 1
+            if stream and has_result[g]:
+                for k in range(found):
+                    p = order[k]
+                    t_game[t] = g
+                    t_pool[t] = p
+                    t_scored[t] = scored[p]
+                    t_experience[t] = learnt[p] if scored[p] else 0
+                    t += 1
+            for k in range(found):
+                p = order[k]
+                w_at[p] = -1
+                b_at[p] = -1
+                seen[p] = False
+                scored[p] = False
+        i = j
+    return (
+        s_game[:s], s_pool[:s], s_expected[:s], s_system[:s], s_score[:s], s_experience[:s],
+        t_game[:t], t_pool[:t], t_scored[:t], t_experience[:t],
+    )  # fmt: skip
