@@ -131,5 +131,10 @@ def test_the_predictors_kernels_are_their_classes(make: Any) -> None:
         predictor.update(f"p{w}", f"p{b}", f"pool{p}", y)
     assert fast.shape == (n,)
     assert np.abs(fast - np.array(expected)).max() <= 1e-9
+    learner = make()  # the same stream learnt in three parts, as the lab's thread does
+    state = learner.begin(players, pools)
+    parts = [learner.learn(state, white[a:b], black[a:b], pool[a:b], score[a:b])
+             for a, b in ((0, 1000), (1000, 1001), (1001, n))]  # fmt: skip
+    assert np.array_equal(np.concatenate(parts), fast)
     assert len(set(expected)) > n // 2  # the ratings moved
     assert not any(math.isnan(e) for e in fast.tolist())

@@ -532,6 +532,9 @@ class _Replayer:
         self.system_id = system_id
         self.pools = system_info(system_id).pools
         self.games = games
+        self.threaded = False
+        """Whether work may go on in a thread beside the replays (not when the process
+        is forked for ``jobs``: a fork copies no thread)."""
 
     def run(
         self, variant: Variant, on_invalid: OnInvalid | None, progress: Callable[[int], None] | None
@@ -605,7 +608,7 @@ class _Compiled(_Replayer):
         registered = self.registered if self.base is None else self.base.roster
         run = replay_variant(
             self.system_id, variant.rules, self.batch, self.players, base, registered,
-            on_invalid, progress,
+            on_invalid, progress, self.threaded,
         )  # fmt: skip
         if base:
             self.base = run
@@ -630,17 +633,15 @@ class _Compiled(_Replayer):
         return compare_arrays(base[pool], variant[pool], self.base.names)
 
     def predictors(self) -> tuple[PredictorResult, ...]:
-        from .compiled import predicted
-
         assert self.base is not None and self.base.stream is not None
+        assert self.base.learner is not None
         stream = self.base.stream
         scored = np.flatnonzero(stream.scored)  # each pool's scored games, in game order:
         scored = scored[np.argsort(stream.pool[scored], kind="stable")]
         bounds = np.searchsorted(stream.pool[scored], np.arange(len(self.pools) + 1))
         score, experience = stream.score[scored], stream.experience[scored]
         out = []
-        players = len(self.base.names)
-        for label, description, expected in predicted(stream, players, len(self.pools)):
+        for label, description, expected in self.base.learner.expected():
             mine = expected[scored]
             pools = []
             for p, pool in enumerate(self.pools):
@@ -729,6 +730,7 @@ def _evaluate(
         def games(advance: int) -> None:
             told("games", advance, total)
 
+    replayer.threaded = workers <= 1
     base, base_lists = _measured(replayer, chosen[0], None, on_invalid, games)
     done()
     results = [base]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -87,12 +88,14 @@ def _columns(chunks: Sequence[tuple[Any, ...]], dtypes: Sequence[Any]) -> list[A
 
 class Collector:
     """The ``on_rows`` of a variant's replay: the scored games (:meth:`scores`) and,
-    with ``stream``, the predictors' stream (:meth:`stream`), a chunk at a time."""
+    with a ``learner``, the predictors' stream (:meth:`stream`), a chunk at a time, each
+    chunk's given to the learner at once."""
 
-    def __init__(self, batch: GameBatch, pools: int, stream: bool) -> None:
+    def __init__(self, batch: GameBatch, pools: int, learner: Learner | None) -> None:
         self.batch = batch
         self.pools = pools
-        self.keep_stream = stream
+        self.learner = learner
+        self.keep_stream = learner is not None
         self._scores: list[tuple[I64, I64, F64, F64, B, I64]] = []
         self._stream: list[tuple[I64, I64, I64, F64, B, I64]] = []
 
@@ -112,7 +115,10 @@ class Collector:
         self._scores.append((rows[game], pool, expected, score, system, experience))
         if self.keep_stream:
             y = _WHITE_SCORE[result[t_game]]
-            self._stream.append((white[t_game], black[t_game], t_pool, y, t_scored, t_experience))
+            part = (white[t_game], black[t_game], t_pool, y)
+            self._stream.append((*part, t_scored, t_experience))
+            assert self.learner is not None
+            self.learner.add(*part)
 
     def scores(self) -> Scores:
         dtypes = (np.int64, np.int64, np.float64, np.float64, np.bool_, np.int64)
@@ -126,12 +132,13 @@ class Collector:
 class CompiledRun:
     """One variant's compiled replay: its scored games, final lists (the listed players'
     arrays by pool, in no order), the replay's player ids by code, its roster and, for
-    the base rules, the predictors' stream."""
+    the base rules, the predictors' stream and their learner."""
 
     def __init__(
         self, scores: Scores, lists: dict[str, PoolList], names: list[str], roster: Roster,
-        stream: Stream | None,
+        stream: Stream | None, learner: Learner | None,
     ) -> None:  # fmt: skip
+        self.learner = learner
         self.roster = roster
         self.scores = scores
         self.lists = lists
@@ -148,17 +155,24 @@ def replay_variant(
     registered: Roster | None = None,
     on_invalid: Callable[[InvalidRecord], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    threaded: bool = False,
 ) -> CompiledRun:
     """The compiled replay of ``batch`` under ``rules``: what the lab measures
     (``registered``: the players' roster of another variant, whose arrays are reused,
-    or of the same rules, used as it is)."""
+    or of the same rules, used as it is). With ``stream`` (the base rules), the
+    predictors learn its stream (:class:`Learner`; in a thread while it runs when
+    ``threaded``)."""
     if registered is not None and registered.system.rules == rules:
         roster = registered  # the same rules: the same players' checks and arrays
     else:
         system = system_info(system_id).rating_system(rules)
         roster = Roster(system, players) if registered is None else registered.for_system(system)
     system = roster.system
-    collector = Collector(batch, len(system.pools), stream)
+    learner = None
+    if stream:  # every player code is below this bound
+        players_bound = len(batch.player_ids) + len(roster.players)
+        learner = Learner(players_bound, len(system.pools), threaded)
+    collector = Collector(batch, len(system.pools), learner)
     result = replay(
         system, batch, roster, on_invalid=on_invalid, progress=progress, on_rows=collector
     )
@@ -175,19 +189,52 @@ def replay_variant(
         result.names,
         roster,
         collector.stream() if stream else None,
+        learner,
     )
 
 
-def predicted(stream: Stream, players: int, pools: int) -> list[tuple[str, str, F64]]:
-    """Each reference predictor's expectations over the stream (its numba kernel):
-    (label, description, White's expected score of every entry)."""
-    out = []
-    for make in PREDICTORS:
-        expected = make().replay(
-            stream.white, stream.black, stream.pool, stream.score, players, pools
+class Learner:
+    """The reference predictors learning the base replay's stream part after part, as
+    the collector gives it: in a thread of their own while the replay goes on (their
+    kernels release the GIL), or, not ``threaded``, all at once when asked."""
+
+    def __init__(self, players: int, pools: int, threaded: bool) -> None:
+        self.predictors = [make() for make in PREDICTORS]
+        self.states = [predictor.begin(players, pools) for predictor in self.predictors]
+        self.pending: list[tuple[I64, I64, I64, F64]] = []
+        self.learnt: list[Future[list[F64]] | list[F64]] = []
+        self.thread = (
+            ThreadPoolExecutor(1, thread_name_prefix="chessrate-predictors") if threaded else None
         )
-        out.append((make.label, make.description, expected))
-    return out
+
+    def add(self, white: I64, black: I64, pool: I64, score: F64) -> None:
+        """The next part of the stream."""
+        if self.thread is None:
+            self.pending.append((white, black, pool, score))
+        else:
+            self.learnt.append(self.thread.submit(self._learn, white, black, pool, score))
+
+    def _learn(self, white: I64, black: I64, pool: I64, score: F64) -> list[F64]:
+        return [
+            predictor.learn(state, white, black, pool, score)
+            for predictor, state in zip(self.predictors, self.states, strict=True)
+        ]
+
+    def expected(self) -> list[tuple[str, str, F64]]:
+        """Each predictor's (label, description, White's expected score of every
+        entry of the stream), once every part is learnt."""
+        parts = [part if isinstance(part, list) else part.result() for part in self.learnt]
+        parts += [self._learn(*part) for part in self.pending]
+        self.pending = []
+        self.learnt = list(parts)
+        if self.thread is not None:
+            self.thread.shutdown()
+            self.thread = None
+        columns = _columns([tuple(part) for part in parts], [np.float64] * len(self.predictors))
+        return [
+            (predictor.label, predictor.description, columns[n])
+            for n, predictor in enumerate(self.predictors)
+        ]
 
 
 def _ranks(values: I64) -> F64:

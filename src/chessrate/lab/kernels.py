@@ -5,8 +5,10 @@ The same float operations, in the same order, as :class:`~.predictors.PlainElo` 
 :class:`~.predictors.LichessGlicko2` (the reference, one game at a time in Python): the
 tests hold them equal to 1e-9 on generated streams. A stream is four arrays, one entry
 per game and pool in rating order: White's and Black's player codes, the pool's code and
-White's score; a rating is kept per (player, pool), at ``player * pools + pool``. Floats
-are fine here: these predictors rate nothing (see :mod:`.predictors`).
+White's score; a rating is kept per (player, pool), at ``player * pools + pool``, in
+arrays a kernel updates in place, so that a stream can be learnt part after part (the
+kernels release the GIL: the lab runs them in a thread while the replay goes on).
+Floats are fine here: these predictors rate nothing (see :mod:`.predictors`).
 """
 
 from __future__ import annotations
@@ -24,13 +26,12 @@ EPSILON = 0.000001
 """The convergence tolerance of the volatility's iteration (``glicko2_update``'s)."""
 
 
-@njit(cache=True)
-def elo_replay(
-    white: Any, black: Any, pool: Any, score: Any, players: int, pools: int, k: float,
-    start: float,
-) -> Any:  # fmt: skip
-    """Plain Elo over a stream: White's expectation before each game."""
-    ratings = np.full(players * pools, start)
+@njit(cache=True, nogil=True)
+def elo_learn(
+    white: Any, black: Any, pool: Any, score: Any, pools: int, k: float, ratings: Any
+) -> Any:
+    """Plain Elo over a part of a stream, from ``ratings`` (updated in place): White's
+    expectation before each game."""
     out = np.empty(white.shape[0])
     for i in range(white.shape[0]):
         a = white[i] * pools + pool[i]
@@ -45,7 +46,7 @@ def elo_replay(
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _volatility_f(x: float, delta: float, phi: float, v: float, a: float, tau: float) -> float:
     ex = math.exp(x)
     return ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex) ** 2) - (
@@ -53,7 +54,7 @@ def _volatility_f(x: float, delta: float, phi: float, v: float, a: float, tau: f
     ) / (tau * tau)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _glicko2_one(
     rating: float, deviation: float, volatility: float, opponent: float, opponent_rd: float,
     score: float, tau: float,
@@ -96,18 +97,14 @@ def _glicko2_one(
     return new_mu * GLICKO2_SCALE + 1500.0, new_phi * GLICKO2_SCALE, new_sigma
 
 
-@njit(cache=True)
-def glicko2_replay(
-    white: Any, black: Any, pool: Any, score: Any, players: int, pools: int, start: float,
-    deviation: float, volatility: float, tau: float, min_deviation: float,
-    max_deviation: float,
+@njit(cache=True, nogil=True)
+def glicko2_learn(
+    white: Any, black: Any, pool: Any, score: Any, pools: int, rating: Any, rd: Any,
+    sigma: Any, tau: float, min_deviation: float, max_deviation: float,
 ) -> Any:  # fmt: skip
-    """Glicko-2, one rating period per game, over a stream: White's expectation before
-    each game (Glickman's prediction formula, both deviations)."""
-    n = players * pools
-    rating = np.full(n, start)
-    rd = np.full(n, deviation)
-    sigma = np.full(n, volatility)
+    """Glicko-2, one rating period per game, over a part of a stream, from ``rating``,
+    ``rd`` and ``sigma`` (updated in place): White's expectation before each game
+    (Glickman's prediction formula, both deviations)."""
     q = math.log(10.0) / 400.0
     out = np.empty(white.shape[0])
     for i in range(white.shape[0]):

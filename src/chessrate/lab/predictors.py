@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -68,7 +68,6 @@ class Predictor(ABC, Generic[R]):
     def update(self, white: str, black: str, pool: str, white_score: float) -> None:
         """Both players' ratings in the pool after a game White scored ``white_score`` in."""
 
-    @abstractmethod
     def replay(
         self, white: I64, black: I64, pool: I64, score: F64, players: int, pools: int
     ) -> F64:
@@ -76,6 +75,16 @@ class Predictor(ABC, Generic[R]):
         codes below ``players`` and ``pools``, White's score of each game), every game
         learnt after it is predicted: what :meth:`expected` then :meth:`update` give game
         after game, from fresh ratings, computed by a numba kernel."""
+        return self.learn(self.begin(players, pools), white, black, pool, score)
+
+    @abstractmethod
+    def begin(self, players: int, pools: int) -> tuple[Any, ...]:
+        """The compiled form's ratings: everyone new, ``players`` by ``pools``."""
+
+    @abstractmethod
+    def learn(self, state: tuple[Any, ...], white: I64, black: I64, pool: I64, score: F64) -> F64:
+        """:meth:`replay` of the next part of a stream, from the ratings ``state`` (of
+        :meth:`begin`) the parts before left, which it updates."""
 
 
 class PlainElo(Predictor[float]):
@@ -101,12 +110,14 @@ class PlainElo(Predictor[float]):
         self.ratings[(white, pool)] = self.rating(white, pool) + change
         self.ratings[(black, pool)] = self.rating(black, pool) - change
 
-    def replay(
-        self, white: I64, black: I64, pool: I64, score: F64, players: int, pools: int
-    ) -> F64:
-        from .kernels import elo_replay
+    def begin(self, players: int, pools: int) -> tuple[Any, ...]:
+        return (pools, np.full(players * pools, self.new))
 
-        expected: F64 = elo_replay(white, black, pool, score, players, pools, self.k, self.new)
+    def learn(self, state: tuple[Any, ...], white: I64, black: I64, pool: I64, score: F64) -> F64:
+        from .kernels import elo_learn
+
+        pools, ratings = state
+        expected: F64 = elo_learn(white, black, pool, score, pools, self.k, ratings)
         return expected
 
 
@@ -229,15 +240,19 @@ class LichessGlicko2(Predictor[Glicko2Rating]):
         deviation = min(max(rating.deviation, self.min_deviation), self.max_deviation)
         return Glicko2Rating(rating.rating, deviation, rating.volatility)
 
-    def replay(
-        self, white: I64, black: I64, pool: I64, score: F64, players: int, pools: int
-    ) -> F64:
-        from .kernels import glicko2_replay
-
+    def begin(self, players: int, pools: int) -> tuple[Any, ...]:
+        n = players * pools
         new = self.new
-        expected: F64 = glicko2_replay(
-            white, black, pool, score, players, pools, new.rating, new.deviation,
-            new.volatility, self.tau, self.min_deviation, self.max_deviation,
+        return (pools, np.full(n, new.rating), np.full(n, new.deviation),
+                np.full(n, new.volatility))  # fmt: skip
+
+    def learn(self, state: tuple[Any, ...], white: I64, black: I64, pool: I64, score: F64) -> F64:
+        from .kernels import glicko2_learn
+
+        pools, rating, deviation, volatility = state
+        expected: F64 = glicko2_learn(
+            white, black, pool, score, pools, rating, deviation, volatility, self.tau,
+            self.min_deviation, self.max_deviation,
         )  # fmt: skip
         return expected
 
