@@ -3,17 +3,25 @@ varied rules would do (the rating lab, :mod:`chessrate.lab`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from ..errors import InvalidRecord
-from ..lab import as_json, as_text, evaluate
-from .common import games_file_options, main, reports_errors
+from ..errors import InvalidInput, InvalidRecord
+from ..lab import Evaluation, as_json, as_text, evaluate
+from .common import games_file_options, main, open_ledger, reports_errors, shown_url
 
 
 @main.command("evaluate")
-@games_file_options("The rating system whose rules are evaluated.")
+@games_file_options(
+    "The rating system whose rules are evaluated (with --db: the ledger's).", optional=True
+)
+@click.option(
+    "--db", "db", metavar="URL",
+    help="Evaluate this ledger's history instead of a file (a SQLite file path, "
+    "sqlite:///PATH or postgresql://...): its games in commit order, annulled games left out.",
+)  # fmt: skip
 @click.option(
     "--vary", "vary", multiple=True, metavar="FIELD=V1,V2,...",
     help="Replay also with this rule field at each value (FIELD.KEY for one entry of a "
@@ -26,10 +34,11 @@ from .common import games_file_options, main, reports_errors
 @click.option("--json", "as_json_output", is_flag=True, help="Print JSON for machines.")
 @reports_errors
 def evaluate_command(
-    games: Path,
-    system_id: str,
+    games: Path | None,
+    system_id: str | None,
     players_path: Path | None,
     fmt: str | None,
+    db: str | None,
     vary: tuple[str, ...],
     skip_invalid: bool,
     as_json_output: bool,
@@ -41,7 +50,41 @@ def evaluate_command(
     behind it is chessrate.lab.evaluate."""
     skipped: list[InvalidRecord] = []
     on_invalid = skipped.append if skip_invalid else None
-    evaluation = evaluate(games, system_id, players_path, vary, fmt, on_invalid)
+    if db is None:
+        if games is None or system_id is None:
+            raise InvalidInput("evaluate needs GAMES and --system, or --db URL (a ledger)")
+        evaluation = evaluate(games, system_id, players_path, vary, fmt, on_invalid)
+    else:
+        evaluation = _evaluate_db(db, games, system_id, players_path, fmt, vary, on_invalid)
     click.echo(as_json(evaluation) if as_json_output else as_text(evaluation))
     for where in dict.fromkeys(str(error) for error in skipped):
         click.echo(f"skipped {where}", err=True)
+
+
+def _evaluate_db(
+    db: str,
+    games: Path | None,
+    system_id: str | None,
+    players_path: Path | None,
+    fmt: str | None,
+    vary: tuple[str, ...],
+    on_invalid: Callable[[InvalidRecord], None] | None,
+) -> Evaluation:
+    """``--db``: the ledger's history; GAMES, --players and --format do not go with it,
+    and --system, when given, must be the ledger's."""
+    from ..lab.history import evaluate_ledger
+
+    if games is not None or players_path is not None or fmt is not None:
+        raise InvalidInput(
+            "--db evaluates a ledger's history: give no GAMES, --players or --format"
+        )
+    ledger = open_ledger(db)
+    try:
+        if system_id is not None and system_id != ledger.system_id:
+            raise InvalidInput(
+                f"--system {system_id}: the ledger at {shown_url(ledger.url)} rates "
+                f"{ledger.system_id}"
+            )
+        return evaluate_ledger(ledger, vary, shown_url(ledger.url), on_invalid)
+    finally:
+        ledger.dispose()

@@ -475,10 +475,21 @@ def replay(
     games: Sequence[GameRecord],
     players: Sequence[Player],
     on_invalid: Callable[[InvalidRecord], None] | None = None,
+    in_order: bool = False,
 ) -> Engine[Any]:
-    """The reference engine's replay of ``games`` under ``rules``."""
+    """The reference engine's replay of ``games`` under ``rules``: in rating order
+    (``played_at``), or in the order given when ``in_order`` (a ledger's commit order)."""
     engine: Engine[Any] = Engine(system_info(system_id).rating_system(rules), players)
-    engine.replay(games, on_invalid)
+    if not in_order:
+        engine.replay(games, on_invalid)
+        return engine
+    for game in games:
+        try:
+            engine.apply(game)
+        except InvalidRecord as error:
+            if on_invalid is None:
+                raise
+            on_invalid(error)
     return engine
 
 
@@ -489,8 +500,10 @@ def evaluate_games(
     vary: Sequence[str] = (),
     source: str = "",
     on_invalid: Callable[[InvalidRecord], None] | None = None,
+    in_order: bool = False,
 ) -> Evaluation:
-    """:func:`evaluate` on records already read."""
+    """:func:`evaluate` on records already read (``in_order``: rated in the order
+    given, as a ledger rated them, instead of by ``played_at``)."""
     info = system_info(system_id)
     if not info.rates_games:
         raise InvalidInput(
@@ -504,7 +517,7 @@ def evaluate_games(
     base_scored: list[Scored] = []
     for variant in chosen:
         try:
-            engine = replay(system_id, variant.rules, games, players, on_invalid)
+            engine = replay(system_id, variant.rules, games, players, on_invalid, in_order)
         except InvalidRecord as error:
             if not variant.varied:
                 raise
