@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -165,6 +166,66 @@ def test_glicko2_worked_example() -> None:
     assert after.rating == pytest.approx(1464.06, abs=0.01)
     assert after.deviation == pytest.approx(151.52, abs=0.005)
     assert after.volatility == pytest.approx(0.05999, abs=0.00001)
+
+
+# lichess's own checks of its calculator (scalachess, GlickoCalculatorTest: one game,
+# skipDeviationIncrease, tau 0.75): White, Black before; the outcome; White, Black after
+# as (rating, RD, volatility) with the tolerances those checks allow.
+LICHESS_GAMES = [
+    ((1500, 500, 0.09), (1500, 500, 0.09), 1.0, (1741, 396, 0.0899983), (1258, 396, 0.0899983), 1),
+    ((1500, 500, 0.09), (1500, 500, 0.09), 0.5, (1500, 396, 0.0899954), (1500, 396, 0.0899954), 1),
+    ((1400, 79, 0.06), (1550, 110, 0.065), 1.0, (1422, 77, 0.06), (1506, 105, 0.065), 1),
+    ((1400, 79, 0.06), (1550, 110, 0.065), 0.0, (1389, 78, 0.06), (1568, 105, 0.065), 1),
+    ((1400, 79, 0.06), (1550, 110, 0.065), 0.5, (1406, 78, 0.06), (1537, 105.87, 0.065), 1),
+    ((1200, 60, 0.053), (1850, 200, 0.062), 1.0, (1216.7, 59.9, 0.053013),
+     (1636, 196.9, 0.062028), 0.1),
+    ((1200, 60, 0.053), (1850, 200, 0.062), 0.0, (1199.3, 59.9, 0.052999),
+     (1855.4, 196.9, 0.061999), 0.1),
+    ((1200, 60, 0.053), (1850, 200, 0.062), 0.5, (1208.0, 59.90056, 0.053002),
+     (1745.7, 196.98729, 0.062006), 0.1),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("white", "black", "score", "white_after", "black_after", "tol"),
+                         LICHESS_GAMES)  # fmt: skip
+def test_glicko2_as_lichess_rates_one_game(
+    white: tuple[float, float, float],
+    black: tuple[float, float, float],
+    score: float,
+    white_after: tuple[float, float, float],
+    black_after: tuple[float, float, float],
+    tol: float,
+) -> None:
+    glicko = LichessGlicko2()
+    glicko.ratings[("w", "p")] = Glicko2Rating(*white)
+    glicko.ratings[("b", "p")] = Glicko2Rating(*black)
+    glicko.update("w", "b", "p", score)
+    for player, (rating, deviation, volatility) in (("w", white_after), ("b", black_after)):
+        after = glicko.rating(player, "p")
+        assert after.rating == pytest.approx(rating, abs=tol)
+        assert after.deviation == pytest.approx(deviation, abs=tol)
+        assert after.volatility == pytest.approx(volatility, abs=0.00001)
+
+
+def test_glicko2_deviation_grows_with_the_days_between_games() -> None:
+    glicko = LichessGlicko2()
+    monday = datetime(2026, 1, 5, tzinfo=UTC)
+    glicko.ratings[("a", "p")] = Glicko2Rating(1600, 60, 0.06)
+    glicko.last[("a", "p")] = monday
+    # ten days: 2.1436 periods; RD' = 173.7178 sqrt((60/173.7178)^2 + 2.1436 x 0.06^2)
+    grown = 173.7178 * math.sqrt((60 / 173.7178) ** 2 + 2.1436 * 0.06**2)
+    assert glicko.live("a", "p", monday + timedelta(days=10)).deviation == pytest.approx(grown)
+    assert glicko.live("a", "p", monday).deviation == 60
+    # never above 500; a new player is at 500 whenever they start
+    assert glicko.live("a", "p", monday + timedelta(days=100_000)).deviation == 500
+    assert glicko.live("new", "p", monday).deviation == 500
+    # the caps after a game: volatility at most 0.1, rating at least 400
+    glicko.ratings[("low", "p")] = Glicko2Rating(410, 300, 0.12)
+    glicko.ratings[("weak", "p")] = Glicko2Rating(300, 60, 0.06)
+    glicko.update("low", "weak", "p", 0.0, monday)
+    after = glicko.rating("low", "p")
+    assert after.rating == 400 and after.volatility == 0.1
+    assert glicko.last[("low", "p")] == glicko.last[("weak", "p")] == monday
 
 
 def test_reference_predictors_update_per_game() -> None:

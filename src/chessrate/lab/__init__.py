@@ -570,12 +570,12 @@ def _predictors(
                 continue
             y = float(white_score)
             for pool in dict.fromkeys(c.pool for c in rating.changes):
-                e = predictor.expected(game.white, game.black, pool)
+                e = predictor.expected(game.white, game.black, pool, game.played_at)
                 experience = evaluated.get((game.id, pool))
                 if experience is not None:
                     pairs.setdefault(pool, []).append((e, y))
                     learnt.setdefault(pool, []).append(experience)
-                predictor.update(game.white, game.black, pool, y)
+                predictor.update(game.white, game.black, pool, y, game.played_at)
         out.append(
             PredictorResult(
                 make.label,

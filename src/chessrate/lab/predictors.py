@@ -7,19 +7,25 @@ system's rules predict compared with two well-known baselines. Floats are fine h
 
 - :class:`PlainElo`: Elo with a fixed K (20), everyone starting at 1500, updated
   after every game.
-- :class:`LichessGlicko2`: Glicko-2 (Glickman, "Example of the Glicko-2 system") with
-  the parameters lichess publishes in its source: a new player at rating 1500,
-  deviation 500, volatility 0.09; tau 0.75; the deviation kept between 45 and 500.
-  Each game is its own rating period (an instant update after every game), and the
-  deviation does not grow with the time between games (lichess's time decay is not
-  modelled). The expected score of a game uses both players' deviations (Glickman's
-  prediction formula), so White's and Black's expectations add up to 1.
+- :class:`LichessGlicko2`: Glicko-2 (Glickman, "Example of the Glicko-2 system") as
+  lichess runs it, read from its source (lila's ``Glicko.scala`` and
+  ``PerfsUpdater.scala``, scalachess's Glicko calculator): a new player at rating 1500,
+  deviation 500, volatility 0.09; tau 0.75. Each game is its own rating period, with
+  no step-6 growth of the deviation in it (lichess's ``skipDeviationIncrease``); the
+  deviation grows instead with the time since the player's last game in the pool,
+  0.21436 rating periods a day (lichess's "live" deviation), and is kept between 45 and
+  500 before and after each game; after a game the volatility is kept at 0.1 or less
+  and the rating at 400 or more. The expected score of a game uses both players'
+  deviations (Glickman's prediction formula), so White's and Black's add up to 1.
+  Not modelled: lichess's colour advantage and its small multipliers of rating gains
+  by speed (``RatingRegulator``), both newer than the parameters above.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import datetime
 
 GLICKO2_SCALE = 173.7178
 """Glicko-2's conversion between the Glicko scale and its own (Glickman, step 2)."""
@@ -39,10 +45,12 @@ class PlainElo:
     def rating(self, player: str, pool: str) -> float:
         return self.ratings.get((player, pool), self.start)
 
-    def expected(self, white: str, black: str, pool: str) -> float:
+    def expected(self, white: str, black: str, pool: str, at: datetime | None = None) -> float:
         return elo_expected(self.rating(white, pool), self.rating(black, pool))
 
-    def update(self, white: str, black: str, pool: str, white_score: float) -> None:
+    def update(
+        self, white: str, black: str, pool: str, white_score: float, at: datetime | None = None
+    ) -> None:
         expected = self.expected(white, black, pool)
         change = self.k * (white_score - expected)
         self.ratings[(white, pool)] = self.rating(white, pool) + change
@@ -72,15 +80,18 @@ def glicko2_update(
     results: list[tuple[Glicko2Rating, float]],
     tau: float,
     epsilon: float = 0.000001,
+    periods: float = 1.0,
 ) -> Glicko2Rating:
     """One rating period of Glicko-2 (Glickman's steps 2-8) for ``player`` against
-    ``results`` (opponent, score); no games: only the deviation grows (step 6)."""
+    ``results`` (opponent, score); no games: only the deviation grows (step 6).
+    ``periods``: the rating periods step 6 grows the deviation by (Glickman: 1;
+    lichess rates each game with 0, its deviation growing with time instead)."""
     mu = (player.rating - 1500.0) / GLICKO2_SCALE
     phi = player.deviation / GLICKO2_SCALE
     sigma = player.volatility
     if not results:
         return Glicko2Rating(
-            player.rating, math.sqrt(phi * phi + sigma * sigma) * GLICKO2_SCALE, sigma
+            player.rating, math.sqrt(phi * phi + periods * sigma * sigma) * GLICKO2_SCALE, sigma
         )
     v_inverse = 0.0
     delta_sum = 0.0
@@ -119,19 +130,20 @@ def glicko2_update(
             f_a = f_a / 2.0
         big_b, f_b = big_c, f_c
     new_sigma = math.exp(big_a / 2.0)
-    phi_star = math.sqrt(phi * phi + new_sigma * new_sigma)
+    phi_star = math.sqrt(phi * phi + periods * new_sigma * new_sigma)
     new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     new_mu = mu + new_phi * new_phi * delta_sum
     return Glicko2Rating(new_mu * GLICKO2_SCALE + 1500.0, new_phi * GLICKO2_SCALE, new_sigma)
 
 
 class LichessGlicko2:
-    """Glicko-2 with lichess's parameters, one rating period per game (see the module)."""
+    """Glicko-2 as lichess runs it, one rating period per game (see the module)."""
 
     label = "glicko2-lichess"
     description = (
-        "Glicko-2 as lichess sets it: start 1500, RD 500, volatility 0.09, tau 0.75, "
-        "RD kept in [45, 500], one rating period per game (not a regulation)"
+        "Glicko-2 as lichess runs it: start 1500, RD 500, volatility 0.09, tau 0.75, one "
+        "rating period per game, RD growing 0.21436 periods a day between games and kept "
+        "in [45, 500], volatility at most 0.1, rating at least 400 (not a regulation)"
     )
 
     def __init__(
@@ -142,35 +154,69 @@ class LichessGlicko2:
         tau: float = 0.75,
         min_deviation: float = 45.0,
         max_deviation: float = 500.0,
+        max_volatility: float = 0.1,
+        min_rating: float = 400.0,
+        periods_per_day: float = 0.21436,
     ) -> None:
         self.new = Glicko2Rating(start, deviation, volatility)
         self.tau = tau
         self.min_deviation = min_deviation
         self.max_deviation = max_deviation
+        self.max_volatility = max_volatility
+        self.min_rating = min_rating
+        self.periods_per_day = periods_per_day
         self.ratings: dict[tuple[str, str], Glicko2Rating] = {}
+        self.last: dict[tuple[str, str], datetime] = {}
 
     def rating(self, player: str, pool: str) -> Glicko2Rating:
+        """The stored rating (as after the player's last game in the pool)."""
         return self.ratings.get((player, pool), self.new)
 
-    def expected(self, white: str, black: str, pool: str) -> float:
+    def live(self, player: str, pool: str, at: datetime | None = None) -> Glicko2Rating:
+        """The rating at ``at``: its deviation grown by the rating periods since the
+        player's last game in the pool (step 6), kept in [45, 500]."""
+        rating = self.rating(player, pool)
+        last = self.last.get((player, pool))
+        if at is None or last is None or at <= last:
+            return self._bounded(rating)
+        periods = (at - last).total_seconds() / 86400.0 * self.periods_per_day
+        phi = rating.deviation / GLICKO2_SCALE
+        grown = math.sqrt(phi * phi + periods * rating.volatility * rating.volatility)
+        return self._bounded(Glicko2Rating(rating.rating, grown * GLICKO2_SCALE, rating.volatility))
+
+    def expected(self, white: str, black: str, pool: str, at: datetime | None = None) -> float:
         """Glickman's expected score of a game: 1 / (1 + 10^(-g(sqrt(RDa² + RDb²))
-        (Ra - Rb) / 400)), g on the Glicko scale."""
-        a, b = self.rating(white, pool), self.rating(black, pool)
+        (Ra - Rb) / 400)), g on the Glicko scale, with the live deviations at ``at``."""
+        a, b = self.live(white, pool, at), self.live(black, pool, at)
         q = math.log(10.0) / 400.0
         combined = a.deviation * a.deviation + b.deviation * b.deviation
         g = 1.0 / math.sqrt(1.0 + 3.0 * q * q * combined / (math.pi * math.pi))
         return 1.0 / (1.0 + math.pow(10.0, -g * (a.rating - b.rating) / 400.0))
 
-    def update(self, white: str, black: str, pool: str, white_score: float) -> None:
-        a, b = self.rating(white, pool), self.rating(black, pool)
-        self.ratings[(white, pool)] = self._bounded(glicko2_update(a, [(b, white_score)], self.tau))
-        self.ratings[(black, pool)] = self._bounded(
-            glicko2_update(b, [(a, 1.0 - white_score)], self.tau)
-        )
+    def update(
+        self, white: str, black: str, pool: str, white_score: float, at: datetime | None = None
+    ) -> None:
+        a, b = self.live(white, pool, at), self.live(black, pool, at)
+        after_a = glicko2_update(a, [(b, white_score)], self.tau, periods=0.0)
+        after_b = glicko2_update(b, [(a, 1.0 - white_score)], self.tau, periods=0.0)
+        self.ratings[(white, pool)] = self._capped(after_a)
+        self.ratings[(black, pool)] = self._capped(after_b)
+        if at is not None:
+            self.last[(white, pool)] = at
+            self.last[(black, pool)] = at
 
     def _bounded(self, rating: Glicko2Rating) -> Glicko2Rating:
         deviation = min(max(rating.deviation, self.min_deviation), self.max_deviation)
         return Glicko2Rating(rating.rating, deviation, rating.volatility)
+
+    def _capped(self, rating: Glicko2Rating) -> Glicko2Rating:
+        """lichess's caps after a game: rating, deviation and volatility."""
+        bounded = self._bounded(rating)
+        return Glicko2Rating(
+            max(bounded.rating, self.min_rating),
+            bounded.deviation,
+            min(bounded.volatility, self.max_volatility),
+        )
 
 
 PREDICTORS = (PlainElo, LichessGlicko2)
