@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import math
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -168,43 +169,43 @@ def test_glicko2_worked_example() -> None:
     assert after.volatility == pytest.approx(0.05999, abs=0.00001)
 
 
-# lichess's own checks of its calculator (scalachess, GlickoCalculatorTest: one game,
-# skipDeviationIncrease, tau 0.75): White, Black before; the outcome; White, Black after
-# as (rating, RD, volatility) with the tolerances those checks allow.
-LICHESS_GAMES = [
-    ((1500, 500, 0.09), (1500, 500, 0.09), 1.0, (1741, 396, 0.0899983), (1258, 396, 0.0899983), 1),
-    ((1500, 500, 0.09), (1500, 500, 0.09), 0.5, (1500, 396, 0.0899954), (1500, 396, 0.0899954), 1),
-    ((1400, 79, 0.06), (1550, 110, 0.065), 1.0, (1422, 77, 0.06), (1506, 105, 0.065), 1),
-    ((1400, 79, 0.06), (1550, 110, 0.065), 0.0, (1389, 78, 0.06), (1568, 105, 0.065), 1),
-    ((1400, 79, 0.06), (1550, 110, 0.065), 0.5, (1406, 78, 0.06), (1537, 105.87, 0.065), 1),
-    ((1200, 60, 0.053), (1850, 200, 0.062), 1.0, (1216.7, 59.9, 0.053013),
-     (1636, 196.9, 0.062028), 0.1),
-    ((1200, 60, 0.053), (1850, 200, 0.062), 0.0, (1199.3, 59.9, 0.052999),
-     (1855.4, 196.9, 0.061999), 0.1),
-    ((1200, 60, 0.053), (1850, 200, 0.062), 0.5, (1208.0, 59.90056, 0.053002),
-     (1745.7, 196.98729, 0.062006), 0.1),
-]  # fmt: skip
+def lichess_games() -> list[dict[str, str]]:
+    """lichess's own checks of its Glicko-2 calculator (tests/data/glicko2/SOURCE.md)."""
+    with (DATA / "glicko2" / "lichess_single_game.csv").open(newline="") as f:
+        return list(csv.DictReader(f))
 
 
-@pytest.mark.parametrize(("white", "black", "score", "white_after", "black_after", "tol"),
-                         LICHESS_GAMES)  # fmt: skip
-def test_glicko2_as_lichess_rates_one_game(
-    white: tuple[float, float, float],
-    black: tuple[float, float, float],
-    score: float,
-    white_after: tuple[float, float, float],
-    black_after: tuple[float, float, float],
-    tol: float,
-) -> None:
+@pytest.mark.parametrize("case", lichess_games(), ids=lambda case: case["case"])
+def test_glicko2_as_lichess_rates_one_game(case: dict[str, str]) -> None:
     glicko = LichessGlicko2()
-    glicko.ratings[("w", "p")] = Glicko2Rating(*white)
-    glicko.ratings[("b", "p")] = Glicko2Rating(*black)
+    for side, player in (("white", "w"), ("black", "b")):
+        glicko.ratings[(player, "p")] = Glicko2Rating(
+            float(case[f"{side}_rating"]), float(case[f"{side}_rd"]), float(case[f"{side}_vol"])
+        )
+    score = {"white": 1.0, "draw": 0.5, "black": 0.0}[case["outcome"]]
     glicko.update("w", "b", "p", score)
-    for player, (rating, deviation, volatility) in (("w", white_after), ("b", black_after)):
+    for side, player in (("white", "w"), ("black", "b")):
         after = glicko.rating(player, "p")
-        assert after.rating == pytest.approx(rating, abs=tol)
-        assert after.deviation == pytest.approx(deviation, abs=tol)
-        assert after.volatility == pytest.approx(volatility, abs=0.00001)
+        assert after.rating == pytest.approx(
+            float(case[f"exp_{side}_rating"]), abs=float(case["tol_rating"])
+        )
+        assert after.deviation == pytest.approx(
+            float(case[f"exp_{side}_rd"]), abs=float(case["tol_rd"])
+        )
+        assert after.volatility == pytest.approx(
+            float(case[f"exp_{side}_vol"]), abs=float(case["tol_vol"])
+        )
+
+
+def test_glicko2_lichess_new_players() -> None:
+    """lichess's defaults, 1500/500/0.09 each, White wins: 1741 and 1258, RD 396 (its
+    tests allow 1 point)."""
+    glicko = LichessGlicko2()
+    glicko.update("w", "b", "p", 1.0)
+    w, b = glicko.rating("w", "p"), glicko.rating("b", "p")
+    assert w.rating == pytest.approx(1741, abs=1) and b.rating == pytest.approx(1258, abs=1)
+    assert w.deviation == pytest.approx(396, abs=1) == b.deviation
+    assert w.volatility == pytest.approx(0.0899983, abs=1e-7)
 
 
 def test_glicko2_deviation_grows_with_the_days_between_games() -> None:
