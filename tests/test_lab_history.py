@@ -11,9 +11,8 @@ from click.testing import CliRunner
 from chessrate.cli import main
 from chessrate.io.games import read_games
 from chessrate.lab import evaluate_games, replay
-from chessrate.lab.history import evaluate_ledger, ledger_history
 from chessrate.ledger import Ledger
-from chessrate.operations import import_file
+from chessrate.operations import evaluate_ledger, import_file, ledger_history
 
 LICHESS = Path(__file__).parent / "data" / "pgn" / "lichess_cmrade.pgn"
 NOW = datetime(2026, 12, 1, tzinfo=UTC)

@@ -72,7 +72,7 @@ def _evaluate_db(
 ) -> Evaluation:
     """``--db``: the ledger's history; GAMES, --players and --format do not go with it,
     and --system, when given, must be the ledger's."""
-    from ..lab.history import evaluate_ledger
+    from ..operations import evaluate_ledger
 
     if games is not None or players_path is not None or fmt is not None:
         raise InvalidInput(
