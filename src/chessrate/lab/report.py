@@ -85,6 +85,7 @@ th.text, td.text { text-align: left; }
 tbody th.label { position: sticky; left: 0; background: var(--bg); }
 @media (max-width: 40rem) {
   th.label, td.label { min-width: 5rem; max-width: 10rem; }
+  th, td { padding: .3rem .4rem; }
   main > section > ul, .how ul { padding-left: 1.2rem; }
 }
 tbody.predictors tr:first-child > * { border-top: 3px double var(--line); }
