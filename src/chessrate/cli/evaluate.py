@@ -9,7 +9,9 @@ from pathlib import Path
 import click
 
 from ..errors import InvalidInput, InvalidRecord
+from ..io.lists import write_all
 from ..lab import Evaluation, as_json, as_text, evaluate
+from ..lab.report import as_html
 from .common import games_file_options, main, open_ledger, reports_errors, shown_url
 
 
@@ -32,6 +34,11 @@ from .common import games_file_options, main, open_ledger, reports_errors, shown
     help="Leave out the invalid records (and the games a variant refuses), listing them.",
 )  # fmt: skip
 @click.option("--json", "as_json_output", is_flag=True, help="Print JSON for machines.")
+@click.option(
+    "--report", type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the evaluation as one self-contained HTML page (tables and plots) "
+    "to this file; the text or JSON still goes to stdout.",
+)  # fmt: skip
 @reports_errors
 def evaluate_command(
     games: Path | None,
@@ -42,12 +49,15 @@ def evaluate_command(
     vary: tuple[str, ...],
     skip_invalid: bool,
     as_json_output: bool,
+    report: Path | None,
 ) -> None:
     """Replay GAMES under the system's rules and each --vary variant and report, per
     pool, the predictive quality of the expected scores (deviance, Brier,
     calibration) and each variant's effect on the final lists, beside two reference
     predictors (plain Elo, lichess's Glicko-2: not regulations). The library call
     behind it is chessrate.lab.evaluate."""
+    if report is not None and not report.parent.is_dir():  # refused before the replays
+        raise InvalidInput(f"--report {report}: the folder {report.parent} does not exist")
     skipped: list[InvalidRecord] = []
     on_invalid = skipped.append if skip_invalid else None
     if db is None:
@@ -56,6 +66,8 @@ def evaluate_command(
         evaluation = evaluate(games, system_id, players_path, vary, fmt, on_invalid)
     else:
         evaluation = _evaluate_db(db, games, system_id, players_path, fmt, vary, on_invalid)
+    if report is not None:  # a temporary file renamed into place: never half a page
+        write_all({report: as_html(evaluation)})
     click.echo(as_json(evaluation) if as_json_output else as_text(evaluation))
     for where in dict.fromkeys(str(error) for error in skipped):
         click.echo(f"skipped {where}", err=True)
