@@ -19,8 +19,8 @@ from ..folding import ESCAPE, contains_pattern, search_key
 from ..identifiers import normal_id, stored_id_problem
 from ..records import Outcome, Player, moment
 from . import codec, common, rows
-from .boards import rating_view
 from .connection import as_utc
+from .leaderboards import rating_view
 from .schema import annulments, changes, games, players, ratings
 from .views import HistoryItem, PlayerView, RatingView
 
