@@ -95,13 +95,19 @@ def test_invalid_records_are_skipped_when_asked() -> None:
     assert "skipped " in err and out.startswith("arena · ")
 
 
-def test_the_docs_run_is_a_real_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/evaluate.md's "A real run" shows this command's output (its "…" lines
-    stand for what it leaves out)."""
+@pytest.mark.parametrize(
+    ("doc_path", "heading"),
+    [("docs/evaluate.md", "## A real run"), ("README.md", "## Choosing your rules")],
+)
+def test_the_docs_run_is_a_real_run(
+    monkeypatch: pytest.MonkeyPatch, doc_path: str, heading: str
+) -> None:
+    """docs/evaluate.md's "A real run" and the README's "Choosing your rules" show
+    their command's output (their "…" lines stand for what they leave out)."""
     root = Path(__file__).parents[1]
     monkeypatch.chdir(root)  # the doc's paths are relative to the repository
-    doc = (root / "docs" / "evaluate.md").read_text()
-    block = doc.split("## A real run", 1)[1].split("```", 2)[1]
+    doc = (root / doc_path).read_text()
+    block = doc.split(heading, 1)[1].split("```", 2)[1]
     command, *shown = block.strip("\n").splitlines()
     assert command.startswith("$ chessrate evaluate ")
     args = command.removeprefix("$ chessrate ").split()

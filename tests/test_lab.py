@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import math
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -165,6 +167,66 @@ def test_glicko2_worked_example() -> None:
     assert after.rating == pytest.approx(1464.06, abs=0.01)
     assert after.deviation == pytest.approx(151.52, abs=0.005)
     assert after.volatility == pytest.approx(0.05999, abs=0.00001)
+
+
+def lichess_games() -> list[dict[str, str]]:
+    """lichess's own checks of its Glicko-2 calculator (tests/data/glicko2/SOURCE.md)."""
+    with (DATA / "glicko2" / "lichess_single_game.csv").open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.mark.parametrize("case", lichess_games(), ids=lambda case: case["case"])
+def test_glicko2_as_lichess_rates_one_game(case: dict[str, str]) -> None:
+    glicko = LichessGlicko2()
+    for side, player in (("white", "w"), ("black", "b")):
+        glicko.ratings[(player, "p")] = Glicko2Rating(
+            float(case[f"{side}_rating"]), float(case[f"{side}_rd"]), float(case[f"{side}_vol"])
+        )
+    score = {"white": 1.0, "draw": 0.5, "black": 0.0}[case["outcome"]]
+    glicko.update("w", "b", "p", score)
+    for side, player in (("white", "w"), ("black", "b")):
+        after = glicko.rating(player, "p")
+        assert after.rating == pytest.approx(
+            float(case[f"exp_{side}_rating"]), abs=float(case["tol_rating"])
+        )
+        assert after.deviation == pytest.approx(
+            float(case[f"exp_{side}_rd"]), abs=float(case["tol_rd"])
+        )
+        assert after.volatility == pytest.approx(
+            float(case[f"exp_{side}_vol"]), abs=float(case["tol_vol"])
+        )
+
+
+def test_glicko2_lichess_new_players() -> None:
+    """lichess's defaults, 1500/500/0.09 each, White wins: 1741 and 1258, RD 396 (its
+    tests allow 1 point)."""
+    glicko = LichessGlicko2()
+    glicko.update("w", "b", "p", 1.0)
+    w, b = glicko.rating("w", "p"), glicko.rating("b", "p")
+    assert w.rating == pytest.approx(1741, abs=1) and b.rating == pytest.approx(1258, abs=1)
+    assert w.deviation == pytest.approx(396, abs=1) == b.deviation
+    assert w.volatility == pytest.approx(0.0899983, abs=1e-7)
+
+
+def test_glicko2_deviation_grows_with_the_days_between_games() -> None:
+    glicko = LichessGlicko2()
+    monday = datetime(2026, 1, 5, tzinfo=UTC)
+    glicko.ratings[("a", "p")] = Glicko2Rating(1600, 60, 0.06)
+    glicko.last[("a", "p")] = monday
+    # ten days: 2.1436 periods; RD' = 173.7178 sqrt((60/173.7178)^2 + 2.1436 x 0.06^2)
+    grown = 173.7178 * math.sqrt((60 / 173.7178) ** 2 + 2.1436 * 0.06**2)
+    assert glicko.live("a", "p", monday + timedelta(days=10)).deviation == pytest.approx(grown)
+    assert glicko.live("a", "p", monday).deviation == 60
+    # never above 500; a new player is at 500 whenever they start
+    assert glicko.live("a", "p", monday + timedelta(days=100_000)).deviation == 500
+    assert glicko.live("new", "p", monday).deviation == 500
+    # the caps after a game: volatility at most 0.1, rating at least 400
+    glicko.ratings[("low", "p")] = Glicko2Rating(410, 300, 0.12)
+    glicko.ratings[("weak", "p")] = Glicko2Rating(300, 60, 0.06)
+    glicko.update("low", "weak", "p", 0.0, monday)
+    after = glicko.rating("low", "p")
+    assert after.rating == 400 and after.volatility == 0.1
+    assert glicko.last[("low", "p")] == glicko.last[("weak", "p")] == monday
 
 
 def test_reference_predictors_update_per_game() -> None:

@@ -5,7 +5,8 @@ its own layer or lower ones, whether the import is at the top, inside a function
 under ``TYPE_CHECKING``::
 
     numbers, errors, tables, timecontrol, folding, metrics (the Prometheus metrics
-    every layer records into), logs (the JSON log lines)
+    every layer records into), logs (the JSON log lines), identifiers (what an id and
+    a text may hold)
     -> records, moves (a game's moves read and checked) -> systems -> engine
     -> io -> fast                     (io never imports fast)
     -> rating (rate a file: the batch path's library call), lab (``chessrate
@@ -36,7 +37,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "chessrate"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("numbers", "errors", "tables", "timecontrol", "folding", "metrics", "logs"),
+    ("numbers", "errors", "tables", "timecontrol", "folding", "metrics", "logs", "identifiers"),
     ("records", "moves"),
     ("systems",),
     ("engine",),

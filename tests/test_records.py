@@ -8,7 +8,8 @@ from decimal import Decimal
 import pytest
 
 from chessrate import GameRecord, InvalidRecord, Player, Result, Termination, Venue
-from chessrate.records import PLAIN_ID, ImportedRating, id_refusal
+from chessrate.identifiers import PLAIN_ID, id_refusal
+from chessrate.records import ImportedRating
 from chessrate.timecontrol import ClockKind
 
 WHERE = "games.jsonl:7"

@@ -1,6 +1,7 @@
 """Ledger operations of the command line: importing files into a ledger whole or not at
-all, exporting a ledger as files that import back to the same ratings, and checking a
-``fide`` ledger's closed periods.
+all, exporting a ledger as files that import back to the same ratings, checking a
+``fide`` ledger's closed periods, and the rating lab on a ledger's history
+(:func:`evaluate_ledger`).
 
 Thin over :class:`~chessrate.ledger.Ledger`: the ratings are computed by the ledger
 (the same system functions as the batch engine); this module only orders the steps
@@ -17,9 +18,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import lab
 from .engine import Engine
-from .errors import InvalidRecord, NotFound
+from .errors import InvalidInput, InvalidRecord, NotFound
 from .io.games import AnnulmentRequest, holds_moves, read_games
+from .lab import (
+    Evaluation,
+    evaluate_batch,
+    evaluate_games,
+    jobs_for,
+    uses_compiled,
+    variants,
+)
 from .ledger import AnnulmentView, Ledger
 from .records import GameRecord, Player
 
@@ -271,3 +281,74 @@ def verify_periods(ledger: Ledger) -> tuple[list[str], int]:
     current ratings (:meth:`~chessrate.ledger.periods.Periods.verify`). Returns the
     differences and the number of closed periods."""
     return ledger.periods.verify()
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """What a ledger gives the rating lab (``chessrate evaluate --db URL``): its
+    system, its rated history in commit order and its players; ``annulled`` games were
+    left out.
+
+    A ledger holds every game it rated, in the order it rated them (its commit order),
+    and its players' attributes. :func:`evaluate_ledger` replays that history under the
+    ledger's system's rules and the variants, as :func:`chessrate.lab.evaluate` replays a
+    file:
+
+    - the games in commit order (the ledger's rating order), not re-sorted by
+      ``played_at``, so that the base rules reproduce the ledger's own ratings;
+    - the players with their current attributes (membership, bot, imported ratings);
+    - the games a moderator annulled (site S10) are left out of every replay: their
+      results were a cheat's, not the players' strength, so they are no test of a
+      prediction, and the ledger's ratings no longer count them. How many were left out
+      is in :attr:`History.annulled`.
+
+    Nothing is written: the ledger is only read.
+    """
+
+    system_id: str
+    games: tuple[GameRecord, ...]
+    players: tuple[Player, ...]
+    annulled: int
+
+
+def ledger_history(ledger: Ledger) -> History:
+    """The games (commit order, annulled games left out) and players of ``ledger``."""
+    info = ledger.info
+    if not info.rates_games:
+        raise InvalidInput(
+            f"the ledger rates {ledger.system_id} periods: evaluate needs one that rates games"
+        )
+    annulled = {a.game_id for a in ledger.annulments.list()} if info.annulments else set()
+    games = tuple(g for g in ledger.games.export() if g.id not in annulled)
+    return History(ledger.system_id, games, tuple(ledger.players.all()), len(annulled))
+
+
+def evaluate_ledger(
+    ledger: Ledger,
+    vary: Sequence[str] = (),
+    source: str = "",
+    on_invalid: Callable[[InvalidRecord], None] | None = None,
+    engine: str = "auto",
+    jobs: int = 1,
+    progress: lab.Progress | None = None,
+) -> Evaluation:
+    """Replay ``ledger``'s history (see :class:`History`) under its system's base rules and
+    every variant of ``vary``, and measure each as :func:`chessrate.lab.evaluate` does
+    (``engine``, ``jobs`` and ``progress`` as there; the compiled replay rates the
+    history in commit order too). ``source`` names the ledger in the result (a URL
+    without its password)."""
+    variants(ledger.info.rules, vary)  # refuse a bad --vary before reading anything
+    jobs_for(jobs)
+    compiled = uses_compiled(ledger.system_id, engine)
+    history = ledger_history(ledger)
+    if compiled:
+        from .fast import encode
+
+        return evaluate_batch(
+            history.system_id, encode(history.games), history.players, vary, source,
+            on_invalid, jobs, progress, in_order=True,
+        )  # fmt: skip
+    return evaluate_games(
+        history.system_id, history.games, history.players, vary, source, on_invalid,
+        jobs, progress, in_order=True,
+    )  # fmt: skip

@@ -4,30 +4,13 @@ One shape for every input: JSON Lines, CSV with the same column names, and
 later the HTTP API. Values may arrive typed (JSON) or as text (CSV); both are
 validated here, and every error names the record, the field and the reason.
 
-Ids (of games, players, live games) are 1 to ``ID_LONGEST`` (200) characters of any
-script, without a control character (C0, DEL, C1), without ``/``, not starting or
-ending with whitespace, without a character that shows nothing or turns the text around
-(the bidirectional controls U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C and
-the zero-width U+200B–U+200D, U+2060, U+FEFF: with them one id looks like another in
-every list), in Unicode NFC (:func:`id_refusal` says why a text is not one). An id
-arrives normalised: :func:`normal_id` turns every way of writing it in (an API body,
-a file, a PGN tag, the library's readers) into NFC before it is checked, and the
-service normalises the paths and queries that name one, so the NFD spelling of
-``Novák`` finds the player ``Novák`` and is never a second player. No ``/``:
-an id is one segment of the API's paths (``/api/v1/players/{id}``,
-``/api/v1/games/{id}``), which a ``/`` would split (and a ``Location`` header would
-point to a 404). PGN ``Link`` and ``GameId`` URLs become ids without ``/``
-(:func:`chessrate.io.pgn.tags.id_from_url`). Ids stored before the rule keep working
-(the pages' paths take a ``/``); new records cannot name them. The same for ids stored
-before the NFC and invisible-character rules: they are not rewritten (the history
-stays as it was written); ``chessrate verify`` lists them (:func:`stored_id_problem`).
+The rules of an id and of free text are :mod:`chessrate.identifiers`'s.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -36,6 +19,14 @@ from enum import Enum, StrEnum
 from typing import TypeVar
 
 from .errors import InvalidRecord
+from .identifiers import (
+    ID_LONGEST,
+    NAME_LONGEST,
+    TEXT_LONGEST,
+    id_refusal,
+    normal_id,
+    text_problem,
+)  # fmt: skip
 from .numbers import HALF, ONE, RATING_HIGHEST, RATING_LOWEST, parse_rating
 from .timecontrol import TimeControl, parse_time_control
 
@@ -115,102 +106,13 @@ leave a file that has either to the reference reader, which checks them."""
 
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f"}
-CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-"""A control character (C0, DEL, C1): never in an id."""
-ID_LONGEST = 200
-"""The longest id, in characters."""
-TEXT_LONGEST = 1000
-"""The longest text field (a reason, a time control), in characters."""
-NAME_LONGEST = 200
-"""The longest name, in characters."""
 EARLIEST = datetime(1800, 1, 1, tzinfo=UTC)
 LATEST = datetime(2200, 1, 1, tzinfo=UTC)
 """Timestamps are accepted from ``EARLIEST`` up to (not including) ``LATEST``, in UTC:
 any chess game ever recorded, and every moment both databases store."""
 INT_LARGEST = 2**31 - 1
 """The largest whole number a counted field takes (the schema's ``Integer``)."""
-PLAIN_ID = re.compile(rf"[!-.0-~]{{1,{ID_LONGEST}}}")
-"""Ids :meth:`FieldReader.ident` accepts as they are (printable ASCII without a space or
-``/``): the columnar readers take such a cell without asking it."""
 _SCALARS = (bool, int, float, Decimal)
-INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff]")
-"""The characters no id holds: the bidirectional controls (U+202A–U+202E embeddings and
-overrides, U+2066–U+2069 isolates, U+200E/U+200F marks, U+061C the Arabic letter mark)
-and the zero-width ones (U+200B–U+200D, U+2060, U+FEFF): they show nothing, or turn
-the text around, so an id holding one looks like another."""
-_INVISIBLE_KIND = {"\u200b": "a zero-width space", "\u200c": "a zero-width non-joiner",
-                   "\u200d": "a zero-width joiner", "\u2060": "a word joiner",
-                   "\ufeff": "a zero-width no-break space"}  # fmt: skip
-
-
-def normal_id(value: str) -> str:
-    """``value`` in Unicode NFC, the one spelling of an id: what every way in stores and
-    looks up (an ASCII text is already NFC)."""
-    return value if value.isascii() else unicodedata.normalize("NFC", value)
-
-
-def _invisible_problem(value: str) -> str | None:
-    found = INVISIBLE.search(value)
-    if found is None:
-        return None
-    char = found.group()
-    kind = _INVISIBLE_KIND.get(char, "a bidirectional control")
-    return (
-        f"{value!r} is not a valid id: it holds U+{ord(char):04X} ({kind}), which shows "
-        "nothing or turns the text around, so the id would look like another"
-    )
-
-
-def stored_id_problem(value: str) -> str | None:
-    """Why an id a ledger holds could not be given today although it was stored before
-    the rule (not in NFC; an invisible or bidirectional character), or None.
-    ``chessrate verify`` reports them; nothing rewrites them."""
-    if value.isascii():
-        return None
-    if not unicodedata.is_normalized("NFC", value):
-        return f"{value!r} is not in Unicode NFC (new ids are normalised to it)"
-    return _invisible_problem(value)
-
-
-def id_refusal(value: str, stored: bool = False) -> str | None:
-    """Why ``value`` is not an id (see the module's docstring), or None when it is one:
-    the one test of every way in (records, API bodies, PGN tags, TRF names), after
-    :func:`normal_id`. ``stored``: an id read back from a ledger (a fide period's
-    stored list and files, a player's stored attributes), which may hold a ``/``, an
-    invisible character or another spelling than NFC from before the rules."""
-    if not value:
-        return "is required"
-    if len(value) > ID_LONGEST:
-        return f"is {len(value):,} characters long; at most {ID_LONGEST:,}"
-    if "/" in value and not stored:
-        return (
-            f"{value!r} is not a valid id: '/' is not allowed in an id (the API's paths "
-            "could not reach it)"
-        )
-    if CONTROL_CHARACTER.search(value):
-        return f"{value!r} is not a valid id (no control characters)"
-    if value[0].isspace() or value[-1].isspace():
-        return f"{value!r} is not a valid id (no space at its start or end)"
-    if not stored and not value.isascii():
-        problem = _invisible_problem(value)
-        if problem is not None:
-            return problem
-        if not unicodedata.is_normalized("NFC", value):
-            return f"{value!r} is not a valid id: not in Unicode NFC (normalise it first)"
-    return None
-
-
-def text_problem(value: str) -> str | None:
-    """Why ``value`` is not text a field may hold, or None. Text never holds a NUL
-    character or half of a UTF-16 surrogate pair (no database stores them, and they
-    are never what a person typed). The API's request models ask it of every string
-    (:class:`chessrate.application.common.RequestModel`), and the ledger of every free
-    text it stores (reasons, notes, moves: the pages' forms and library callers too)."""
-    if "\x00" in value:
-        return "must not contain a NUL character"
-    if not value.isascii() and any("\ud800" <= c <= "\udfff" for c in value):
-        return "must not contain a lone surrogate (not valid Unicode text)"
-    return None
 
 
 def _text(value: object) -> str | None:

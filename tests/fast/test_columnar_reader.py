@@ -25,8 +25,9 @@ from chessrate.fast import columnar as columnar_module
 from chessrate.fast.columnar import read_batch
 from chessrate.fast.csvscan import plain_ids, timestamps
 from chessrate.fast.fields import INTERNED, decide, refused_pairs
+from chessrate.identifiers import PLAIN_ID
 from chessrate.io.games import read_games
-from chessrate.records import PLAIN_ID, FieldReader, GameFields, GameRecord, microseconds
+from chessrate.records import FieldReader, GameFields, GameRecord, microseconds
 
 SPELLINGS: dict[str, list[str]] = {
     "id": ["g{n}", "g{n}", "g{n}", " g{n}", "g {n}", "ĝ{n}", "", "x" * 201, "g1", "g\t{n}"],

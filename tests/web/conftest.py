@@ -146,6 +146,15 @@ def width_of(page: Page) -> int:
     return int(page.viewport_size["width"]) if page.viewport_size else 0
 
 
+def sign_in(page: Page, base: str, token: str) -> None:
+    """Sign in to the moderation pages of the site at ``base`` with a moderator's token,
+    as a moderator does (the form), and wait for the queue."""
+    page.goto(f"{base}/moderation/sign-in")
+    page.fill("#token", token)
+    page.click("form.sign-in button")
+    page.wait_for_url(f"{base}/moderation")
+
+
 def assert_fits(page: Page) -> None:
     """No horizontal overflow: the document is no wider than the window. (A phone's
     browser widens its layout viewport to content that overflows, so ``innerWidth``

@@ -26,7 +26,7 @@ from chessrate.records import GameRecord, Player
 from chessrate.systems.site_live import LiveGame
 from chessrate.timecontrol import parse_time_control
 
-from .conftest import NOW, Site, serve
+from .conftest import NOW, Site, serve, sign_in
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 WIDTHS = [1366, 390]
@@ -150,9 +150,7 @@ def test_every_page_type_passes_axe(
         for name, path in more.items():
             page.goto(extra.base + path)
             problems[name] = axe_violations(page)
-        page.fill("#token", token)
-        page.click("form.sign-in button")
-        page.wait_for_url(f"{extra.base}/moderation")
+        sign_in(page, extra.base, token)
         problems["moderation queue"] = axe_violations(page)
         page.goto(extra.base + "/moderation/g1")
         problems["moderation case"] = axe_violations(page)

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page
 
 from chessrate.ledger import Ledger
 from chessrate.records import GameRecord
-from tests.web.conftest import Site, assert_fits, screenshot, serve, width_of
+from tests.web.conftest import Site, assert_fits, screenshot, serve, sign_in, width_of
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 MOVES = [
@@ -96,13 +96,6 @@ def moderated(tmp_path: Path) -> Iterator[tuple[Site, str]]:
         ledger.dispose()
 
 
-def _sign_in(page: Page, site: Site, token: str) -> None:
-    page.goto(f"{site.base}/moderation/sign-in")
-    page.fill("#token", token)
-    page.click("form.sign-in button")
-    page.wait_for_url(f"{site.base}/moderation")
-
-
 def test_sign_in_queue_confirm_sign_out(moderated: tuple[Site, str], screen: Page) -> None:
     site, token = moderated
     page = screen
@@ -116,7 +109,7 @@ def test_sign_in_queue_confirm_sign_out(moderated: tuple[Site, str], screen: Pag
     page.click("form.sign-in button")
     assert "not a valid moderator token" in page.inner_text(".problem")
 
-    _sign_in(page, site, token)
+    sign_in(page, site.base, token)
     cookie = next(c for c in page.context.cookies() if c["name"] == "chessrate_moderation")
     assert (cookie["httpOnly"], cookie["sameSite"], cookie["path"]) == (
         True,
@@ -206,7 +199,7 @@ def test_posts_need_a_session_and_the_csrf_token(moderated: tuple[Site, str], pa
     # a POST without a session: 403 page
     answer = httpx.post(f"{site.base}/moderation/g2", data={"action": "dismiss", "why": "x"})
     assert answer.status_code == 403 and "not signed in" in answer.text
-    _sign_in(page, site, token)
+    sign_in(page, site.base, token)
     page.goto(f"{site.base}/moderation/g2")
     # a wrong CSRF token, sent from the page itself: 403, nothing decided
     page.eval_on_selector_all("form input[name=csrf]", 'es => es.forEach(e => e.value = "forged")')
@@ -242,7 +235,7 @@ def test_a_reporter_cannot_confirm_and_sign_out_ends_the_session(
     )  # fmt: skip
     assert answer.status_code == 201, answer.text
     assert answer.json()["accused"] == "carol"  # bob played g2: his opponent
-    _sign_in(page, site, token)
+    sign_in(page, site.base, token)
     page.goto(f"{site.base}/moderation/g2")
     assert "filed through your token" in page.inner_text("p.duty")
     assert page.locator("button.confirm").count() == 0

@@ -27,18 +27,11 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
 from ..errors import InvalidInput, NotFound
+from ..identifiers import ID_LONGEST, NAME_LONGEST, normal_id, text_problem
 from ..ledger import Ledger, RatingView
 from ..ledger.codec import change_to_mapping
 from ..numbers import format_rating
-from ..records import (
-    ID_LONGEST,
-    INT_LARGEST,
-    MAX_PLIES,
-    NAME_LONGEST,
-    Venue,
-    normal_id,
-    text_problem,
-)
+from ..records import INT_LARGEST, MAX_PLIES, Venue
 from ..systems.base import Change, ListEntry
 
 MAX_OFFSET = 2**31 - 1
@@ -57,7 +50,7 @@ _NOT_IN_ID = (
     "\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff"  # invisible ones
 )
 ID_PATTERN = f"^[^{_NOT_IN_ID}]*[^\\s{_NOT_IN_ID}][^{_NOT_IN_ID}]*$"
-"""What an id holds, as the OpenAPI document says it (:func:`chessrate.records.id_refusal`):
+"""What an id holds, as the OpenAPI document says it (:func:`chessrate.identifiers.id_refusal`):
 no ``/``, no control character, no bidirectional control or zero-width character, and
 something besides spaces (spaces around it are stripped)."""
 ID_SCHEMA: dict[str, Any] = {
@@ -77,7 +70,7 @@ COUNT_SCHEMA: dict[str, Any] = {"minimum": 0, "maximum": INT_LARGEST}
 PlayerRef = Annotated[str, AfterValidator(normal_id)]
 """A player's id in a request model that names an existing player (a report's
 reporter, a live game's mover): in NFC, the spelling ids are stored in
-(:func:`chessrate.records.normal_id`)."""
+(:func:`chessrate.identifiers.normal_id`)."""
 
 
 def id_field(description: str | None = None, **kwargs: Any) -> Any:
@@ -91,7 +84,7 @@ def id_field(description: str | None = None, **kwargs: Any) -> Any:
 
 class RequestModel(BaseModel):
     """What a client sends: every string field holds text as the records' fields do
-    (no NUL character, no lone surrogate: :func:`chessrate.records.text_problem`), so a
+    (no NUL character, no lone surrogate: :func:`chessrate.identifiers.text_problem`), so a
     request the model accepts never reaches a database that cannot store it (PostgreSQL
     refuses a NUL in text, and neither database stores a lone surrogate)."""
 

@@ -16,9 +16,10 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidRecord
+from ..identifiers import ID_LONGEST
 from ..ledger import Ledger
 from ..ledger.live import LiveView, OtbRegistration
-from ..records import ID_LONGEST, FieldReader, Outcome, Result, Termination, Venue
+from ..records import FieldReader, Outcome, Result, Termination, Venue
 from ..systems.site_live import SERVICE_ENDINGS, DeadlineKind, LiveGame, LiveStatus, Side
 from ..timecontrol import parse_time_control
 from .common import Choice, GameFields, PagePublic, PlayerRef, RequestModel, id_field

@@ -1,7 +1,7 @@
 """fide rating periods (a fide ledger only; another ledger answers 404): open a period
 with its starting list, add TRF files, close it (rate it); its new list (JSON or CSV),
-each player's report, each tournament as a crosstable, and a player's rating by
-period.
+each player's report, and a player's rating by period. Each tournament as a crosstable
+is :mod:`.crosstables`'s; a player's card :mod:`.player_cards`'.
 """
 
 from __future__ import annotations
@@ -14,14 +14,12 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidRecord, NotFound
-from ..io.fide import TITLES, birth_year_of, player_key
 from ..io.lists import csv_text
-from ..io.trf import TrfColour, TrfPlayer, TrfRound, parse_trf
+from ..io.trf import parse_trf
 from ..ledger import Ledger
 from ..ledger.periods import PeriodEntry, Periods, PeriodView, PlayerPeriod
-from ..numbers import format_rating, round_half_away
+from ..numbers import format_rating
 from ..systems.fide import FideRules, ListKind, Ruleset
-from ..systems.tiebreaks import DEFAULT_TIEBREAKS, Entrant, Round, parse_tiebreaks, standings
 from .common import LIST_PAGE_MAX, Choice, PagePublic, RequestModel
 from .settings import API_V1
 
@@ -141,89 +139,6 @@ class PeriodEntryPublic(BaseModel):
 class PeriodListPublic(PagePublic):
     period: int
     entries: list[PeriodEntryPublic]
-
-
-class CrosstableCellPublic(BaseModel):
-    """One round of a player's crosstable row, as in the TRF file and as players read
-    it."""
-
-    round: int
-    opponent: int | None = Field(description="the opponent's start number; null for a bye")
-    colour: TrfColour
-    code: str = Field(description="the TRF-16 result code (`1 0 = + - w d l h f u z`, blank)")
-    result: str = Field(description="as players read it: `1`, `½`, `0`, `+`, `-`, or empty")
-    points: str | None = Field(description="the points the round gave; null: no result")
-    text: str = Field(description="the cell as printed: `10b 0`, `3w ½`, `+`, `bye ½`")
-    note: str = Field(description="what a code means in words (forfeits, byes, …), else empty")
-
-
-class CrosstableRowPublic(BaseModel):
-    start_rank: int
-    rank: int | None = Field(description="the final rank the file gives, if any")
-    player: str = Field(description="the player's id in the period (FIDE id, else the name)")
-    name: str
-    title: str
-    federation: str
-    rating: int | None
-    points: str = Field(description="total points: the file's, else the sum of the rounds")
-    report: str | None = Field(
-        description="the API path of the player's report in the period (null: not in its "
-        "results, e.g. while the period is open)"
-    )
-    rounds: list[CrosstableCellPublic]
-    place: int = Field(
-        description="the rank by points, then the tiebreaks in order, then the start "
-        "number: no two players share one"
-    )
-    tiebreaks: list[str] = Field(
-        description="the values of the crosstable's tiebreaks, in their order, exact"
-    )
-    performance: int | None = Field(
-        description="FIDE's performance rating: the average rating of the rated "
-        "opponents met over the board + dp(p) (Table A); null without a rated opponent"
-    )
-    performance_ra: str | None = Field(description="that average, exact")
-    performance_games: int = Field(description="the games against rated opponents it counts")
-    performance_score: str | None = Field(description="the points scored in them")
-    performance_p: str | None = Field(description="score / games, two decimals")
-    performance_dp: int | None = Field(description="dp(p) from Table A")
-    old_rating: int | None = Field(description="the rating before the period (closed)")
-    new_rating: int | None = Field(description="the rating after the period (closed)")
-    rating_change: int | None = Field(
-        description="the period's change, new - old (all the period's tournaments); null: "
-        "the period is open, the player unrated before or after, or not in its results"
-    )
-
-
-class TiebreakPublic(BaseModel):
-    code: str = Field(description="FIDE's code: BH, BH:C1, BH:M1, SB, WIN, WON, PS")
-    words: str
-
-
-class CrosstablePublic(BaseModel):
-    """A tournament of a period as a crosstable, from its stored TRF file."""
-
-    period: int
-    number: int = Field(description="the tournament's number in the period (upload order)")
-    file: str
-    name: str = Field(description="record 012 (else the file's name)")
-    city: str
-    federation: str
-    start: str
-    end: str
-    kind: str = Field(description="record 092, as written")
-    round_robin: bool | None = Field(description="as uploaded, else what 092 says")
-    rounds: int
-    players: list[CrosstableRowPublic] = Field(description="by start number")
-    tiebreaks: list[TiebreakPublic] = Field(
-        description="the tiebreaks, in order: those the file declares (record 202) that "
-        "can be computed, else Buchholz and Sonneborn–Berger"
-    )
-    declared: str | None = Field(description="the file's record 202 as written, if any")
-    not_computed: list[str] = Field(
-        description="tiebreaks the file declares that are not computed (left out)"
-    )
-    closed: bool = Field(description="whether the period is closed (its rating changes known)")
 
 
 class PlayerPeriodPublic(BaseModel):
@@ -431,7 +346,7 @@ def period_list_csv(ledger: Ledger, period_id: int) -> tuple[str, str]:
     return f"fide-period-{period_id}-list.csv", csv_text(PERIOD_LIST_COLUMNS, rows)
 
 
-def _report_path(period_id: int, player_id: str, api: bool) -> str:
+def report_path(period_id: int, player_id: str, api: bool) -> str:
     path = f"/periods/{period_id}/reports/{quote(player_id, safe='')}"
     return f"{API_V1}/fide{path}" if api else path
 
@@ -447,135 +362,6 @@ def period_report(ledger: Ledger, period_id: int, player_id: str) -> FideReportP
         for line in calc.get("lines", ()):  # reports stored before have no lines
             line["opponent_name"] = names.get(line.get("opponent", ""))
     return FideReportPublic.model_validate(report)
-
-
-# The TRF codes in words, and as players read a crosstable's cell.
-_CODE_NOTES = {
-    "+": "forfeit win", "-": "forfeit loss", "w": "win, less than one move: not rated",
-    "d": "draw, less than one move: not rated", "l": "loss, less than one move: not rated",
-    "h": "half-point bye", "f": "full-point bye", "u": "pairing-allocated bye",
-    "z": "zero-point bye",
-}  # fmt: skip
-
-
-_READ_AS = {"1": "1", "w": "1", "f": "1", "u": "1", "=": "½", "d": "½", "h": "½", "0": "0",
-            "l": "0", "z": "0", "+": "+", "-": "-", " ": ""}  # fmt: skip
-
-
-def _cell_public(entry: TrfRound) -> CrosstableCellPublic:
-    result = _READ_AS[entry.code]
-    if entry.opponent is not None:
-        colour = "" if entry.colour == "-" else entry.colour
-        text = f"{entry.opponent}{colour} {result}".strip()
-    elif entry.code in "hfuz":
-        text = f"bye {result}"
-    else:
-        text = result
-    points = entry.score
-    return CrosstableCellPublic(
-        round=entry.round,
-        opponent=entry.opponent,
-        colour=TrfColour(entry.colour),
-        code=entry.code,
-        result=result,
-        points=None if points is None else str(points),
-        text=text,
-        note=_CODE_NOTES.get(entry.code, ""),
-    )
-
-
-def _points_text(points: Decimal) -> str:
-    """Points with one decimal at least (``7.0``, ``3.5``; ``1.75`` as it is)."""
-    return f"{points:.1f}" if points == points.quantize(Decimal("0.1")) else f"{points:f}"
-
-
-def period_crosstable(ledger: Ledger, period_id: int, number: int) -> CrosstablePublic:
-    """A period's ``number``-th tournament (1-based, upload order) as a crosstable, read
-    from its stored TRF file; each row links to the player's report in the period."""
-    periods = periods_of(ledger)
-    stored = periods.file(period_id, number)
-    tournament = parse_trf(stored.content, stored.name)
-    in_results = periods.names(period_id)
-    closed = periods.get(period_id).closed_at is not None
-    entries = {e.player: e for e in periods.new_list(period_id)} if closed else {}
-    declared = next((rest.strip() for code, rest in tournament.headers if code == "202"), None)
-    chosen, unknown = parse_tiebreaks(declared or "")
-    if not chosen:
-        chosen = DEFAULT_TIEBREAKS
-    table = {s.number: s for s in standings([_entrant(p) for p in tournament.players], chosen)}
-    rows = []
-    for player in sorted(tournament.players, key=lambda p: p.start_rank):
-        key = player_key(player)
-        total = player.points
-        if total is None:
-            total = sum((r.score for r in player.rounds if r.score is not None), Decimal(0))
-        standing = table[player.start_rank]
-        perf = standing.performance
-        entry = entries.get(key)
-        old = entry.old_rating if entry else None
-        new = entry.new_rating if entry else None
-        rows.append(
-            CrosstableRowPublic(
-                start_rank=player.start_rank,
-                rank=player.rank,
-                player=key,
-                name=player.name,
-                title=player.title,
-                federation=player.federation,
-                rating=player.rating,
-                points=_points_text(total),
-                report=_report_path(period_id, key, api=True) if key in in_results else None,
-                rounds=[_cell_public(r) for r in player.rounds],
-                place=standing.rank,
-                tiebreaks=[_points_text(v) for v in standing.tiebreaks],
-                performance=None if perf is None else perf.rating,
-                performance_ra=None if perf is None else str(round_half_away(perf.ra)),
-                performance_games=0 if perf is None else perf.games,
-                performance_score=None if perf is None else _points_text(perf.score),
-                performance_p=None if perf is None else str(perf.p),
-                performance_dp=None if perf is None else perf.dp,
-                old_rating=old,
-                new_rating=new,
-                rating_change=None if old is None or new is None else new - old,
-            )
-        )
-    return CrosstablePublic(
-        period=period_id,
-        number=number,
-        file=stored.name,
-        name=tournament.name or stored.name,
-        city=tournament.city,
-        federation=tournament.federation,
-        start=tournament.start,
-        end=tournament.end,
-        kind=tournament.kind,
-        round_robin=tournament.is_round_robin if stored.round_robin is None else stored.round_robin,
-        rounds=max((len(p.rounds) for p in tournament.players), default=0),
-        players=rows,
-        tiebreaks=[TiebreakPublic(code=t.value, words=t.words) for t in chosen],
-        declared=declared,
-        not_computed=list(unknown),
-        closed=closed,
-    )
-
-
-def _entrant(player: TrfPlayer) -> Entrant:
-    """A TRF player for the standings: a round is played over the board with a result
-    of 1, =, 0 (rated) or w, d, l (less than a move) against an opponent; a forfeit, a
-    bye or a blank round is not (C.07's unplayed rounds)."""
-    rounds = tuple(
-        Round(
-            r.opponent,
-            r.score if r.score is not None else Decimal(0),
-            played=r.opponent is not None and r.code in _PLAYED,
-            rated=r.rated,
-        )
-        for r in player.rounds
-    )
-    return Entrant(player.start_rank, player.rating, rounds)
-
-
-_PLAYED = frozenset("10=wdl")
 
 
 def player_periods(
@@ -628,107 +414,7 @@ def _player_period(p: PlayerPeriod, player_id: str, view: PeriodView) -> PlayerP
         k=p.entry.k,
         games=p.entry.games,
         period_games=p.entry.period_games,
-        report=_report_path(p.period_id, player_id, api=True),
-        report_page=_report_path(p.period_id, player_id, api=False),
+        report=report_path(p.period_id, player_id, api=True),
+        report_page=report_path(p.period_id, player_id, api=False),
         list_date=view.list_date,
     )
-
-
-ALL_PERIODS = 1_000_000
-"""More periods than a ledger has (a card shows them all)."""
-
-_SEXES = {"m": "man", "w": "woman", "f": "woman"}
-
-
-def title_of(code: str) -> str:
-    """A TRF title code as FIDE writes the title (``g`` GM, ``wm`` WIM); another text
-    as it is."""
-    return TITLES.get(code.strip().casefold(), code.strip())
-
-
-class PlayerFactsPublic(BaseModel):
-    """What the player's TRF records say of him, each from the latest stored file that
-    gives it (the files of the periods he is in, and of open periods)."""
-
-    federation: str | None = None
-    title: str | None = Field(default=None, description="GM, IM, WGM, ... (TRF g, m, wg, ...)")
-    sex: str | None = Field(default=None, description="man or woman (TRF m, w)")
-    birth_year: int | None = None
-    sources: dict[str, str] = Field(
-        default_factory=dict, description="for each fact, the period and file it comes from"
-    )
-
-
-class FideListPublic(BaseModel):
-    """A player's line on one of FIDE's lists: the rating after the last period of that
-    list, and the rating by period, oldest first."""
-
-    list_kind: str
-    rating: int | None
-    games: int
-    flag: str = Field(default="", description="the list's Flag (7.2.2): `i`, `w`, `wi`")
-    periods: list[PlayerPeriodPublic]
-
-
-class PlayerCardPublic(BaseModel):
-    player: str
-    name: str | None
-    facts: PlayerFactsPublic
-    lists: list[FideListPublic] = Field(description="standard, rapid, blitz: those present")
-    summary: list[PlayerListPublic] = Field(
-        description="the three lists, each with its rating, games, K and the period that "
-        "published it"
-    )
-
-
-def player_card(ledger: Ledger, player_id: str) -> PlayerCardPublic:
-    """A fide player's card: the facts of his TRF records, and per list the rating and
-    the rating by period (404 for an unknown player)."""
-    every = player_periods(ledger, player_id, 0, ALL_PERIODS)
-    lists = [
-        FideListPublic(list_kind=found.list_kind.value, rating=found.rating, games=found.games,
-                       flag=found.flag, periods=found.periods)
-        for found in every.lists
-        if found.periods
-    ]  # fmt: skip
-    if not lists:
-        lists = [FideListPublic(list_kind=ListKind.STANDARD.value, rating=None, games=0,
-                                periods=[])]  # fmt: skip
-    return PlayerCardPublic(
-        player=player_id,
-        name=every.name,
-        facts=_facts(periods_of(ledger), player_id, {p.period for p in every.periods}),
-        lists=lists,
-        summary=every.lists,
-    )
-
-
-def _facts(periods: Periods, player_id: str, his: set[int]) -> PlayerFactsPublic:
-    """Federation, title, sex and birth year, each from the latest file giving it: the
-    files of his periods and of the open ones, newest period and file first."""
-    found: dict[str, Any] = {}
-    sources: dict[str, str] = {}
-    views = [v for v in periods.all() if v.id in his or v.closed_at is None]
-    for view in sorted(views, key=lambda v: v.id, reverse=True):
-        for number in range(len(view.files), 0, -1):
-            stored = periods.file(view.id, number)
-            try:
-                tournament = parse_trf(stored.content, stored.name)
-            except (InvalidRecord, ValueError):  # a stored file reads; be safe anyway
-                continue
-            for trf in tournament.players:
-                if player_key(trf) != player_id:
-                    continue
-                values = {
-                    "federation": trf.federation or None,
-                    "title": title_of(trf.title) or None,
-                    "sex": _SEXES.get(trf.sex),
-                    "birth_year": birth_year_of(trf),
-                }
-                for key, value in values.items():
-                    if value is not None and key not in found:
-                        found[key] = value
-                        sources[key] = f"{view.name}, {stored.name}"
-            if len(found) == 4:
-                return PlayerFactsPublic(**found, sources=sources)
-    return PlayerFactsPublic(**found, sources=sources)

@@ -17,10 +17,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidRecord, NotFound
+from ..identifiers import normal_id
 from ..ledger import Ledger, PlayerView
 from ..ledger.views import ChartSeries, Colour, HistoryKind
 from ..numbers import HALF, ONE, format_rating
-from ..records import Outcome, Player, Result, normal_id
+from ..records import Outcome, Player, Result
 from ..timecontrol import as_players_write
 from .common import (
     COUNT_SCHEMA,

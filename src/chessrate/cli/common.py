@@ -251,15 +251,16 @@ def engine_option(help_text: str) -> Callable[[F], F]:
     )  # fmt: skip
 
 
-def games_file_options(system_help: str) -> Callable[[F], F]:
+def games_file_options(system_help: str, optional: bool = False) -> Callable[[F], F]:
     """The options of a command that reads a games file as ``chessrate rate`` does:
     the GAMES argument, ``--system`` (``system_help`` says what for), ``--players``
-    and ``--format``."""
+    and ``--format``; ``optional``: GAMES and ``--system`` may be left out (the
+    command reads its games from elsewhere then, and checks)."""
     existing = click.Path(exists=True, dir_okay=False, path_type=Path)
     decorators = (
-        click.argument("games", type=existing),
-        click.option("--system", "system_id", type=click.Choice(SYSTEM_IDS), required=True,
-                     help=system_help),
+        click.argument("games", type=existing, required=not optional),
+        click.option("--system", "system_id", type=click.Choice(SYSTEM_IDS),
+                     required=not optional, help=system_help),
         click.option("--players", "players_path", type=existing,
                      help="Players file (CSV or JSON Lines): membership, bots, imported ratings."),
         click.option("--format", "fmt", type=click.Choice(FORMATS),

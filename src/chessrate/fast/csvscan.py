@@ -20,7 +20,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..records import EARLIEST, ID_LONGEST, LATEST
+from ..identifiers import ID_LONGEST
+from ..records import EARLIEST, LATEST
 from .strings import intern_cell
 
 I64 = npt.NDArray[np.int64]
@@ -204,8 +205,8 @@ def _cache_slot(low: Any, high: Any, tag: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _plain_id(data: Any, start: int, end: int) -> bool:
-    """1 to :data:`~chessrate.records.ID_LONGEST` bytes of printable ASCII without a
-    space or ``/`` (:data:`~chessrate.records.PLAIN_ID`): an id the reference accepts as it is
+    """1 to :data:`~chessrate.identifiers.ID_LONGEST` bytes of printable ASCII without a
+    space or ``/`` (:data:`~chessrate.identifiers.PLAIN_ID`): an id the reference accepts as it is
     (a negative start: no cell)."""
     if start < 0 or end <= start or end - start > ID_LONGEST:
         return False

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInput, InvalidRecord
-from ..records import FieldReader, id_refusal, strict_json
+from ..identifiers import id_refusal
+from ..records import FieldReader, strict_json
 from ..systems.base import ListEntry
 from ..systems.fide import (
     POOL,
@@ -261,7 +262,7 @@ def event_from_tournament(
 ) -> Event:
     """A TRF tournament as an event: players keyed by FIDE id (else name as written),
     rated games only (results 1, = and 0 against a paired opponent). A name that keys
-    a player must be an id (:func:`~chessrate.records.id_refusal`: no ``/``; ``stored``:
+    a player must be an id (:func:`~chessrate.identifiers.id_refusal`: no ``/``; ``stored``:
     a file the ledger holds, which may be older than that rule).
 
     A player entered twice (one FIDE id, or one name without an id, at two start

@@ -20,15 +20,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..errors import InvalidRecord
+from ..identifiers import PLAIN_ID
 from ..numbers import parse_rating
-from ..records import (
-    PLAIN_ID,
-    PLAYER_FIELDS,
-    ImportedRating,
-    Player,
-    PlayerFields,
-    imported_pools,
-)
+from ..records import PLAYER_FIELDS, ImportedRating, Player, PlayerFields, imported_pools
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)

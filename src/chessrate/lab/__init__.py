@@ -510,10 +510,23 @@ def replay(
     players: Sequence[Player],
     on_invalid: Callable[[InvalidRecord], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    in_order: bool = False,
 ) -> Engine[Any]:
-    """The reference engine's replay of ``games`` under ``rules``."""
+    """The reference engine's replay of ``games`` under ``rules``: in rating order
+    (``played_at``), or in the order given when ``in_order`` (a ledger's commit order)."""
     engine: Engine[Any] = Engine(system_info(system_id).rating_system(rules), players)
-    engine.replay(games, on_invalid, progress)
+    if not in_order:
+        engine.replay(games, on_invalid, progress)
+        return engine
+    for game in games:
+        try:
+            engine.apply(game)
+        except InvalidRecord as error:
+            if on_invalid is None:
+                raise
+            on_invalid(error)
+        if progress is not None:
+            progress(1)
     return engine
 
 
@@ -552,18 +565,23 @@ class _Replayer:
 class _Reference(_Replayer):
     """The reference engine's replays, on records."""
 
-    def __init__(self, system_id: str, games: Sequence[GameRecord], players: Sequence[Player]):
+    def __init__(
+        self, system_id: str, games: Sequence[GameRecord], players: Sequence[Player],
+        in_order: bool = False,
+    ):  # fmt: skip
         super().__init__(system_id, len(games))
         self.records = games
         self.players = players
+        self.in_order = in_order
         self.base: tuple[Sequence[GameRating[Any]], list[Scored]] | None = None
 
     def run(
         self, variant: Variant, on_invalid: OnInvalid | None, progress: Callable[[int], None] | None
     ) -> tuple[tuple[Quality, ...], Lists]:
         engine = replay(
-            self.system_id, variant.rules, self.records, self.players, on_invalid, progress
-        )
+            self.system_id, variant.rules, self.records, self.players, on_invalid, progress,
+            self.in_order,
+        )  # fmt: skip
         scored = scored_games(engine.ratings)
         if not variant.varied:
             self.base = (engine.ratings, scored)
@@ -587,9 +605,13 @@ class _Reference(_Replayer):
 class _Compiled(_Replayer):
     """The compiled replays (:mod:`.compiled`), on a batch read by the fast reader."""
 
-    def __init__(self, system_id: str, batch: Any, players: Sequence[Player] | Roster):
+    def __init__(
+        self, system_id: str, batch: Any, players: Sequence[Player] | Roster,
+        in_order: bool = False,
+    ):  # fmt: skip
         super().__init__(system_id, len(batch))
         self.batch = batch
+        self.in_order = in_order
         self.registered: Roster | None = None
         """The players registered for the base rules (read while the games were)."""
         if isinstance(players, Sequence):
@@ -608,7 +630,7 @@ class _Compiled(_Replayer):
         registered = self.registered if self.base is None else self.base.roster
         run = replay_variant(
             self.system_id, variant.rules, self.batch, self.players, base, registered,
-            on_invalid, progress, self.threaded,
+            on_invalid, progress, self.threaded, self.in_order,
         )  # fmt: skip
         if base:
             self.base = run
@@ -776,12 +798,13 @@ def evaluate_games(
     on_invalid: Callable[[InvalidRecord], None] | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    in_order: bool = False,
 ) -> Evaluation:
-    """:func:`evaluate` on records already read, by the reference engine."""
+    """:func:`evaluate` on records already read, by the reference engine (``in_order``:
+    rated in the order given, as a ledger rated them, instead of by ``played_at``)."""
     _rating_system_check(system_id)
-    return _evaluate(
-        _Reference(system_id, games, players), vary, source, on_invalid, jobs, progress
-    )
+    replayer = _Reference(system_id, games, players, in_order)
+    return _evaluate(replayer, vary, source, on_invalid, jobs, progress)
 
 
 def evaluate_batch(
@@ -793,17 +816,20 @@ def evaluate_batch(
     on_invalid: Callable[[InvalidRecord], None] | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    in_order: bool = False,
 ) -> Evaluation:
     """:func:`evaluate` on a :class:`chessrate.fast.GameBatch`, by the compiled replay
     (``players``: maybe registered already for the base rules, a
-    :class:`chessrate.fast.Roster`): the same :class:`Evaluation` as the reference
-    engine's, the floats up to the order of their sums."""
+    :class:`chessrate.fast.Roster`; ``in_order`` as for :func:`evaluate_games`): the
+    same :class:`Evaluation` as the reference engine's, the floats up to the order of
+    their sums."""
     _rating_system_check(system_id)
     if system_info(system_id).compiled is None:
         raise InvalidInput(
             f"the {system_id} system has no compiled replay: use the reference engine"
         )
-    return _evaluate(_Compiled(system_id, batch, players), vary, source, on_invalid, jobs, progress)
+    replayer = _Compiled(system_id, batch, players, in_order)
+    return _evaluate(replayer, vary, source, on_invalid, jobs, progress)
 
 
 def _predictors(
@@ -827,12 +853,12 @@ def _predictors(
                 continue
             y = float(white_score)
             for pool in dict.fromkeys(c.pool for c in rating.changes):
-                e = predictor.expected(game.white, game.black, pool)
+                e = predictor.expected(game.white, game.black, pool, game.played_at)
                 experience = evaluated.get((game.id, pool))
                 if experience is not None:
                     pairs.setdefault(pool, []).append((e, y))
                     learnt.setdefault(pool, []).append(experience)
-                predictor.update(game.white, game.black, pool, y)
+                predictor.update(game.white, game.black, pool, y, game.played_at)
         out.append(
             PredictorResult(
                 make.label,

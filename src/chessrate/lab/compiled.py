@@ -63,9 +63,9 @@ class Scores:
 
 class Stream:
     """The reference predictors' stream: every rated game with a result of the base
-    replay in each pool its changes are in (in the order of its changes), White's and Black's player
-    codes, White's score; ``scored`` marks the entries the base rules were scored on and
-    ``experience`` is theirs."""
+    replay in each pool its changes are in (in the order of its changes), White's and
+    Black's player codes, White's score; ``scored`` marks the entries the base rules
+    were scored on and ``experience`` is theirs."""
 
     def __init__(
         self, white: I64, black: I64, pool: I64, score: F64, scored: B, experience: I64
@@ -118,7 +118,7 @@ class Collector:
             part = (white[t_game], black[t_game], t_pool, y)
             self._stream.append((*part, t_scored, t_experience))
             assert self.learner is not None
-            self.learner.add(*part)
+            self.learner.add(*part, self.batch.played_at[rows[t_game]])
 
     def scores(self) -> Scores:
         dtypes = (np.int64, np.int64, np.float64, np.float64, np.bool_, np.int64)
@@ -156,12 +156,14 @@ def replay_variant(
     on_invalid: Callable[[InvalidRecord], None] | None = None,
     progress: Callable[[int], None] | None = None,
     threaded: bool = False,
+    in_order: bool = False,
 ) -> CompiledRun:
     """The compiled replay of ``batch`` under ``rules``: what the lab measures
     (``registered``: the players' roster of another variant, whose arrays are reused,
     or of the same rules, used as it is). With ``stream`` (the base rules), the
     predictors learn its stream (:class:`Learner`; in a thread while it runs when
-    ``threaded``)."""
+    ``threaded``). ``in_order``: the games rated in batch order (a ledger's), not by
+    ``played_at``."""
     if registered is not None and registered.system.rules == rules:
         roster = registered  # the same rules: the same players' checks and arrays
     else:
@@ -174,7 +176,13 @@ def replay_variant(
         learner = Learner(players_bound, len(system.pools), threaded)
     collector = Collector(batch, len(system.pools), learner)
     result = replay(
-        system, batch, roster, on_invalid=on_invalid, progress=progress, on_rows=collector
+        system,
+        batch,
+        roster,
+        in_order=in_order,
+        on_invalid=on_invalid,
+        progress=progress,
+        on_rows=collector,
     )
     kernel = result.kernel
     assert kernel is not None
@@ -201,22 +209,22 @@ class Learner:
     def __init__(self, players: int, pools: int, threaded: bool) -> None:
         self.predictors = [make() for make in PREDICTORS]
         self.states = [predictor.begin(players, pools) for predictor in self.predictors]
-        self.pending: list[tuple[I64, I64, I64, F64]] = []
+        self.pending: list[tuple[I64, I64, I64, F64, I64]] = []
         self.learnt: list[Future[list[F64]] | list[F64]] = []
         self.thread = (
             ThreadPoolExecutor(1, thread_name_prefix="chessrate-predictors") if threaded else None
         )
 
-    def add(self, white: I64, black: I64, pool: I64, score: F64) -> None:
-        """The next part of the stream."""
+    def add(self, white: I64, black: I64, pool: I64, score: F64, at: I64) -> None:
+        """The next part of the stream (``at``: when each game was played)."""
         if self.thread is None:
-            self.pending.append((white, black, pool, score))
+            self.pending.append((white, black, pool, score, at))
         else:
-            self.learnt.append(self.thread.submit(self._learn, white, black, pool, score))
+            self.learnt.append(self.thread.submit(self._learn, white, black, pool, score, at))
 
-    def _learn(self, white: I64, black: I64, pool: I64, score: F64) -> list[F64]:
+    def _learn(self, white: I64, black: I64, pool: I64, score: F64, at: I64) -> list[F64]:
         return [
-            predictor.learn(state, white, black, pool, score)
+            predictor.learn(state, white, black, pool, score, at)
             for predictor, state in zip(self.predictors, self.states, strict=True)
         ]
 

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..fast.rows import NULL
-from .predictors import GLICKO2_SCALE
+from .predictors import GLICKO2_SCALE, NO_GAME
 
 EPSILON = 0.000001
 """The convergence tolerance of the volatility's iteration (``glicko2_update``'s)."""
@@ -57,9 +57,10 @@ def _volatility_f(x: float, delta: float, phi: float, v: float, a: float, tau: f
 @njit(cache=True, nogil=True)
 def _glicko2_one(
     rating: float, deviation: float, volatility: float, opponent: float, opponent_rd: float,
-    score: float, tau: float,
+    score: float, tau: float, periods: float,
 ) -> tuple[float, float, float]:  # fmt: skip
-    """``glicko2_update`` of one player after one game (Glickman's steps 2-8)."""
+    """``glicko2_update`` of one player after one game (Glickman's steps 2-8), step 6
+    growing the deviation by ``periods``."""
     mu = (rating - 1500.0) / GLICKO2_SCALE
     phi = deviation / GLICKO2_SCALE
     sigma = volatility
@@ -91,35 +92,60 @@ def _glicko2_one(
             f_a = f_a / 2.0
         big_b, f_b = big_c, f_c
     new_sigma = math.exp(big_a / 2.0)
-    phi_star = math.sqrt(phi * phi + new_sigma * new_sigma)
+    phi_star = math.sqrt(phi * phi + periods * new_sigma * new_sigma)
     new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     new_mu = mu + new_phi * new_phi * delta_sum
     return new_mu * GLICKO2_SCALE + 1500.0, new_phi * GLICKO2_SCALE, new_sigma
 
 
 @njit(cache=True, nogil=True)
+def _live(
+    deviation: float, volatility: float, last: int, at: int, per_day: float, low: float,
+    high: float,
+) -> float:  # fmt: skip
+    """``LichessGlicko2.live``'s deviation: grown by the rating periods since the last
+    game (none: as it is), kept in [low, high]."""
+    if last != NO_GAME and at > last:
+        periods = (at - last) / 1e6 / 86400.0 * per_day
+        phi = deviation / GLICKO2_SCALE
+        deviation = math.sqrt(phi * phi + periods * volatility * volatility) * GLICKO2_SCALE
+    return min(max(deviation, low), high)
+
+
+@njit(cache=True, nogil=True)
 def glicko2_learn(
-    white: Any, black: Any, pool: Any, score: Any, pools: int, rating: Any, rd: Any,
-    sigma: Any, tau: float, min_deviation: float, max_deviation: float,
+    white: Any, black: Any, pool: Any, score: Any, at: Any, pools: int, rating: Any, rd: Any,
+    sigma: Any, last: Any, tau: float, min_deviation: float, max_deviation: float,
+    max_volatility: float, min_rating: float, per_day: float,
 ) -> Any:  # fmt: skip
-    """Glicko-2, one rating period per game, over a part of a stream, from ``rating``,
-    ``rd`` and ``sigma`` (updated in place): White's expectation before each game
-    (Glickman's prediction formula, both deviations)."""
+    """``LichessGlicko2`` over a part of a stream, from ``rating``, ``rd``, ``sigma`` and
+    ``last`` (each player's last game in the pool, microseconds; updated in place):
+    White's expectation before each game (Glickman's prediction formula with both live
+    deviations), then both players' ratings after it, capped as lichess caps them."""
     q = math.log(10.0) / 400.0
     out = np.empty(white.shape[0])
     for i in range(white.shape[0]):
         a = white[i] * pools + pool[i]
         b = black[i] * pools + pool[i]
-        ra, da, sa = rating[a], rd[a], sigma[a]
-        rb, db, sb = rating[b], rd[b], sigma[b]
+        now = at[i]
+        ra, sa = rating[a], sigma[a]
+        rb, sb = rating[b], sigma[b]
+        da = _live(rd[a], sa, last[a], now, per_day, min_deviation, max_deviation)
+        db = _live(rd[b], sb, last[b], now, per_day, min_deviation, max_deviation)
         combined = da * da + db * db
         g = 1.0 / math.sqrt(1.0 + 3.0 * q * q * combined / (math.pi * math.pi))
         out[i] = 1.0 / (1.0 + math.pow(10.0, -g * (ra - rb) / 400.0))
         y = score[i]
-        r1, d1, s1 = _glicko2_one(ra, da, sa, rb, db, y, tau)
-        r2, d2, s2 = _glicko2_one(rb, db, sb, ra, da, 1.0 - y, tau)
-        rating[a], rd[a], sigma[a] = r1, min(max(d1, min_deviation), max_deviation), s1
-        rating[b], rd[b], sigma[b] = r2, min(max(d2, min_deviation), max_deviation), s2
+        r1, d1, s1 = _glicko2_one(ra, da, sa, rb, db, y, tau, 0.0)
+        r2, d2, s2 = _glicko2_one(rb, db, sb, ra, da, 1.0 - y, tau, 0.0)
+        rating[a] = max(r1, min_rating)
+        rd[a] = min(max(d1, min_deviation), max_deviation)
+        sigma[a] = min(s1, max_volatility)
+        rating[b] = max(r2, min_rating)
+        rd[b] = min(max(d2, min_deviation), max_deviation)
+        sigma[b] = min(s2, max_volatility)
+        last[a] = now
+        last[b] = now
     return out
 
 

@@ -7,13 +7,18 @@ system's rules predict compared with two well-known baselines. Floats are fine h
 
 - :class:`PlainElo`: Elo with a fixed K (20), everyone starting at 1500, updated
   after every game.
-- :class:`LichessGlicko2`: Glicko-2 (Glickman, "Example of the Glicko-2 system") with
-  the parameters lichess publishes in its source: a new player at rating 1500,
-  deviation 500, volatility 0.09; tau 0.75; the deviation kept between 45 and 500.
-  Each game is its own rating period (an instant update after every game), and the
-  deviation does not grow with the time between games (lichess's time decay is not
-  modelled). The expected score of a game uses both players' deviations (Glickman's
-  prediction formula), so White's and Black's expectations add up to 1.
+- :class:`LichessGlicko2`: Glicko-2 (Glickman, "Example of the Glicko-2 system") as
+  lichess runs it, read from its source (lila's ``Glicko.scala`` and
+  ``PerfsUpdater.scala``, scalachess's Glicko calculator): a new player at rating 1500,
+  deviation 500, volatility 0.09; tau 0.75. Each game is its own rating period, with
+  no step-6 growth of the deviation in it (lichess's ``skipDeviationIncrease``); the
+  deviation grows instead with the time since the player's last game in the pool,
+  0.21436 rating periods a day (lichess's "live" deviation), and is kept between 45 and
+  500 before and after each game; after a game the volatility is kept at 0.1 or less
+  and the rating at 400 or more. The expected score of a game uses both players'
+  deviations (Glickman's prediction formula), so White's and Black's add up to 1.
+  Not modelled: lichess's colour advantage and its small multipliers of rating gains
+  by speed (``RatingRegulator``), both newer than the parameters above.
 
 Both are a :class:`Predictor`: a rating per (player, pool), an expected score and an
 update after each game. The classes are the reference, one game at a time in Python;
@@ -27,6 +32,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -35,6 +41,10 @@ import numpy.typing as npt
 GLICKO2_SCALE = 173.7178
 """Glicko-2's conversion between the Glicko scale and its own (Glickman, step 2)."""
 
+NO_GAME = np.iinfo(np.int64).min
+"""The compiled form's time of the last game of a player who has none in the pool."""
+
+
 R = TypeVar("R")
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -42,8 +52,8 @@ F64 = npt.NDArray[np.float64]
 
 class Predictor(ABC, Generic[R]):
     """A reference predictor: a rating ``R`` per (player, pool), everyone starting at
-    :attr:`new`; :meth:`expected` before a game, :meth:`update` after it.
-    :meth:`replay` is the compiled form of a whole stream of both."""
+    :attr:`new`; :meth:`expected` before a game, :meth:`update` after it (``at``: when
+    it was played). :meth:`replay` is the compiled form of a whole stream of both."""
 
     label: ClassVar[str]
     description: ClassVar[str]
@@ -56,33 +66,34 @@ class Predictor(ABC, Generic[R]):
     def rating(self, player: str, pool: str) -> R:
         return self.ratings.get((player, pool), self.new)
 
-    def expected(self, white: str, black: str, pool: str) -> float:
-        """White's expected score against Black in the pool now."""
-        return self.expected_of(self.rating(white, pool), self.rating(black, pool))
+    @abstractmethod
+    def expected(self, white: str, black: str, pool: str, at: datetime | None = None) -> float:
+        """White's expected score against Black in the pool (at ``at``)."""
 
     @abstractmethod
-    def expected_of(self, own: R, opponent: R) -> float:
-        """The expected score of a player rated ``own`` against ``opponent``."""
-
-    @abstractmethod
-    def update(self, white: str, black: str, pool: str, white_score: float) -> None:
+    def update(
+        self, white: str, black: str, pool: str, white_score: float, at: datetime | None = None
+    ) -> None:
         """Both players' ratings in the pool after a game White scored ``white_score`` in."""
 
     def replay(
-        self, white: I64, black: I64, pool: I64, score: F64, players: int, pools: int
+        self, white: I64, black: I64, pool: I64, score: F64, at: I64, players: int, pools: int
     ) -> F64:
         """White's expected score before each game of a stream (players and pools as
-        codes below ``players`` and ``pools``, White's score of each game), every game
-        learnt after it is predicted: what :meth:`expected` then :meth:`update` give game
-        after game, from fresh ratings, computed by a numba kernel."""
-        return self.learn(self.begin(players, pools), white, black, pool, score)
+        codes below ``players`` and ``pools``, White's score, when it was played in
+        microseconds since 1970), every game learnt after it is predicted: what
+        :meth:`expected` then :meth:`update` give game after game, from fresh ratings,
+        computed by a numba kernel."""
+        return self.learn(self.begin(players, pools), white, black, pool, score, at)
 
     @abstractmethod
     def begin(self, players: int, pools: int) -> tuple[Any, ...]:
         """The compiled form's ratings: everyone new, ``players`` by ``pools``."""
 
     @abstractmethod
-    def learn(self, state: tuple[Any, ...], white: I64, black: I64, pool: I64, score: F64) -> F64:
+    def learn(
+        self, state: tuple[Any, ...], white: I64, black: I64, pool: I64, score: F64, at: I64
+    ) -> F64:
         """:meth:`replay` of the next part of a stream, from the ratings ``state`` (of
         :meth:`begin`) the parts before left, which it updates."""
 
@@ -101,10 +112,12 @@ class PlainElo(Predictor[float]):
     def start(self) -> float:
         return self.new
 
-    def expected_of(self, own: float, opponent: float) -> float:
-        return elo_expected(own, opponent)
+    def expected(self, white: str, black: str, pool: str, at: datetime | None = None) -> float:
+        return elo_expected(self.rating(white, pool), self.rating(black, pool))
 
-    def update(self, white: str, black: str, pool: str, white_score: float) -> None:
+    def update(
+        self, white: str, black: str, pool: str, white_score: float, at: datetime | None = None
+    ) -> None:
         expected = self.expected(white, black, pool)
         change = self.k * (white_score - expected)
         self.ratings[(white, pool)] = self.rating(white, pool) + change
@@ -113,7 +126,9 @@ class PlainElo(Predictor[float]):
     def begin(self, players: int, pools: int) -> tuple[Any, ...]:
         return (pools, np.full(players * pools, self.new))
 
-    def learn(self, state: tuple[Any, ...], white: I64, black: I64, pool: I64, score: F64) -> F64:
+    def learn(
+        self, state: tuple[Any, ...], white: I64, black: I64, pool: I64, score: F64, at: I64
+    ) -> F64:
         from .kernels import elo_learn
 
         pools, ratings = state
@@ -144,15 +159,18 @@ def glicko2_update(
     results: list[tuple[Glicko2Rating, float]],
     tau: float,
     epsilon: float = 0.000001,
+    periods: float = 1.0,
 ) -> Glicko2Rating:
     """One rating period of Glicko-2 (Glickman's steps 2-8) for ``player`` against
-    ``results`` (opponent, score); no games: only the deviation grows (step 6)."""
+    ``results`` (opponent, score); no games: only the deviation grows (step 6).
+    ``periods``: the rating periods step 6 grows the deviation by (Glickman: 1;
+    lichess rates each game with 0, its deviation growing with time instead)."""
     mu = (player.rating - 1500.0) / GLICKO2_SCALE
     phi = player.deviation / GLICKO2_SCALE
     sigma = player.volatility
     if not results:
         return Glicko2Rating(
-            player.rating, math.sqrt(phi * phi + sigma * sigma) * GLICKO2_SCALE, sigma
+            player.rating, math.sqrt(phi * phi + periods * sigma * sigma) * GLICKO2_SCALE, sigma
         )
     v_inverse = 0.0
     delta_sum = 0.0
@@ -191,19 +209,20 @@ def glicko2_update(
             f_a = f_a / 2.0
         big_b, f_b = big_c, f_c
     new_sigma = math.exp(big_a / 2.0)
-    phi_star = math.sqrt(phi * phi + new_sigma * new_sigma)
+    phi_star = math.sqrt(phi * phi + periods * new_sigma * new_sigma)
     new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     new_mu = mu + new_phi * new_phi * delta_sum
     return Glicko2Rating(new_mu * GLICKO2_SCALE + 1500.0, new_phi * GLICKO2_SCALE, new_sigma)
 
 
 class LichessGlicko2(Predictor[Glicko2Rating]):
-    """Glicko-2 with lichess's parameters, one rating period per game (see the module)."""
+    """Glicko-2 as lichess runs it, one rating period per game (see the module)."""
 
     label = "glicko2-lichess"
     description = (
-        "Glicko-2 as lichess sets it: start 1500, RD 500, volatility 0.09, tau 0.75, "
-        "RD kept in [45, 500], one rating period per game (not a regulation)"
+        "Glicko-2 as lichess runs it: start 1500, RD 500, volatility 0.09, tau 0.75, one "
+        "rating period per game, RD growing 0.21436 periods a day between games and kept "
+        "in [45, 500], volatility at most 0.1, rating at least 400 (not a regulation)"
     )
 
     def __init__(
@@ -214,45 +233,81 @@ class LichessGlicko2(Predictor[Glicko2Rating]):
         tau: float = 0.75,
         min_deviation: float = 45.0,
         max_deviation: float = 500.0,
+        max_volatility: float = 0.1,
+        min_rating: float = 400.0,
+        periods_per_day: float = 0.21436,
     ) -> None:
         super().__init__(Glicko2Rating(start, deviation, volatility))
         self.tau = tau
         self.min_deviation = min_deviation
         self.max_deviation = max_deviation
+        self.max_volatility = max_volatility
+        self.min_rating = min_rating
+        self.periods_per_day = periods_per_day
+        self.last: dict[tuple[str, str], datetime] = {}
 
-    def expected_of(self, own: Glicko2Rating, opponent: Glicko2Rating) -> float:
+    def live(self, player: str, pool: str, at: datetime | None = None) -> Glicko2Rating:
+        """The rating at ``at``: its deviation grown by the rating periods since the
+        player's last game in the pool (step 6), kept in [45, 500]."""
+        rating = self.rating(player, pool)
+        last = self.last.get((player, pool))
+        if at is None or last is None or at <= last:
+            return self._bounded(rating)
+        periods = (at - last).total_seconds() / 86400.0 * self.periods_per_day
+        phi = rating.deviation / GLICKO2_SCALE
+        grown = math.sqrt(phi * phi + periods * rating.volatility * rating.volatility)
+        return self._bounded(Glicko2Rating(rating.rating, grown * GLICKO2_SCALE, rating.volatility))
+
+    def expected(self, white: str, black: str, pool: str, at: datetime | None = None) -> float:
         """Glickman's expected score of a game: 1 / (1 + 10^(-g(sqrt(RDa² + RDb²))
-        (Ra - Rb) / 400)), g on the Glicko scale."""
-        a, b = own, opponent
+        (Ra - Rb) / 400)), g on the Glicko scale, with the live deviations at ``at``."""
+        a, b = self.live(white, pool, at), self.live(black, pool, at)
         q = math.log(10.0) / 400.0
         combined = a.deviation * a.deviation + b.deviation * b.deviation
         g = 1.0 / math.sqrt(1.0 + 3.0 * q * q * combined / (math.pi * math.pi))
         return 1.0 / (1.0 + math.pow(10.0, -g * (a.rating - b.rating) / 400.0))
 
-    def update(self, white: str, black: str, pool: str, white_score: float) -> None:
-        a, b = self.rating(white, pool), self.rating(black, pool)
-        self.ratings[(white, pool)] = self._bounded(glicko2_update(a, [(b, white_score)], self.tau))
-        self.ratings[(black, pool)] = self._bounded(
-            glicko2_update(b, [(a, 1.0 - white_score)], self.tau)
-        )
+    def update(
+        self, white: str, black: str, pool: str, white_score: float, at: datetime | None = None
+    ) -> None:
+        a, b = self.live(white, pool, at), self.live(black, pool, at)
+        after_a = glicko2_update(a, [(b, white_score)], self.tau, periods=0.0)
+        after_b = glicko2_update(b, [(a, 1.0 - white_score)], self.tau, periods=0.0)
+        self.ratings[(white, pool)] = self._capped(after_a)
+        self.ratings[(black, pool)] = self._capped(after_b)
+        if at is not None:
+            self.last[(white, pool)] = at
+            self.last[(black, pool)] = at
 
     def _bounded(self, rating: Glicko2Rating) -> Glicko2Rating:
         deviation = min(max(rating.deviation, self.min_deviation), self.max_deviation)
         return Glicko2Rating(rating.rating, deviation, rating.volatility)
 
+    def _capped(self, rating: Glicko2Rating) -> Glicko2Rating:
+        """lichess's caps after a game: rating, deviation and volatility."""
+        bounded = self._bounded(rating)
+        return Glicko2Rating(
+            max(bounded.rating, self.min_rating),
+            bounded.deviation,
+            min(bounded.volatility, self.max_volatility),
+        )
+
     def begin(self, players: int, pools: int) -> tuple[Any, ...]:
         n = players * pools
         new = self.new
         return (pools, np.full(n, new.rating), np.full(n, new.deviation),
-                np.full(n, new.volatility))  # fmt: skip
+                np.full(n, new.volatility), np.full(n, NO_GAME, np.int64))  # fmt: skip
 
-    def learn(self, state: tuple[Any, ...], white: I64, black: I64, pool: I64, score: F64) -> F64:
+    def learn(
+        self, state: tuple[Any, ...], white: I64, black: I64, pool: I64, score: F64, at: I64
+    ) -> F64:
         from .kernels import glicko2_learn
 
-        pools, rating, deviation, volatility = state
+        pools, rating, deviation, volatility, last = state
         expected: F64 = glicko2_learn(
-            white, black, pool, score, pools, rating, deviation, volatility, self.tau,
-            self.min_deviation, self.max_deviation,
+            white, black, pool, score, at, pools, rating, deviation, volatility, last,
+            self.tau, self.min_deviation, self.max_deviation, self.max_volatility,
+            self.min_rating, self.periods_per_day,
         )  # fmt: skip
         return expected
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, func, insert, select, update
 
 from ..errors import Conflict, Forbidden, InvalidRecord, NotFound
-from ..records import Outcome, text_problem
+from ..identifiers import text_problem
+from ..records import Outcome
 from ..systems.base import GameRating
 from . import audit, codec, common, rows
 from .connection import as_utc

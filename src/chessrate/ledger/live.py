@@ -26,7 +26,8 @@ from sqlalchemy import ColumnElement, Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
-from ..records import GameRecord, Player, Result, Termination, Venue, text_problem
+from ..identifiers import text_problem
+from ..records import GameRecord, Player, Result, Termination, Venue
 from ..systems.site import SiteRules, SiteSystem
 from ..systems.site_live import (
     SERVICE_ENDINGS,

@@ -22,7 +22,7 @@ from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, InvalidRecord, NotFound
-from ..records import text_problem
+from ..identifiers import text_problem
 from . import audit, common
 from .connection import as_utc
 from .schema import player_marks

@@ -22,8 +22,8 @@ from ..numbers import from_hundredths
 from ..records import microseconds, moment
 from ..timecontrol import parse_time_control
 from . import common, rows
-from .boards import hundredths_rating
 from .connection import as_utc
+from .leaderboards import hundredths_rating
 from .schema import annulments, changes, games, players, ratings
 from .views import ChartSeries, PlayedGame, PoolSummary, SeriesPoint
 
@@ -284,7 +284,7 @@ class People:
 
     def _rank_on_list(self, player_id: str, pool: str) -> int | None:
         """The player's place on the pool's list of everyone listed (the leaderboard's
-        order, :meth:`Boards.rank <chessrate.ledger.boards.Boards.rank>`); None when the
+        order, :meth:`Boards.rank <chessrate.ledger.leaderboards.Boards.rank>`); None when the
         player is not listed."""
         try:
             return self.ledger.boards.rank(pool, player_id)[0]

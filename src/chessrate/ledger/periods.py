@@ -16,6 +16,7 @@ from sqlalchemy import Connection, func, insert, select, text, update
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..folding import search_key
+from ..identifiers import text_problem
 from ..io.fide import (
     NEW_LIST_FIELDS,
     check_rate_of_play,
@@ -27,7 +28,6 @@ from ..io.fide import (
 )
 from ..io.trf import parse_trf
 from ..numbers import from_hundredths, to_hundredths
-from ..records import text_problem
 from ..systems.fide import (
     LIST_POOLS,
     POOL,

@@ -16,16 +16,11 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, NotFound
 from ..folding import ESCAPE, contains_pattern, search_key
-from ..records import (
-    Outcome,
-    Player,
-    moment,
-    normal_id,
-    stored_id_problem,
-)
+from ..identifiers import normal_id, stored_id_problem
+from ..records import Outcome, Player, moment
 from . import codec, common, rows
-from .boards import rating_view
 from .connection import as_utc
+from .leaderboards import rating_view
 from .schema import annulments, changes, games, players, ratings
 from .views import HistoryItem, PlayerView, RatingView
 
@@ -287,7 +282,7 @@ class Players:
     def id_problems(self) -> list[str]:
         """The stored ids of players and games that a new record could not give (not in
         Unicode NFC; an invisible or bidirectional character: stored before those rules,
-        :func:`chessrate.records.stored_id_problem`), each with why. They are kept as
+        :func:`chessrate.identifiers.stored_id_problem`), each with why. They are kept as
         they were written (the history is not rewritten); ``chessrate verify`` lists
         them as warnings."""
         found: list[str] = []

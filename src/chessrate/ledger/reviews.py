@@ -39,7 +39,8 @@ from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, Forbidden, InvalidInput, InvalidRecord, NotFound
-from ..records import Outcome, text_problem
+from ..identifiers import text_problem
+from ..records import Outcome
 from . import audit, common, rows
 from .connection import as_utc
 from .schema import live_games, players, reports, reviews, tokens

@@ -24,10 +24,10 @@ from sqlalchemy import func, select
 from .analyses import Analyses
 from .annulments import Annulments
 from .audit import Audit
-from .boards import Boards
 from .bulk import Bulk
 from .connection import LedgerConnection
 from .games import Games
+from .leaderboards import Boards
 from .live import LiveGames
 from .marks import Marks
 from .people import People

@@ -12,7 +12,7 @@
   method the path does not take answers ``405`` with the same ``Allow``
   (:mod:`chessrate.service.errors` answers both through :func:`allowed_methods`).
 - **Ids in addresses are NFC.** :class:`NormalIds` puts the request's path and query
-  in Unicode NFC before routing (:func:`chessrate.records.normal_id`: the one spelling
+  in Unicode NFC before routing (:func:`chessrate.identifiers.normal_id`: the one spelling
   every id is stored in), so ``/api/v1/players/Nova%CC%81k`` (NFD) finds the player
   ``Novák``.
 """
@@ -26,7 +26,7 @@ from starlette.responses import RedirectResponse
 from starlette.routing import BaseRoute, Match, Mount
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..records import normal_id
+from ..identifiers import normal_id
 
 METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 """The order ``Allow`` lists methods in."""

@@ -20,7 +20,7 @@ from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
 from ..application import annulments as app_annulments
-from ..application import common
+from ..application import common, crosstables, player_cards
 from ..application import games as app_games
 from ..application import leaderboards as app_leaderboards
 from ..application import live as app_live
@@ -341,7 +341,7 @@ def player(
     games list, newest first, paged."""
     public = app_players.get_player(ledger, player_id)
     if ledger.info.rates_periods:  # fide: the rating by period, not game by game
-        card = app_periods.player_card(ledger, player_id)
+        card = player_cards.player_card(ledger, player_id)
         rows = [{"rating": rating} for rating in public.ratings]  # the ratings table only
         who = public.name or player_id
         charts = {
@@ -420,7 +420,7 @@ def still_why(
 MONTH = timedelta(days=31)
 
 
-def period_chart(found: app_periods.FideListPublic, label: str) -> Markup:
+def period_chart(found: player_cards.FideListPublic, label: str) -> Markup:
     """A list's rating by period as a chart (:func:`rating_chart`): a point per period
     that published a rating, at the date of its list (else its closing), each linked
     to the player's report; the line starts from the first period's starting rating,
@@ -616,13 +616,13 @@ def period_list_csv(ledger: LedgerDep, period_id: int) -> Response:
 @router.get("/periods/{period_id}/tournaments/{number}", response_class=HTMLResponse)
 def crosstable(request: Request, ledger: LedgerDep, period_id: int, number: int) -> HTMLResponse:
     """The period's ``number``-th tournament (upload order) as a crosstable."""
-    public = app_periods.period_crosstable(ledger, period_id, number)
+    public = crosstables.period_crosstable(ledger, period_id, number)
     period = app_periods.get_period(ledger, period_id)
     return _page(
         request, ledger, "crosstable.html", t=public, period=period,
         by_rank={p.start_rank: p.name for p in public.players}, points=_points,
         report_link=_report_link(period_id),
-        ranked=sorted(public.players, key=lambda p: p.place), title=app_periods.title_of,
+        ranked=sorted(public.players, key=lambda p: p.place), title=player_cards.title_of,
     )  # fmt: skip
 
 

@@ -21,19 +21,16 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from ...errors import InvalidRecord
+from ...identifiers import CONTROL_CHARACTER, ID_LONGEST, id_refusal, normal_id
 from ...records import (
-    CONTROL_CHARACTER,
     DECISIVE_TERMINATIONS,
     EARLIEST,
-    ID_LONGEST,
     LATEST,
     MAX_PLIES,
     GameRecord,
     Result,
     Termination,
     Venue,
-    id_refusal,
-    normal_id,
 )
 from ...timecontrol import TimeControl
 from .timecontrol import parse_pgn_time_control
@@ -91,8 +88,8 @@ def player_name(value: str, color: str) -> str:
     """``White``/``Black`` (``color``) as written, stripped: a lichess user name, a
     broadcast's "Surname, Name". ``?``, an empty name, or a name that is not an id (a
     ``/``, a control character, more than 200 characters:
-    :func:`~chessrate.records.id_refusal`) is refused; a name is taken in NFC
-    (:func:`~chessrate.records.normal_id`)."""
+    :func:`~chessrate.identifiers.id_refusal`) is refused; a name is taken in NFC
+    (:func:`~chessrate.identifiers.normal_id`)."""
     name = normal_id(value.strip())
     if not name or name == "?":
         raise RefusedTag(color, "is required (the player is unknown)")

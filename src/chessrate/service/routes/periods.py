@@ -9,7 +9,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Response, status
 
-from ...application import periods
+from ...application import crosstables, periods
 from ...application.common import LIST_PAGE_MAX
 from ...application.deps import LedgerDep, Now, Writer
 from .body import TEXT_TYPES, text_body, text_request_body
@@ -123,11 +123,13 @@ def period_list_csv(period_id: int, ledger: LedgerDep) -> Response:
     )
 
 
-@router.get("/{period_id}/tournaments/{number}", response_model=periods.CrosstablePublic)
-def period_crosstable(period_id: int, number: int, ledger: LedgerDep) -> periods.CrosstablePublic:
+@router.get("/{period_id}/tournaments/{number}", response_model=crosstables.CrosstablePublic)
+def period_crosstable(
+    period_id: int, number: int, ledger: LedgerDep
+) -> crosstables.CrosstablePublic:
     """The period's ``number``-th tournament (1-based, in upload order) as a crosstable,
     read from its stored TRF file."""
-    return periods.period_crosstable(ledger, period_id, number)
+    return crosstables.period_crosstable(ledger, period_id, number)
 
 
 @router.get("/{period_id}/reports/{player_id}", response_model=periods.FideReportPublic)
