@@ -21,8 +21,9 @@ from chessrate.fast import encode
 from chessrate.lab import evaluate_batch, evaluate_games, replay, scored_games, variants
 from chessrate.lab.compiled import replay_variant
 from chessrate.lab.predictors import PREDICTORS
+from chessrate.records import microseconds, moment
 from chessrate.systems import system_info
-from tests.fast.test_rules_follow import stream
+from tests.fast.test_rules_follow import START, stream
 
 VARIED = {
     "arena": ["k.blitz=10,40", "qualifying_games=3"],
@@ -113,28 +114,49 @@ def test_the_whole_evaluation_is_the_same_with_either_engine(system_id: str) -> 
 
 @pytest.mark.parametrize("make", PREDICTORS, ids=[p.label for p in PREDICTORS])
 def test_the_predictors_kernels_are_their_classes(make: Any) -> None:
-    """A random stream of 3000 games among 40 players in three pools (some players in
-    almost every game, so the deviations reach their bounds): the kernel's expected
-    score before each game is the class's, game after game, to 1e-9."""
+    """A random stream of 3000 games among 40 players in three pools over a year (some
+    players in almost every game, so the deviations reach their bounds; others back
+    after weeks, so lichess's live deviation grows): the kernel's expected score before
+    each game is the class's, game after game, to 1e-9."""
     rng = np.random.default_rng(7)
     n, players, pools = 3000, 40, 3
     white = np.where(rng.random(n) < 0.3, 0, rng.integers(0, players, n)).astype(np.int64)
     black = ((white + rng.integers(1, players, n)) % players).astype(np.int64)
     pool = rng.integers(0, pools, n).astype(np.int64)
     score = rng.choice([0.0, 0.5, 1.0], n)
-    fast = make().replay(white, black, pool, score, players, pools)
+    seconds = np.cumsum(rng.integers(0, 3 * 3600, n))  # up to three hours apart; ties
+    at = (microseconds(START) + seconds * 1_000_000 + rng.integers(0, 10**6, n)).astype(np.int64)
+    at.sort()
+    fast = make().replay(white, black, pool, score, at, players, pools)
     predictor = make()
     expected = []
-    for w, b, p, y in zip(white.tolist(), black.tolist(), pool.tolist(), score.tolist(),
-                          strict=True):  # fmt: skip
-        expected.append(predictor.expected(f"p{w}", f"p{b}", f"pool{p}"))
-        predictor.update(f"p{w}", f"p{b}", f"pool{p}", y)
+    for w, b, p, y, t in zip(white.tolist(), black.tolist(), pool.tolist(), score.tolist(),
+                             at.tolist(), strict=True):  # fmt: skip
+        when = moment(t)
+        expected.append(predictor.expected(f"p{w}", f"p{b}", f"pool{p}", when))
+        predictor.update(f"p{w}", f"p{b}", f"pool{p}", y, when)
     assert fast.shape == (n,)
     assert np.abs(fast - np.array(expected)).max() <= 1e-9
     learner = make()  # the same stream learnt in three parts, as the lab's thread does
     state = learner.begin(players, pools)
-    parts = [learner.learn(state, white[a:b], black[a:b], pool[a:b], score[a:b])
+    parts = [learner.learn(state, white[a:b], black[a:b], pool[a:b], score[a:b], at[a:b])
              for a, b in ((0, 1000), (1000, 1001), (1001, n))]  # fmt: skip
     assert np.array_equal(np.concatenate(parts), fast)
     assert len(set(expected)) > n // 2  # the ratings moved
     assert not any(math.isnan(e) for e in fast.tolist())
+
+
+def test_a_ledgers_order_is_kept_by_both_engines() -> None:
+    """``in_order`` (a ledger's commit order): the games rated as given, not by
+    ``played_at``; both engines give the same evaluation, and another one than by time."""
+    players, games = stream("site", 9)
+    shuffled = list(reversed(games))  # committed in another order than played
+    refused: list[InvalidRecord] = []
+    vary = VARIED["site"]
+    reference = evaluate_games("site", shuffled, players, vary, "s", refused.append,
+                               in_order=True)  # fmt: skip
+    compiled = evaluate_batch("site", encode(shuffled), players, vary, "s", lambda e: None,
+                              in_order=True)  # fmt: skip
+    same(reference, compiled)
+    by_time = evaluate_games("site", shuffled, players, vary, "s", lambda e: None)
+    assert by_time.variants != reference.variants
