@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from chessrate.cli import main
@@ -100,3 +101,26 @@ def test_a_ledger_that_rates_periods_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["evaluate", "--db", url])
     assert result.exit_code == 2
     assert "the ledger rates fide periods: evaluate needs one that rates games" in result.stderr
+
+
+def test_cli_db_with_either_engine_and_two_jobs(tmp_path: Path) -> None:
+    """--db with --engine and --jobs: the compiled replay keeps the commit order too,
+    and two jobs print what one prints."""
+    url = f"sqlite:///{tmp_path / 'l.db'}"
+    imported(url).dispose()
+    runner = CliRunner()
+    args = ["evaluate", "--db", url, "--vary", "k=10,40", "--vary", "k_new=16,48", "--json"]
+    printed = {}
+    for engine, jobs in (("reference", "1"), ("compiled", "1"), ("compiled", "2")):
+        result = runner.invoke(main, [*args, "--engine", engine, "--jobs", jobs])
+        assert result.exit_code == 0, result.stderr
+        printed[engine, jobs] = result.stdout
+    assert printed["compiled", "2"] == printed["compiled", "1"]
+    reference = json.loads(printed["reference", "1"])
+    compiled = json.loads(printed["compiled", "1"])
+    assert [v["label"] for v in compiled["variants"]] == [v["label"] for v in reference["variants"]]
+    for ours, theirs in zip(compiled["variants"], reference["variants"], strict=True):
+        assert ours["deviance"] == pytest.approx(theirs["deviance"], abs=2e-6)
+        assert [p["against_base"] for p in ours["pools"]] == [
+            p["against_base"] for p in theirs["pools"]
+        ]
