@@ -13,7 +13,11 @@ Every run is checked: the JSON has every variant, and the one-variant run's base
 deviance is the 50-variant run's. Then the predictive quality on the bigger stream
 (``--deviance-games``, 2 M by default; every system the generator makes): the mean
 deviance of each system's base rules beside the two reference predictors, from
-``chessrate evaluate --json`` (its wall time too).
+``chessrate evaluate --json`` (its wall time too); and the same on the real games kept
+in ``bench/data`` (:data:`REAL`: two lichess players' exports, Magnus Carlsen's
+over-the-board games, a FIDE world rapid championship) under every system that rates
+them (``--skip-invalid``: a record a system refuses, a non-member in ``arena``, a game
+without a time control, is left out and counted).
 
 Prints the machine (cores, CPU model, the load average before and after: other work
 on the machine slows every row) and two tables; ``--write-results`` replaces the
@@ -45,6 +49,13 @@ CHESSRATE = str(Path(PYTHON).with_name("chessrate"))
 K = (10, 15, 20, 25, 30, 35, 40, 45, 50, 60)
 K_NEW = (16, 24, 32, 40, 48)
 SYSTEMS = ("arena", "corr", "site")
+REAL = (
+    ("fairplay/lichess_cmrade.pgn", "lichess, one player 1000-1800, mostly bullet"),
+    ("fairplay/lichess_bfx.pgn", "lichess, one player 1600-2000, blitz and rapid"),
+    ("fairplay/carlsen.pgn", "Carlsen's over-the-board games, 2000-2880"),
+    ("lab/fwwrc_2024_rapid.pgn", "FIDE Women's World Rapid 2024, 110 players"),
+)
+"""The real games files under ``bench/data`` (their sources: the SOURCE.md beside them)."""
 
 
 def stream(games: int, players: int, data: Path | None) -> Path:
@@ -141,6 +152,30 @@ def measure_deviance(
     return rows
 
 
+def measure_real(
+    work: Path,
+) -> list[tuple[str, str, str, int, int, int, float | None, float | None, float | None]]:
+    """Each real file under each system: (file, what, system, games read, records left
+    out, scored, base deviance, elo, glicko)."""
+    rows = []
+    for name, what in REAL:
+        path = HERE / "data" / name
+        for system in SYSTEMS:
+            out = work / "real.json"
+            command = [CHESSRATE, "evaluate", str(path), "--system", system, "--json",
+                       "--skip-invalid"]  # fmt: skip
+            with out.open("w", encoding="utf-8") as handle:
+                done = subprocess.run(command, stdout=handle, stderr=subprocess.PIPE,
+                                      text=True, check=True)  # fmt: skip
+            skipped = sum(1 for line in done.stderr.splitlines() if line.startswith("skipped "))
+            data = json.loads(out.read_text(encoding="utf-8"))
+            scored, rules = overall(data["variants"][0]["pools"])
+            found = {p["label"]: overall(p["pools"])[1] for p in data["predictors"]}
+            rows.append((name, what, system, data["games"], skipped, scored, rules,
+                         found["elo-k20"], found["glicko2-lichess"]))  # fmt: skip
+    return rows
+
+
 def machine() -> str:
     model = platform.processor() or platform.machine()
     try:
@@ -181,6 +216,7 @@ def main() -> None:
         work = Path(folder)
         speed = measure_speed(small, args, work)
         deviance = measure_deviance(big, work)
+        real = measure_real(work)
     lines = [
         f"machine: {machine()}; {date.today().isoformat()}",
         f"load average (1, 5, 15 min) before: {before}; after: {load()}",
@@ -206,6 +242,21 @@ def main() -> None:
         f"| {system} | {games:,} | {scored:,} | {number(rules)} | {number(elo)} | "
         f"{number(glicko)} | {seconds:.1f} |"
         for system, games, scored, rules, elo, glicko, seconds in deviance
+    ]
+    lines += [
+        "",
+        "The same on real games (bench/data; `--skip-invalid`: the records a system refuses "
+        "are left out, e.g. every game of a non-member in arena, or without a time control "
+        "in site); ratings start afresh (the files' Elo tags are not read):",
+        "",
+        "| file | what | system | games | left out | scored | base rules | elo-k20 | "
+        "glicko2-lichess |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {name} | {what} | {system} | {games:,} | {skipped:,} | {scored:,} | "
+        f"{number(rules)} | {number(elo)} | {number(glicko)} |"
+        for name, what, system, games, skipped, scored, rules, elo, glicko in real
     ]
     table = "\n".join(lines)
     print(table)

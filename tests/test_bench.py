@@ -118,6 +118,9 @@ def test_evaluate_benchmark_runs_every_measurement(tmp_path: Path) -> None:
     assert "51 variants measured" in out
     for system in ("arena", "corr", "site"):
         assert f"| {system} | 2,500 | " in out, system
+    fwwrc = "| lab/fwwrc_2024_rapid.pgn | FIDE Women's World Rapid 2024, 110 players |"
+    assert f"{fwwrc} site | 605 | 0 | 1,210 | " in out  # two pools a game, none refused
+    assert f"{fwwrc} arena | 605 | 605 | 0 | - |" in out  # no arena member played
 
 
 def test_detector_eval_judges_the_stored_corpus(tmp_path: Path) -> None:
