@@ -12,7 +12,6 @@ import pytest
 
 from chessrate.lab import (
     InvalidVariant,
-    as_json,
     compare,
     deviance,
     evaluate,
@@ -22,6 +21,7 @@ from chessrate.lab import (
     spearman,
     variants,
 )
+from chessrate.lab.output import as_json
 from chessrate.lab.predictors import Glicko2Rating, LichessGlicko2, PlainElo, glicko2_update
 from chessrate.records import GameRecord
 from chessrate.systems import ArenaRules, SiteRules

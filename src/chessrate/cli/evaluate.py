@@ -10,7 +10,8 @@ import click
 
 from ..errors import InvalidInput, InvalidRecord
 from ..io.lists import write_all
-from ..lab import Evaluation, Progress, as_json, as_text, evaluate
+from ..lab import Evaluation, Progress, evaluate
+from ..lab.output import as_json, as_text
 from ..lab.report import as_html
 from .common import (
     ProgressBars,

@@ -32,7 +32,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from . import MOVERS, Evaluation, Mover, Quality, VariantResult, _num, learning_label
+from . import MOVERS, Evaluation, Mover, Quality, VariantResult, learning_label
+from .output import number_text
 
 CHANCE = math.log10(2)
 """The deviance of always predicting 0.5."""
@@ -358,9 +359,9 @@ def _variants_section(
             cells = [
                 f'<th scope="row" class="label">{series.label_html()}</th>',
                 f"<td>{q.games}</td>",
-                f"<td>{_num(q.deviance)}</td>",
+                f"<td>{number_text(q.deviance)}</td>",
                 f"<td>{versus}</td>",
-                f"<td>{_num(q.brier)}</td>",
+                f"<td>{number_text(q.brier)}</td>",
                 f"<td>{_e(q.expectation)}</td>",
             ]
             return _row(cells, series.base)
@@ -394,7 +395,7 @@ def _deviance(series: _Series, column: str, active: Sequence[str]) -> float | No
 
 
 def _bold(value: float | None, best: float | None) -> str:
-    text = _num(value)
+    text = number_text(value)
     return f"<strong>{text}</strong>" if value is not None and value == best else text
 
 
@@ -551,7 +552,8 @@ def _calibration_figure(pool: str, plotted: Sequence[_Series], ident: str) -> st
             rows.append(
                 f'<tr><th scope="row" class="label">{_e(s.text)}</th>'
                 f"<td>{b.low:.1f}-{b.high:.1f}</td><td>{b.count}</td>"
-                f"<td>{_num(b.mean_expected, 3)}</td><td>{_num(b.mean_observed, 3)}</td></tr>"
+                f"<td>{number_text(b.mean_expected, 3)}</td>"
+                f"<td>{number_text(b.mean_observed, 3)}</td></tr>"
             )
     names = ", ".join(s.text for _, s, q in series if q is not None and q.games)
     label = (
@@ -679,7 +681,7 @@ def _learning_figure(pool: str, plotted: Sequence[_Series], ident: str) -> str:
                 rows.append(
                     f'<tr><th scope="row" class="label">{_e(s.text)}</th>'
                     f"<td>{_e(learning_label(b))}</td><td>{b.count}</td>"
-                    f"<td>{_num(b.deviance)}</td></tr>"
+                    f"<td>{number_text(b.deviance)}</td></tr>"
                 )
             else:
                 if len(run) > 1:
@@ -761,7 +763,7 @@ def _changes_section(evaluation: Evaluation) -> list[str]:
                 continue
             rows.append(
                 f'<tr><th scope="row" class="label">{_e(p.pool)}</th><td>{c.players}</td>'
-                f"<td>{_num(c.spearman)}</td><td>{c.state_changed}</td></tr>"
+                f"<td>{number_text(c.spearman)}</td><td>{c.state_changed}</td></tr>"
             )
             moved += _mover_rows(p.pool, c.risers)
             moved += _mover_rows(p.pool, c.fallers)
