@@ -340,18 +340,59 @@ def workers_of(server: int) -> list[int]:
     return sorted(found)
 
 
+def connections_in_hand(pid: int, port: int) -> int:
+    """How many accepted connections to ``port`` the process ``pid`` holds open
+    (established TCP sockets among its file descriptors): requests it has taken and not
+    yet closed."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:  # closed meanwhile
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    held = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "01" and int(local.rsplit(":", 1)[1], 16) == port and inode in inodes:
+                held += 1
+    return held
+
+
+def freeze_holding_a_request(pid: int, port: int, seconds: float = 30) -> None:
+    """Stop (SIGSTOP) the worker ``pid`` at a moment it holds a request: stopped, it
+    cannot answer it, so killing it then leaves a game unanswered (what the test is
+    about), whichever worker the kernel handed the connections to."""
+    deadline = time.monotonic() + seconds
+    while True:
+        os.kill(pid, signal.SIGSTOP)
+        if connections_in_hand(pid, port):
+            return
+        os.kill(pid, signal.SIGCONT)
+        assert time.monotonic() < deadline, "the worker never held a request"
+        time.sleep(0.002)
+
+
 @pytest.mark.slow  # a real server's worker killed under load
 def test_one_killed_worker_leaves_the_other_serving(ledger_url: str) -> None:
-    """One of two workers killed (SIGKILL) under load, after 150 of 500 games
-    were acknowledged. The other goes on answering alone, 150 games more (uvicorn's
-    supervisor is paused meanwhile (SIGSTOP): it would start a new worker within half a
-    second); then the supervisor, let go, replaces the dead worker, and the same server
-    answers the games sent anew."""
+    """One of two workers killed (SIGKILL) under load, after 150 of 500 games were
+    acknowledged, at a moment it holds a request. The other goes on answering alone, 150
+    games more (uvicorn's supervisor is paused meanwhile (SIGSTOP): it would start a new
+    worker within half a second); then the supervisor, let go, replaces the dead worker,
+    and the same server answers the games sent anew."""
     load = Load(ledger_url, games=500)
     with server_process(ledger_url, workers=2) as (base, server):
         killed, survivor = workers_of(server.pid)
         load.start(base)
         load.wait_for(150)
+        freeze_holding_a_request(killed, int(base.rsplit(":", 1)[1]))
         os.kill(server.pid, signal.SIGSTOP)
         try:
             os.kill(killed, signal.SIGKILL)
