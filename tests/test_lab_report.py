@@ -101,8 +101,14 @@ def test_every_variant_and_predictor_in_the_summary_best_first(odd: Evaluation) 
     page = as_html(odd)
     summary = page[page.index('id="summary-table"') : page.index("</table>")]
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", summary)[1:]  # the header row first
-    labels = [re.search(r'<th scope="row" class="label">([^<]*)', row) for row in rows]
-    shown = [html.unescape(m.group(1).strip()) for m in labels if m]
+    labels = [re.search(r'<th scope="row" class="label">(.*?)</th>', row) for row in rows]
+    shown = [
+        html.unescape(
+            re.sub(r"<[^>]+>", "", re.sub(r'<span class="tag">.*?</span>', "", m[1]))
+        ).strip()
+        for m in labels
+        if m
+    ]
     expected = [r.variant.label for r in odd.variants] + [p.label for p in odd.predictors]
     assert shown == expected
     cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row) for row in rows]
@@ -111,7 +117,10 @@ def test_every_variant_and_predictor_in_the_summary_best_first(odd: Evaluation) 
     assert variant_means == sorted(variant_means)
     assert variant_means == [round(r.deviance, 4) for r in odd.variants]
     for predictor in odd.predictors:
-        assert f'{predictor.label} <span class="tag">not a regulation</span>' in page
+        assert (
+            f'<span class="setting">{predictor.label}</span> <span class="tag">not a '
+            "regulation</span>"
+        ) in page
     assert "the system's rules</span>" in page  # the base rules are marked
 
 

@@ -80,6 +80,7 @@ caption span { display: inline-block; position: sticky; left: .6rem;
 th, td { padding: .3rem .6rem; border-top: 1px solid var(--line); text-align: right;
   vertical-align: top; white-space: nowrap; }
 thead th { background: var(--panel); }
+.setting { white-space: nowrap; }
 th.label, td.label { text-align: left; white-space: normal; min-width: 7rem;
   max-width: 22rem; overflow-wrap: anywhere; }
 th.text, td.text { text-align: left; }
@@ -143,7 +144,9 @@ class _Series:
             tag = ' <span class="tag">the system\'s rules</span>'
         elif self.predictor:
             tag = ' <span class="tag">not a regulation</span>'
-        return f"{_e(self.label)}{tag}"
+        # one varied field=value never breaks inside: the label wraps between them
+        words = " ".join(f'<span class="setting">{_e(w)}</span>' for w in self.label.split(" "))
+        return f"{words}{tag}"
 
     @property
     def text(self) -> str:
@@ -194,7 +197,7 @@ def as_html(evaluation: Evaluation) -> str:
     plotted += predictors
     plotted = plotted[: len(SHAPES)]
 
-    title = f"Rating lab: {evaluation.system} · {evaluation.games} games from {evaluation.source}"
+    title = f"Rating lab: {evaluation.system} · {evaluation.games:,} games from {evaluation.source}"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -231,7 +234,7 @@ def _summary_line(
     what = "the base rules only" if varied <= 0 else f"the base rules and {varied} varied"
     pools = ", ".join(_e(p) for p in active) or "none"
     return (
-        f'<p class="meta">{evaluation.games} games from <code>{_e(evaluation.source)}</code> · '
+        f'<p class="meta">{evaluation.games:,} games from <code>{_e(evaluation.source)}</code> · '
         f"{len(variants)} variant{'s' if len(variants) != 1 else ''} ({what}) · "
         f"pools with scored games: {pools}</p>"
     )
@@ -358,7 +361,7 @@ def _variants_section(
                 versus = _signed(q.deviance - base_q.deviance)
             cells = [
                 f'<th scope="row" class="label">{series.label_html()}</th>',
-                f"<td>{q.games}</td>",
+                f"<td>{q.games:,}</td>",
                 f"<td>{number_text(q.deviance)}</td>",
                 f"<td>{versus}</td>",
                 f"<td>{number_text(q.brier)}</td>",
@@ -551,7 +554,7 @@ def _calibration_figure(pool: str, plotted: Sequence[_Series], ident: str) -> st
             svg.append(_marker(n, px, py, 3 + 7 * math.sqrt(b.count / most)))
             rows.append(
                 f'<tr><th scope="row" class="label">{_e(s.text)}</th>'
-                f"<td>{b.low:.1f}-{b.high:.1f}</td><td>{b.count}</td>"
+                f"<td>{b.low:.1f}-{b.high:.1f}</td><td>{b.count:,}</td>"
                 f"<td>{number_text(b.mean_expected, 3)}</td>"
                 f"<td>{number_text(b.mean_observed, 3)}</td></tr>"
             )
@@ -680,7 +683,7 @@ def _learning_figure(pool: str, plotted: Sequence[_Series], ident: str) -> str:
                 svg.append(_marker(n, x(i), y(b.deviance), 4.5))
                 rows.append(
                     f'<tr><th scope="row" class="label">{_e(s.text)}</th>'
-                    f"<td>{_e(learning_label(b))}</td><td>{b.count}</td>"
+                    f"<td>{_e(learning_label(b))}</td><td>{b.count:,}</td>"
                     f"<td>{number_text(b.deviance)}</td></tr>"
                 )
             else:
@@ -762,7 +765,7 @@ def _changes_section(evaluation: Evaluation) -> list[str]:
             if c is None or (c.players == 0 and c.state_changed == 0):
                 continue
             rows.append(
-                f'<tr><th scope="row" class="label">{_e(p.pool)}</th><td>{c.players}</td>'
+                f'<tr><th scope="row" class="label">{_e(p.pool)}</th><td>{c.players:,}</td>'
                 f"<td>{number_text(c.spearman)}</td><td>{c.state_changed}</td></tr>"
             )
             moved += _mover_rows(p.pool, c.risers)
