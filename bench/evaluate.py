@@ -43,6 +43,9 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from results_file import replace_section  # noqa: E402
+
 PYTHON = sys.executable
 CHESSRATE = str(Path(PYTHON).with_name("chessrate"))
 
@@ -265,20 +268,12 @@ def main() -> None:
 
 
 def write_results(table: str) -> None:
-    results = HERE / "RESULTS.md"
-    text = results.read_text(encoding="utf-8")
     heading = "## The rating lab on the compiled replay (bench/evaluate.py)"
-    section = (
+    replace_section(
+        heading,
         f"{heading}\n\nWritten by `bench/evaluate.py --write-results`, which replaces this "
-        "section.\n\n" + table + "\n"
+        "section.\n\n" + table + "\n",
     )
-    if heading in text:
-        start = text.index(heading)
-        end = text.find("\n## ", start + len(heading))
-        text = text[:start] + section + ("" if end < 0 else text[end:])
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    results.write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

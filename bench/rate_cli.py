@@ -37,6 +37,9 @@ from datetime import date
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from results_file import replace_section  # noqa: E402
+
 PYTHON = sys.executable
 CHESSRATE = str(Path(PYTHON).with_name("chessrate"))
 
@@ -194,20 +197,12 @@ def render(rows: list[tuple[str, float, str]], games: Path, players: Path,
 
 
 def write_results(table: str) -> None:
-    results = HERE / "RESULTS.md"
-    text = results.read_text(encoding="utf-8")
     heading = "## `chessrate rate` end to end (bench/rate_cli.py)"
-    section = (
+    replace_section(
+        heading,
         f"{heading}\n\nWritten by `bench/rate_cli.py --write-results`, which replaces this "
-        "section.\n\n" + table + "\n"
+        "section.\n\n" + table + "\n",
     )
-    if heading in text:
-        start = text.index(heading)
-        end = text.find("\n## ", start + len(heading))
-        text = text[:start] + section + ("" if end < 0 else text[end:])
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    results.write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

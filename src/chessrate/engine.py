@@ -106,11 +106,13 @@ class Engine(Generic[S]):
         games: Iterable[GameRecord],
         on_invalid: Callable[[InvalidRecord], None] | None = None,
         progress: Callable[[int], None] | None = None,
+        in_order: bool = False,
     ) -> list[GameRating[S]]:
-        """Apply games in rating order. A refused game raises, unless ``on_invalid`` is
-        given: then it is reported there, skipped, and the rest is rated."""
+        """Apply games in rating order (``in_order``: in the order given, as a ledger
+        rated them). A refused game raises, unless ``on_invalid`` is given: then it is
+        reported there, skipped, and the rest is rated."""
         applied = []
-        for game in in_rating_order(games):
+        for game in games if in_order else in_rating_order(games):
             try:
                 rating = self.apply(game)
                 if rating.game is game:  # not a repeat of an earlier identical record

@@ -514,18 +514,7 @@ def replay(
     """The reference engine's replay of ``games`` under ``rules``: in rating order
     (``played_at``), or in the order given when ``in_order`` (a ledger's commit order)."""
     engine: Engine[Any] = Engine(system_info(system_id).rating_system(rules), players)
-    if not in_order:
-        engine.replay(games, on_invalid, progress)
-        return engine
-    for game in games:
-        try:
-            engine.apply(game)
-        except InvalidRecord as error:
-            if on_invalid is None:
-                raise
-            on_invalid(error)
-        if progress is not None:
-            progress(1)
+    engine.replay(games, on_invalid, progress, in_order)
     return engine
 
 
