@@ -24,21 +24,14 @@ the same :class:`Evaluation`, the floats up to the order of their sums.
 
 from __future__ import annotations
 
-import bisect
-import dataclasses
-import itertools
-import math
 import multiprocessing
 import os
-import typing
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ..engine import Engine
 from ..errors import InvalidInput, InvalidRecord
@@ -46,297 +39,66 @@ from ..io.games import read_games, read_players
 from ..rating import ENGINES
 from ..records import GameRecord, Outcome, Player
 from ..systems import system_info
-from ..systems.base import GameRating, ListEntry, Rules
+from ..systems.base import GameRating, Rules
+from .lists import MOVERS, Comparison, Mover, compare, spearman
 from .predictors import PREDICTORS, elo_expected
+from .quality import (
+    BINS,
+    CLAMP_HIGH,
+    CLAMP_LOW,
+    EXPERIENCE,
+    Bin,
+    Learning,
+    Quality,
+    deviance,
+    experience_bucket,
+    learning_label,
+    quality,
+    quality_of,
+)
+from .results import Evaluation, PoolResult, PredictorResult, Progress, VariantResult
+from .variants import InvalidVariant, Variant, parse_value, parse_vary, variants
 
 if TYPE_CHECKING:
     from ..fast import Roster
 
-CLAMP_LOW = 0.01
-CLAMP_HIGH = 0.99
-"""The Kaggle "Chess Ratings 2" deviance clamps the expected score to [0.01, 0.99]."""
-
-BINS = 10
-"""Calibration bins of the expected score: [0, 0.1), ..., [0.9, 1]."""
-
-MOVERS = 5
-"""How many risers and fallers a comparison lists."""
-
-EXPERIENCE = (0, 1, 5, 10, 20, 50, 100)
-"""The lower ends of the games-played buckets of :attr:`Quality.by_games`: [0, 1),
-[1, 5), ..., [100, inf). A game's experience is the number of rated games in the pool
-that the less experienced of its two players had before it: how far each variant has
-learnt the newer player."""
-
-
-class InvalidVariant(InvalidInput):
-    """A ``--vary`` the system's rules cannot take: an unknown field, or a value its
-    type or the lab's checks refuse. Names the field and the value."""
-
-
-# -- variants -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """One set of rules to replay with: ``label`` names the varied values (``base``
-    for the system's own rules)."""
-
-    label: str
-    rules: Rules
-    varied: tuple[tuple[str, str], ...] = ()
-
-
-def parse_vary(spec: str) -> tuple[str, list[str]]:
-    """``FIELD=V1,V2,...`` as the field and its values (text)."""
-    name, sep, values = spec.partition("=")
-    name = name.strip()
-    texts = [v.strip() for v in values.split(",")] if sep else []
-    if not name or not texts or any(not v for v in texts):
-        raise InvalidVariant(f"--vary {spec!r}: expected FIELD=V1,V2,... (no empty value)")
-    return name, texts
-
-
-def _field_types(rules: Rules) -> dict[str, Any]:
-    try:
-        return typing.get_type_hints(type(rules))
-    except Exception:  # an annotation that does not resolve: the default's type
-        return {f.name: type(getattr(rules, f.name)) for f in dataclasses.fields(rules)}  # type: ignore[arg-type]
-
-
-def _parse_scalar(kind: Any, text: str, name: str) -> Any:
-    """``text`` as a value of ``kind`` (int, Decimal, str or an enum), refused with the
-    field and the value named."""
-    refused = f"--vary {name}: {text!r} is not "
-    if kind is bool:
-        lowered = text.lower()
-        if lowered in ("true", "yes", "1"):
-            return True
-        if lowered in ("false", "no", "0"):
-            return False
-        raise InvalidVariant(refused + "true or false")
-    if kind is int:
-        try:
-            value: Any = int(text)
-        except ValueError:
-            raise InvalidVariant(refused + "a whole number") from None
-        if value < 0:
-            raise InvalidVariant(f"--vary {name}: {text!r}: a rule's number is never negative")
-        return value
-    if kind is Decimal:
-        try:
-            number = Decimal(text)
-        except InvalidOperation:
-            raise InvalidVariant(refused + "a decimal number") from None
-        if not number.is_finite():
-            raise InvalidVariant(refused + "a finite number")
-        if number < 0:
-            raise InvalidVariant(f"--vary {name}: {text!r}: a rule's number is never negative")
-        return number
-    if kind is str:
-        return text
-    raise InvalidVariant(f"--vary {name}: a field of type {kind!r} cannot be varied")
-
-
-def parse_value(rules: Rules, name: str, text: str) -> Any:
-    """The value of rule field ``name`` for ``text``, parsed by the field's type: a
-    whole number, a decimal, or (``FIELD.KEY``) one entry of a mapping field such as
-    arena's ``k.blitz`` or site's ``weights.bullet``. Returns the whole field's new
-    value (a mapping with the one entry replaced)."""
-    top, _, key = name.partition(".")
-    fields = {f.name for f in dataclasses.fields(rules)}  # type: ignore[arg-type]
-    if top not in fields:
-        known = ", ".join(sorted(fields))
-        raise InvalidVariant(
-            f"--vary {name}: the {type(rules).__name__} has no field {top!r} (fields: {known})"
-        )
-    kind = _field_types(rules)[top]
-    current = getattr(rules, top)
-    if isinstance(current, dict):
-        if not key:
-            keys = ", ".join(str(k) for k in current)
-            raise InvalidVariant(
-                f"--vary {name}: {top} is a mapping; vary one entry, {top}.KEY (keys: {keys})"
-            )
-        matching = [k for k in current if str(k) == key]
-        if not matching:
-            keys = ", ".join(str(k) for k in current)
-            raise InvalidVariant(f"--vary {name}: {top} has no key {key!r} (keys: {keys})")
-        args = typing.get_args(kind)
-        value_kind = args[1] if len(args) == 2 else type(current[matching[0]])
-        updated = dict(current)
-        updated[matching[0]] = _parse_scalar(value_kind, text, name)
-        return updated
-    if key:
-        raise InvalidVariant(f"--vary {name}: {top} is not a mapping (no .KEY)")
-    return _parse_scalar(kind, text, name)
-
-
-def variants(rules: Rules, specs: Sequence[str]) -> list[Variant]:
-    """The base rules, then every combination (the cartesian product) of the varied
-    fields' values, each a real ``Rules`` built with :func:`dataclasses.replace`."""
-    axes: list[tuple[str, list[tuple[str, Any]]]] = []
-    seen: set[str] = set()
-    for spec in specs:
-        name, texts = parse_vary(spec)
-        if name in seen:
-            raise InvalidVariant(f"--vary {name}: given twice")
-        seen.add(name)
-        axes.append((name, [(text, parse_value(rules, name, text)) for text in texts]))
-    result = [Variant("base", rules)]
-    if not axes:
-        return result
-    for combination in itertools.product(*(values for _, values in axes)):
-        changed = rules
-        varied: list[tuple[str, str]] = []
-        for (name, _), (text, value) in zip(axes, combination, strict=True):
-            top = name.partition(".")[0]
-            if top == name or not isinstance(getattr(changed, top), dict):
-                changed = dataclasses.replace(changed, **{top: value})  # type: ignore[type-var]
-            else:  # merge the one entry into what earlier axes set
-                merged = dict(getattr(changed, top))
-                key = name.partition(".")[2]
-                for k, v in value.items():
-                    if str(k) == key:
-                        merged[k] = v
-                changed = dataclasses.replace(changed, **{top: merged})  # type: ignore[type-var]
-            varied.append((name, text))
-        label = " ".join(f"{n}={t}" for n, t in varied)
-        result.append(Variant(label, changed, tuple(varied)))
-    return result
-
-
-# -- predictive quality ---------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Bin:
-    """One calibration bin: the games whose expectation fell in [low, high)."""
-
-    low: float
-    high: float
-    count: int
-    mean_expected: float | None
-    mean_observed: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class Learning:
-    """The games whose experience (see :data:`EXPERIENCE`) was in [low, high); ``high``
-    None for the last bucket."""
-
-    low: int
-    high: int | None
-    count: int
-    deviance: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class Quality:
-    """How well the expected scores of ``games`` predicted their results."""
-
-    games: int
-    deviance: float | None
-    brier: float | None
-    bins: tuple[Bin, ...]
-    expectation: str = ""
-    """Where the expected scores came from: ``system`` (the system's ``pd``), ``elo``
-    (the logistic Elo expectation from the pre-game ratings), ``system+elo``, or the
-    predictor's own."""
-    by_games: tuple[Learning, ...] = ()
-    """The mean deviance by the experience of the game's newer player (one bucket per
-    :data:`EXPERIENCE` entry; empty when the games' experience is not known)."""
-
-
-def deviance(expected: float, score: float) -> float:
-    """Kaggle "Chess Ratings 2": -(y log10(E) + (1 - y) log10(1 - E)), E clamped to
-    [0.01, 0.99]."""
-    e = min(max(expected, CLAMP_LOW), CLAMP_HIGH)
-    return -(score * math.log10(e) + (1.0 - score) * math.log10(1.0 - e))
-
-
-def experience_bucket(games: int) -> int:
-    """The index in :data:`EXPERIENCE` of the bucket of ``games`` games played."""
-    return bisect.bisect_right(EXPERIENCE, games) - 1
-
-
-def learning_label(bucket: Learning) -> str:
-    """A games-played bucket in words: ``0``, ``1-4``, ..., ``100+``."""
-    if bucket.high is None:
-        return f"{bucket.low}+"
-    if bucket.high == bucket.low + 1:
-        return str(bucket.low)
-    return f"{bucket.low}-{bucket.high - 1}"
-
-
-def quality(
-    pairs: Iterable[tuple[float, float]],
-    expectation: str = "",
-    experience: Iterable[int] | None = None,
-) -> Quality:
-    """Mean deviance, Brier score and calibration of (expected, score) pairs; with
-    ``experience`` (each pair's games played by the newer player, in the same order),
-    also the deviance by games played (:func:`quality_of`)."""
-    items = list(pairs)
-    expected = np.array([e for e, _ in items], np.float64)
-    score = np.array([y for _, y in items], np.float64)
-    games = None
-    if experience is not None:
-        games = np.fromiter(experience, np.int64)
-        if games.shape[0] != len(items):
-            raise ValueError("one experience per pair")
-    return quality_of(expected, score, expectation, games)
-
-
-def quality_of(
-    expected: npt.NDArray[np.float64],
-    score: npt.NDArray[np.float64],
-    expectation: str = "",
-    experience: npt.NDArray[np.int64] | None = None,
-) -> Quality:
-    """:func:`quality` of arrays: White's expected score and score of each game, and
-    the newer player's games before it (numpy; the sums in numpy's order)."""
-    n = int(expected.shape[0])
-    index = np.minimum((expected * BINS).astype(np.int64), BINS - 1)
-    counts = np.bincount(index, minlength=BINS)
-    total_e = np.bincount(index, expected, minlength=BINS)
-    total_y = np.bincount(index, score, minlength=BINS)
-    bins = tuple(
-        Bin(
-            b / BINS,
-            (b + 1) / BINS,
-            int(counts[b]),
-            float(total_e[b] / counts[b]) if counts[b] else None,
-            float(total_y[b] / counts[b]) if counts[b] else None,
-        )
-        for b in range(BINS)
-    )
-    clamped = np.clip(expected, CLAMP_LOW, CLAMP_HIGH)
-    losses = -(score * np.log10(clamped) + (1.0 - score) * np.log10(1.0 - clamped))
-    by_games: tuple[Learning, ...] = ()
-    if experience is not None:
-        bucket = np.searchsorted(np.array(EXPERIENCE), experience, side="right") - 1
-        learnt = np.bincount(bucket, minlength=len(EXPERIENCE))
-        total = np.bincount(bucket, losses, minlength=len(EXPERIENCE))
-        by_games = tuple(
-            Learning(
-                low,
-                EXPERIENCE[i + 1] if i + 1 < len(EXPERIENCE) else None,
-                int(learnt[i]),
-                float(total[i] / learnt[i]) if learnt[i] else None,
-            )
-            for i, low in enumerate(EXPERIENCE)
-        )
-    if n == 0:
-        return Quality(0, None, None, bins, expectation, by_games)
-    return Quality(
-        n,
-        float(losses.sum() / n),
-        float(((expected - score) ** 2).sum() / n),
-        bins,
-        expectation,
-        by_games,
-    )
+__all__ = [
+    "BINS",
+    "CLAMP_HIGH",
+    "CLAMP_LOW",
+    "EXPERIENCE",
+    "MOVERS",
+    "Bin",
+    "Comparison",
+    "Evaluation",
+    "InvalidVariant",
+    "Learning",
+    "Mover",
+    "PoolResult",
+    "PredictorResult",
+    "Progress",
+    "Quality",
+    "Scored",
+    "Variant",
+    "VariantResult",
+    "compare",
+    "deviance",
+    "evaluate",
+    "evaluate_batch",
+    "evaluate_games",
+    "experience_bucket",
+    "jobs_for",
+    "learning_label",
+    "parse_value",
+    "parse_vary",
+    "quality",
+    "quality_of",
+    "replay",
+    "scored_games",
+    "spearman",
+    "uses_compiled",
+    "variants",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,124 +144,7 @@ def _sources(scored: Sequence[Scored]) -> str:
     return "+".join(found) if found else "none"
 
 
-# -- comparing final lists ------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Mover:
-    player: str
-    base: Decimal
-    variant: Decimal
-
-    @property
-    def change(self) -> Decimal:
-        return self.variant - self.base
-
-
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    """A variant's final list against the base rules' (players rated in both)."""
-
-    players: int
-    spearman: float | None
-    risers: tuple[Mover, ...]
-    fallers: tuple[Mover, ...]
-    state_changed: int
-
-
-def _ranks(values: Sequence[Decimal]) -> list[float]:
-    """Ranks from 1, ties given their average rank."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for n in range(i, j + 1):
-            ranks[order[n]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
-
-
-def spearman(xs: Sequence[Decimal], ys: Sequence[Decimal]) -> float | None:
-    """Spearman's rank correlation (the Pearson correlation of the ranks, ties
-    averaged); None for fewer than two players or a list with no spread."""
-    if len(xs) < 2:
-        return None
-    rx, ry = _ranks(xs), _ranks(ys)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
-    vx = sum((a - mx) ** 2 for a in rx)
-    vy = sum((b - my) ** 2 for b in ry)
-    if vx == 0 or vy == 0:
-        return None
-    return cov / math.sqrt(vx * vy)
-
-
-def compare(base: Sequence[ListEntry], variant: Sequence[ListEntry]) -> Comparison:
-    """What the variant did to one pool's list."""
-    base_by = {e.player: e for e in base}
-    variant_by = {e.player: e for e in variant}
-    both = sorted(set(base_by) & set(variant_by))
-    changed = sum(1 for p in both if base_by[p].state != variant_by[p].state)
-    movers = []
-    for p in both:
-        b, v = base_by[p].rating, variant_by[p].rating
-        if b is not None and v is not None:
-            movers.append(Mover(p, b, v))
-    rho = spearman([m.base for m in movers], [m.variant for m in movers])
-    risers = sorted((m for m in movers if m.change > 0), key=lambda m: (-m.change, m.player))
-    fallers = sorted((m for m in movers if m.change < 0), key=lambda m: (m.change, m.player))
-    return Comparison(len(movers), rho, tuple(risers[:MOVERS]), tuple(fallers[:MOVERS]), changed)
-
-
 # -- the evaluation -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PoolResult:
-    pool: str
-    quality: Quality
-    comparison: Comparison | None  # None for the base rules
-
-
-@dataclass(frozen=True, slots=True)
-class VariantResult:
-    variant: Variant
-    pools: tuple[PoolResult, ...]
-
-    @property
-    def deviance(self) -> float:
-        """The mean deviance over every pool's scored games (the sort key; no games:
-        infinity, last)."""
-        total = sum(p.quality.games for p in self.pools)
-        if total == 0:
-            return math.inf
-        return sum((p.quality.deviance or 0.0) * p.quality.games for p in self.pools) / total
-
-
-@dataclass(frozen=True, slots=True)
-class PredictorResult:
-    label: str
-    description: str
-    pools: tuple[PoolResult, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Evaluation:
-    system: str
-    source: str
-    games: int
-    variants: tuple[VariantResult, ...]
-    """Best first (lowest mean deviance), the base rules among them."""
-    predictors: tuple[PredictorResult, ...] = field(default=())
-
-
-Progress = Callable[[str, int, int], None]
-"""Told how far :func:`evaluate` went (``chessrate.rating.Progress``'s form): stage
-``variants`` (variants replayed of all) and, with one job, ``games`` (games replayed,
-over every variant); the amount just done, the stage's whole amount."""
 
 
 def replay(

@@ -32,8 +32,8 @@ from ..fast.rows import OUTCOMES, RowChunk
 from ..numbers import from_hundredths
 from ..records import Outcome, Player
 from ..systems import system_info
-from . import MOVERS, Comparison, Mover
 from .kernels import collect
+from .lists import MOVERS, Comparison, Mover
 from .predictors import PREDICTORS
 
 I64 = npt.NDArray[np.int64]

@@ -7,7 +7,9 @@ import json
 import math
 from typing import Any
 
-from . import Evaluation, Mover, Quality, learning_label
+from .lists import Mover
+from .quality import Quality, learning_label
+from .results import Evaluation
 
 
 def number_text(value: float | None, places: int = 4) -> str:

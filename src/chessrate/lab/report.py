@@ -32,8 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from . import MOVERS, Evaluation, Mover, Quality, VariantResult, learning_label
+from .lists import MOVERS, Mover
 from .output import number_text
+from .quality import Quality, learning_label
+from .results import Evaluation, VariantResult
 
 CHANCE = math.log10(2)
 """The deviance of always predicting 0.5."""

@@ -1,0 +1,83 @@
+"""What a variant does to a final list against the base rules' list: Spearman's rank
+correlation, the largest risers and fallers, the players whose state changed."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ..systems.base import ListEntry
+
+MOVERS = 5
+"""How many risers and fallers a comparison lists."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    player: str
+    base: Decimal
+    variant: Decimal
+
+    @property
+    def change(self) -> Decimal:
+        return self.variant - self.base
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """A variant's final list against the base rules' (players rated in both)."""
+
+    players: int
+    spearman: float | None
+    risers: tuple[Mover, ...]
+    fallers: tuple[Mover, ...]
+    state_changed: int
+
+
+def _ranks(values: Sequence[Decimal]) -> list[float]:
+    """Ranks from 1, ties given their average rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for n in range(i, j + 1):
+            ranks[order[n]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(xs: Sequence[Decimal], ys: Sequence[Decimal]) -> float | None:
+    """Spearman's rank correlation (the Pearson correlation of the ranks, ties
+    averaged); None for fewer than two players or a list with no spread."""
+    if len(xs) < 2:
+        return None
+    rx, ry = _ranks(xs), _ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    vx = sum((a - mx) ** 2 for a in rx)
+    vy = sum((b - my) ** 2 for b in ry)
+    if vx == 0 or vy == 0:
+        return None
+    return cov / math.sqrt(vx * vy)
+
+
+def compare(base: Sequence[ListEntry], variant: Sequence[ListEntry]) -> Comparison:
+    """What the variant did to one pool's list."""
+    base_by = {e.player: e for e in base}
+    variant_by = {e.player: e for e in variant}
+    both = sorted(set(base_by) & set(variant_by))
+    changed = sum(1 for p in both if base_by[p].state != variant_by[p].state)
+    movers = []
+    for p in both:
+        b, v = base_by[p].rating, variant_by[p].rating
+        if b is not None and v is not None:
+            movers.append(Mover(p, b, v))
+    rho = spearman([m.base for m in movers], [m.variant for m in movers])
+    risers = sorted((m for m in movers if m.change > 0), key=lambda m: (-m.change, m.player))
+    fallers = sorted((m for m in movers if m.change < 0), key=lambda m: (m.change, m.player))
+    return Comparison(len(movers), rho, tuple(risers[:MOVERS]), tuple(fallers[:MOVERS]), changed)
