@@ -95,14 +95,6 @@ def test_cli_db_json_and_its_refusals(tmp_path: Path) -> None:
         assert message in result.stderr, (args, result.stderr)
 
 
-def test_a_ledger_that_rates_periods_is_refused(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'fide.db'}"
-    Ledger.create(url, "fide", NOW).dispose()
-    result = CliRunner().invoke(main, ["evaluate", "--db", url])
-    assert result.exit_code == 2
-    assert "the ledger rates fide periods: evaluate needs one that rates games" in result.stderr
-
-
 def test_cli_db_with_either_engine_and_two_jobs(tmp_path: Path) -> None:
     """--db with --engine and --jobs: the compiled replay keeps the commit order too,
     and two jobs print what one prints."""

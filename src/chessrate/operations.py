@@ -26,10 +26,12 @@ from .lab import (
     Evaluation,
     evaluate_batch,
     evaluate_games,
+    evaluate_periods,
     jobs_for,
     uses_compiled,
     variants,
 )
+from .lab.periods import period_variants
 from .ledger import AnnulmentView, Ledger
 from .records import GameRecord, Player
 
@@ -337,6 +339,15 @@ def evaluate_ledger(
     (``engine``, ``jobs`` and ``progress`` as there; the compiled replay rates the
     history in commit order too). ``source`` names the ledger in the result (a URL
     without its password)."""
+    if ledger.info.rates_periods:
+        if uses_compiled(ledger.system_id, engine):
+            raise InvalidInput(
+                f"the {ledger.system_id} system has no compiled replay: use the reference engine"
+            )
+        period_variants(vary)  # refuse a bad --vary before reading anything
+        jobs_for(jobs)
+        chain = ledger.periods.history()
+        return evaluate_periods(ledger.system_id, chain, vary, source, jobs, progress)
     variants(ledger.info.rules, vary)  # refuse a bad --vary before reading anything
     jobs_for(jobs)
     compiled = uses_compiled(ledger.system_id, engine)

@@ -9,7 +9,7 @@ import functools
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -29,7 +29,7 @@ from .. import __version__
 from ..errors import ChessrateError, InvalidInput, LedgerUnavailable
 from ..io.tabular import FORMATS
 from ..rating import ENGINES
-from ..systems import SYSTEM_IDS
+from ..systems import SYSTEM_IDS, system_info
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
@@ -251,15 +251,21 @@ def engine_option(help_text: str) -> Callable[[F], F]:
     )  # fmt: skip
 
 
-def games_file_options(system_help: str, optional: bool = False) -> Callable[[F], F]:
+def games_file_options(
+    system_help: str, optional: bool = False, systems: Sequence[str] = SYSTEM_IDS
+) -> Callable[[F], F]:
     """The options of a command that reads a games file as ``chessrate rate`` does:
-    the GAMES argument, ``--system`` (``system_help`` says what for), ``--players``
-    and ``--format``; ``optional``: GAMES and ``--system`` may be left out (the
-    command reads its games from elsewhere then, and checks)."""
+    the GAMES argument, ``--system`` (``system_help`` says what for; one of
+    ``systems``), ``--players`` and ``--format``; ``optional``: GAMES and ``--system``
+    may be left out (the command reads its games from elsewhere then, and checks). With
+    a system that rates periods among ``systems``, GAMES may be a folder (its TRF
+    files)."""
     existing = click.Path(exists=True, dir_okay=False, path_type=Path)
+    folders = any(system_info(s).rates_periods for s in systems)
+    games = click.Path(exists=True, dir_okay=folders, path_type=Path)
     decorators = (
-        click.argument("games", type=existing, required=not optional),
-        click.option("--system", "system_id", type=click.Choice(SYSTEM_IDS),
+        click.argument("games", type=games, required=not optional),
+        click.option("--system", "system_id", type=click.Choice(list(systems)),
                      required=not optional, help=system_help),
         click.option("--players", "players_path", type=existing,
                      help="Players file (CSV or JSON Lines): membership, bots, imported ratings."),

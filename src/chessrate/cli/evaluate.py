@@ -13,6 +13,7 @@ from ..io.lists import write_all
 from ..lab import Evaluation, Progress, evaluate
 from ..lab.output import as_json, as_text
 from ..lab.report import as_html
+from ..systems import LEDGER_SYSTEMS
 from .common import (
     ProgressBars,
     engine_option,
@@ -32,7 +33,11 @@ BARS = {"variants": 2}
 
 @main.command("evaluate")
 @games_file_options(
-    "The rating system whose rules are evaluated (with --db: the ledger's).", optional=True
+    "The rating system whose rules are evaluated (with --db: the ledger's). fide: GAMES "
+    "is a TRF file or a folder of them, rated as a chain of monthly periods, and "
+    "--players the standard list at the start.",
+    optional=True,
+    systems=LEDGER_SYSTEMS,
 )
 @click.option(
     "--db", "db", metavar="URL",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from datetime import date
@@ -561,3 +562,56 @@ def report_json(result: PeriodResult) -> str:
     """The reports as JSON (numbers as strings, exact)."""
     rows = [json_value(asdict(report)) for report in result.reports]
     return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+
+
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+         ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+         ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+         ("dec", "december")),
+        start=1,
+    )
+    for name in names
+}  # fmt: skip
+"""The English month names and abbreviations a TRF date may be written with."""
+
+
+def trf_date(text: str) -> date | None:
+    """A TRF date as tournament software writes it: ``2024/11/24`` (TRF-16's
+    YYYY/MM/DD, also with ``.`` or ``-``), ``24.11.2024`` (day first, with dots),
+    ``Nov 24, 2024`` or ``24 November 2024``; None for anything else (``24/11/2024``
+    is not read: day or month first cannot be told)."""
+    value = text.strip().lower().replace(",", " ")
+    numbers = re.fullmatch(r"(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})", value)
+    day_first = re.fullmatch(r"(\d{1,2})\s*\.\s*(\d{1,2})\s*\.\s*(\d{4})", value)
+    words = value.split()
+    try:
+        if numbers:
+            return date(int(numbers[1]), int(numbers[2]), int(numbers[3]))
+        if day_first:
+            return date(int(day_first[3]), int(day_first[2]), int(day_first[1]))
+        if len(words) == 3 and words[0].rstrip(".") in MONTHS:
+            return date(int(words[2]), MONTHS[words[0].rstrip(".")], int(words[1]))
+        if len(words) == 3 and words[1].rstrip(".") in MONTHS:
+            return date(int(words[2]), MONTHS[words[1].rstrip(".")], int(words[0]))
+    except ValueError:  # a day or month out of range, or not a number
+        return None
+    return None
+
+
+def tournament_end(tournament: Tournament) -> date:
+    """The day a tournament ended: its end date (``052``), else its start date
+    (``042``); InvalidRecord naming the file and the record when neither is a date
+    :func:`trf_date` reads."""
+    for written in (tournament.end, tournament.start):
+        found = trf_date(written)
+        if found is not None:
+            return found
+    shown = tournament.end or tournament.start
+    raise InvalidRecord(
+        tournament.source, "052",
+        f"the end date {shown!r} is not a date (write YYYY/MM/DD, e.g. 2024/11/24)"
+        if shown else "no end date (052) or start date (042): write YYYY/MM/DD",
+    )  # fmt: skip

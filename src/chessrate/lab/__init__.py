@@ -40,7 +40,19 @@ from ..rating import ENGINES
 from ..records import GameRecord, Outcome, Player
 from ..systems import system_info
 from ..systems.base import GameRating, Rules
+from ..systems.fide import Ruleset
 from .lists import MOVERS, Comparison, Mover, compare, spearman
+from .periods import (
+    Chain,
+    ChainRun,
+    chain_predictors,
+    compare_lists,
+    period_variants,
+    periods_from_files,
+    qualities,
+    replay_chain,
+    varied_rules,
+)
 from .predictors import PREDICTORS, elo_expected
 from .quality import (
     BINS,
@@ -86,6 +98,7 @@ __all__ = [
     "evaluate",
     "evaluate_batch",
     "evaluate_games",
+    "evaluate_periods",
     "experience_bucket",
     "jobs_for",
     "learning_label",
@@ -193,6 +206,10 @@ class _Replayer:
 
     def predictors(self) -> tuple[PredictorResult, ...]:
         raise NotImplementedError
+
+    def variants(self, vary: Sequence[str]) -> list[Variant]:
+        """The base rules and each ``--vary`` combination (:func:`variants`)."""
+        return variants(system_info(self.system_id).rules, vary)
 
 
 class _Reference(_Replayer):
@@ -307,6 +324,42 @@ class _Compiled(_Replayer):
         return tuple(out)
 
 
+class _Periods(_Replayer):
+    """The replays of a chain of rating periods (:mod:`.periods`)."""
+
+    def __init__(self, system_id: str, chain: Chain) -> None:
+        super().__init__(system_id, chain.games)
+        self.chain = chain
+        self.base: ChainRun | None = None
+
+    def run(
+        self, variant: Variant, on_invalid: OnInvalid | None, progress: Callable[[int], None] | None
+    ) -> tuple[tuple[Quality, ...], Lists]:
+        run = replay_chain(self.chain, variant, progress)
+        if not variant.varied:
+            self.base = run
+        return qualities(run, self.pools), run.lists
+
+    def compare(self, base: Lists, variant: Lists, pool: str) -> Comparison:
+        return compare_lists(base, variant, pool)
+
+    def predictors(self) -> tuple[PredictorResult, ...]:
+        assert self.base is not None, "the base rules were replayed first"
+        return chain_predictors(self.chain, self.base)
+
+    def variants(self, vary: Sequence[str]) -> list[Variant]:
+        chosen = period_variants(vary)
+        for variant in chosen:  # every period's rules made now: a bad value refused first
+            for period in self.chain.periods:
+                try:
+                    varied_rules(period, variant)
+                except ValueError as error:
+                    raise InvalidVariant(
+                        f"--vary {variant.label}: {period.name}: {error}"
+                    ) from None
+        return chosen
+
+
 def _measured(
     replayer: _Replayer,
     variant: Variant,
@@ -369,8 +422,7 @@ def _evaluate(
     """Every variant replayed and measured (the base first: the others are compared
     with its lists), in ``jobs`` processes; the predictors over the base replay."""
     global _JOB
-    info = system_info(replayer.system_id)
-    chosen = variants(info.rules, vary)
+    chosen = replayer.variants(vary)
     workers = min(jobs_for(jobs), len(chosen) - 1)
 
     def done() -> None:
@@ -418,8 +470,26 @@ def _rating_system_check(system_id: str) -> None:
     info = system_info(system_id)
     if not info.rates_games:
         raise InvalidInput(
-            f"the {system_id} system rates periods: evaluate needs one that rates games"
+            f"the {system_id} system rates periods: evaluate its periods (evaluate_periods)"
         )
+
+
+def evaluate_periods(
+    system_id: str,
+    chain: Chain,
+    vary: Sequence[str] = (),
+    source: str = "",
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> Evaluation:
+    """:func:`evaluate` of a chain of rating periods (:mod:`.periods`: from TRF files
+    or a ledger's closed periods), by the reference engine (``fide`` has no compiled
+    replay: its periods are small)."""
+    if not system_info(system_id).rates_periods:
+        raise InvalidInput(f"the {system_id} system rates games, not periods")
+    if not chain.periods:
+        raise InvalidInput(f"{source or 'the history'}: no rating periods to evaluate")
+    return _evaluate(_Periods(system_id, chain), vary, source, None, jobs, progress)
 
 
 def evaluate_games(
@@ -537,6 +607,17 @@ def evaluate(
     this one); ``progress`` is told the variants (and games) done."""
     path = Path(path)
     info = system_info(system_id)
+    if info.rates_periods:
+        if engine == "compiled":
+            raise InvalidInput(
+                f"the {system_id} system has no compiled replay: use the reference engine"
+            )
+        uses_compiled(system_id, engine)  # an unknown engine refused
+        period_variants(vary)  # refuse a bad --vary before reading anything
+        jobs_for(jobs)
+        ruleset = Ruleset.SEED.value
+        chain = periods_from_files(path, Path(players) if players else None, on_invalid, ruleset)
+        return evaluate_periods(system_id, chain, vary, str(path), jobs, progress)
     _rating_system_check(system_id)
     variants(info.rules, vary)  # refuse a bad --vary before reading anything
     jobs_for(jobs)

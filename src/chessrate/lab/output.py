@@ -9,7 +9,7 @@ from typing import Any
 
 from .lists import Mover
 from .quality import Quality, learning_label
-from .results import Evaluation
+from .results import Evaluation, counted_side
 
 
 def number_text(value: float | None, places: int = 4) -> str:
@@ -129,7 +129,8 @@ def as_text(evaluation: Evaluation) -> str:
     lines.append("")
     lines.append(
         "expected: system = the system's own expected score (pd), elo = "
-        "1/(1+10^((Ro-R)/400)) from the pre-game ratings; one count per game (White)."
+        "1/(1+10^((Ro-R)/400)) from the pre-game ratings; one count per game "
+        f"({counted_side(evaluation.system)})."
     )
     lines.append("")
     lines.append("calibration (bin: games, mean expected → mean observed):")

@@ -35,7 +35,7 @@ from decimal import Decimal
 from .lists import MOVERS, Mover
 from .output import number_text
 from .quality import Quality, learning_label
-from .results import Evaluation, VariantResult
+from .results import Evaluation, VariantResult, counted_side
 
 CHANCE = math.log10(2)
 """The deviance of always predicting 0.5."""
@@ -213,7 +213,7 @@ def as_html(evaluation: Evaluation) -> str:
         "<main>",
         f"<h1>Rating lab: the {_e(evaluation.system)} rules</h1>",
         _summary_line(evaluation, variants, active),
-        _how_to_read(),
+        _how_to_read(counted_side(evaluation.system)),
     ]
     if not active:
         parts.append(
@@ -222,7 +222,9 @@ def as_html(evaluation: Evaluation) -> str:
         )
     else:
         parts += _variants_section(variants, predictors, base, active)
-        parts += _calibration_section(plotted, prominent, len(variants))
+        parts += _calibration_section(
+            plotted, prominent, len(variants), counted_side(evaluation.system)
+        )
         parts += _learning_section(plotted, prominent, len(variants))
     parts += _changes_section(evaluation)
     parts += ["</main>", "</body>", "</html>", ""]
@@ -242,7 +244,7 @@ def _summary_line(
     )
 
 
-def _how_to_read() -> str:
+def _how_to_read(side: str) -> str:
     return f"""<section class="how" aria-labelledby="how">
 <h2 id="how">How to read this</h2>
 <ul>
@@ -251,7 +253,7 @@ over the same games. <strong>Deviance</strong> is the mean log loss (base 10) of
 score before each game against its result, as in Kaggle's "Chess Ratings 2" contest:
 <strong>lower is better</strong>; always predicting 0.5 scores {CHANCE:.4f}. The
 <strong>Brier</strong> score is the mean squared error (0.25 for always 0.5).</li>
-<li>A game counts once (White's side), in each pool it is rated in, when both players had a
+<li>A game counts once (for {side}), in each pool it is rated in, when both players had a
 rating before it. The expected score is the system's own (<code>system</code>) or the Elo
 expectation from the two ratings (<code>elo</code>).</li>
 <li><strong>A difference of a few thousandths over a few hundred games is noise</strong>:
@@ -260,7 +262,7 @@ compare variants on files of thousands of games.</li>
 the same games, <strong>not a regulation</strong>: a rule that does worse than them
 predicts poorly.</li>
 <li>Calibration: in each bin of expected scores, a well calibrated rating has the points on the
-diagonal (White scored what was expected). The list changes say what a variant would do to
+diagonal ({side} scored what was expected). The list changes say what a variant would do to
 the published lists: a better deviance with a Spearman well below 1 reorders the list.</li>
 </ul>
 </section>"""
@@ -495,11 +497,11 @@ def _plots(
 
 
 def _calibration_section(
-    plotted: Sequence[_Series], prominent: Sequence[str], count: int
+    plotted: Sequence[_Series], prominent: Sequence[str], count: int, side: str
 ) -> list[str]:
     intro = (
         "Each point is one bin of expected scores (0-0.1, ..., 0.9-1): across, the mean "
-        "expected score of its games; up, the mean score White made. On the diagonal the "
+        f"expected score of its games; up, the mean score {side} made. On the diagonal the "
         "rating expected what happened; below it the favourites did worse than expected. "
         "A point's area is its number of games: a bin of a few games says little."
     )

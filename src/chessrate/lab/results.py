@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..systems import system_info
 from .lists import Comparison
 from .quality import Quality
 from .variants import Variant
@@ -55,3 +56,9 @@ Progress = Callable[[str, int, int], None]
 """Told how far :func:`evaluate` went (``chessrate.rating.Progress``'s form): stage
 ``variants`` (variants replayed of all) and, with one job, ``games`` (games replayed,
 over every variant); the amount just done, the stage's whole amount."""
+
+
+def counted_side(system_id: str) -> str:
+    """The side a game's prediction is counted for: White, or, in a system that rates
+    periods (its calculation keeps no colour), the first player by id."""
+    return "the first player by id" if system_info(system_id).rates_periods else "White"

@@ -26,11 +26,13 @@ from ..io.fide import (
     new_list_text,
     parse_start_list,
 )
-from ..io.trf import parse_trf
+from ..io.trf import Tournament, parse_trf
+from ..lab.periods import Chain, Period, noon, played_on
 from ..numbers import from_hundredths, to_hundredths
 from ..systems.fide import (
     LIST_POOLS,
     POOL,
+    Event,
     FideRules,
     FideSystem,
     ListKind,
@@ -397,6 +399,51 @@ class Periods:
         data: dict[str, Any] = json.loads(text)
         return data
 
+    # -- the rating lab -----------------------------------------------------------------
+
+    def history(self) -> Chain:
+        """The closed periods as the rating lab's chain (:mod:`chessrate.lab.periods`),
+        in the order they were closed, each with the rules it was rated by. A period
+        whose stored starting list is the new list of the period of its list closed
+        before it (the ledger chained it) starts, under each variant, from that
+        variant's list; a period opened with an uploaded list starts from that list
+        under every variant. A rapid or blitz period takes its unrated players'
+        standard ratings from the standard period it was closed with."""
+        periods: list[Period] = []
+        index: dict[int, int] = {}
+        last: dict[str, tuple[Any, PeriodResult, FideSystem]] = {}
+        with self.ledger.reading() as conn:
+            closed = conn.execute(
+                select(fide_periods)
+                .where(fide_periods.c.closed_at.is_not(None))
+                .order_by(fide_periods.c.closed_at, fide_periods.c.id)
+            ).all()
+            for row in closed:
+                start = parse_start_list(row.start_list, f"{row.name}: start list", stored=True)
+                tournaments = _tournaments(_files(conn, row.id))
+                events = [event_from_tournament(t, r, stored=True) for t, r in tournaments]
+                system = FideSystem(stored_rules(row))
+                standard = _standard_ratings(conn, row.standard_from)
+                result = system.rate_period(start, events, row.list_date, standard)
+                chained = False
+                if row.list_kind in last:
+                    before, rated, by = last[row.list_kind]
+                    rows = new_list_rows(rated, by)
+                    chained = row.start_list == new_list_text(rows, Path("next.csv"),
+                                                              before.list_date)  # fmt: skip
+                day = played_on([t for t, _ in tournaments], row.list_date)
+                played = as_utc(row.closed_at) if day is None else noon(day)
+                periods.append(
+                    Period(
+                        f"period {row.id} ({row.name})", row.list_kind, row.list_date, played,
+                        tuple(events), system.rules, None if chained else start,
+                        None if row.standard_from is None else index.get(row.standard_from),
+                    )
+                )  # fmt: skip
+                index[row.id] = len(periods) - 1
+                last[row.list_kind] = (row, result, system)
+        return Chain(tuple(periods))
+
     # -- verify -------------------------------------------------------------------------
 
     def verify(self) -> tuple[list[str], int]:
@@ -549,9 +596,16 @@ def _rate(
     (:func:`stored_rules`) for the date of its list; ``standard``: the standard
     ratings a rapid or blitz period gives its unrated players (R&B 7.2.1)."""
     start = parse_start_list(period.start_list, f"{period.name}: start list", stored=True)
-    events = [
-        event_from_tournament(parse_trf(f.content, f.name), f.round_robin, stored=True)
-        for f in files
-    ]
+    events = _events(files)
     system = FideSystem(stored_rules(period))
     return system.rate_period(start, events, period.list_date, standard), system
+
+
+def _tournaments(files: Sequence[Any]) -> list[tuple[Tournament, bool | None]]:
+    """A period's stored tournament files, read, with their round robin setting."""
+    return [(parse_trf(f.content, f.name), f.round_robin) for f in files]
+
+
+def _events(files: Sequence[Any]) -> list[Event]:
+    """A period's stored tournament files as its events, in upload order."""
+    return [event_from_tournament(t, r, stored=True) for t, r in _tournaments(files)]
