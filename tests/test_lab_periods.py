@@ -314,6 +314,12 @@ def test_the_command_on_a_fide_ledger(tmp_path: Path) -> None:
 
 def test_text_and_json_outputs_of_a_chain(folder: Path) -> None:
     evaluation = evaluate(folder, "fide", START, vary=["k=40"])
-    labels = [v["label"] for v in json.loads(as_json(evaluation))["variants"]]
-    assert sorted(labels) == ["base", "k=40"]
-    assert "k=40 · fide: 10 players rated in both" in as_text(evaluation)
+    printed = json.loads(as_json(evaluation))
+    assert sorted(v["label"] for v in printed["variants"]) == ["base", "k=40"]
+    text = as_text(evaluation)
+    assert "k=40 · fide: 10 players rated in both" in text
+    # the movers are named as the list names them, beside their FIDE id
+    moved = [p for v in printed["variants"] for p in v["pools"] if p.get("against_base")]
+    risers = moved[0]["against_base"]["risers"]
+    assert risers and all(m["name"].startswith("Player ") for m in risers)
+    assert f"{risers[0]['name']} ({risers[0]['player']}) {risers[0]['base']} →" in text

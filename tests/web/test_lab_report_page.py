@@ -1,9 +1,10 @@
 """The rating lab's HTML report (``chessrate evaluate --report``) opened from a file in
-a real Chromium at 1366 and 390 px: with one variant (a real lichess file) and with
+a real Chromium at 1366 and 390 px: with one variant (a real lichess file), with
 twelve (games among players whose ids need escaping, one too long for a phone's
-line). The page asks for nothing but itself, never grows wider than the window (its
-tables scroll in their own regions), shows the odd ids as text, and passes axe-core
-with every ``<details>`` open. Screenshots go to the test output folder."""
+line), and with fide's periods of real tournaments under both rulesets. The page asks
+for nothing but itself, never grows wider than the window (its tables scroll in their
+own regions), shows the odd ids as text, and passes axe-core with every ``<details>``
+open. Screenshots go to the test output folder."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from ..support.lab_games import LICHESS, MARKUP, odd_games
 from .conftest import assert_fits, screenshot, width_of
 from .test_accessibility import axe_violations
 
+TRF = Path(__file__).parents[1] / "data" / "trf"
+"""Real tournaments (and the seed's round robin): fide's periods, standard and rapid."""
+
 
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
@@ -27,14 +31,16 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     many = evaluate_games(
         "site", odd_games(), vary=["k_new=8,12,16,20,24,28,36,40,44,48,56"], source="odd.jsonl"
     )
-    assert (len(one.variants), len(many.variants)) == (1, 12)
-    paths = {"one": folder / "one.html", "many": folder / "many.html"}
+    periods = evaluate(TRF, "fide", vary=["ruleset=seed,fide-2024", "k=20,40"])
+    assert (len(one.variants), len(many.variants), len(periods.variants)) == (1, 12, 5)
+    paths = {name: folder / f"{name}.html" for name in ("one", "many", "fide")}
     paths["one"].write_text(as_html(one), encoding="utf-8")
     paths["many"].write_text(as_html(many), encoding="utf-8")
+    paths["fide"].write_text(as_html(periods), encoding="utf-8")
     return paths
 
 
-@pytest.mark.parametrize("name", ["one", "many"])
+@pytest.mark.parametrize("name", ["one", "many", "fide"])
 def test_the_report_fits_and_passes_axe(screen: Page, reports: dict[str, Path], name: str) -> None:
     asked: list[str] = []
     screen.on("request", lambda request: asked.append(request.url))

@@ -4,7 +4,7 @@ correlation, the largest risers and fallers, the players whose state changed."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -19,6 +19,17 @@ class Mover:
     player: str
     base: Decimal
     variant: Decimal
+    name: str = ""
+    """The player's name where the list has one beside the id (fide's lists)."""
+
+    @property
+    def shown(self) -> str:
+        """The player as people read him: ``name (id)``, or the id."""
+        return (
+            f"{self.name} ({self.player})"
+            if self.name and self.name != self.player
+            else self.player
+        )
 
     @property
     def change(self) -> Decimal:
@@ -66,8 +77,13 @@ def spearman(xs: Sequence[Decimal], ys: Sequence[Decimal]) -> float | None:
     return cov / math.sqrt(vx * vy)
 
 
-def compare(base: Sequence[ListEntry], variant: Sequence[ListEntry]) -> Comparison:
-    """What the variant did to one pool's list."""
+def compare(
+    base: Sequence[ListEntry],
+    variant: Sequence[ListEntry],
+    names: Mapping[str, str] | None = None,
+) -> Comparison:
+    """What the variant did to one pool's list (``names``: the players' names by id,
+    for lists that have them)."""
     base_by = {e.player: e for e in base}
     variant_by = {e.player: e for e in variant}
     both = sorted(set(base_by) & set(variant_by))
@@ -76,7 +92,7 @@ def compare(base: Sequence[ListEntry], variant: Sequence[ListEntry]) -> Comparis
     for p in both:
         b, v = base_by[p].rating, variant_by[p].rating
         if b is not None and v is not None:
-            movers.append(Mover(p, b, v))
+            movers.append(Mover(p, b, v, (names or {}).get(p, "")))
     rho = spearman([m.base for m in movers], [m.variant for m in movers])
     risers = sorted((m for m in movers if m.change > 0), key=lambda m: (-m.change, m.player))
     fallers = sorted((m for m in movers if m.change < 0), key=lambda m: (m.change, m.player))

@@ -44,8 +44,11 @@ def _quality_json(q: Quality) -> dict[str, Any]:
 
 
 def _mover_json(m: Mover) -> dict[str, str]:
-    return {"player": m.player, "base": str(m.base), "variant": str(m.variant),
-            "change": str(m.change)}  # fmt: skip
+    shown = {"player": m.player, "base": str(m.base), "variant": str(m.variant),
+             "change": str(m.change)}  # fmt: skip
+    if m.name:
+        shown["name"] = m.name
+    return shown
 
 
 def as_json(evaluation: Evaluation) -> str:
@@ -173,6 +176,6 @@ def as_text(evaluation: Evaluation) -> str:
             )
             for word, movers in (("risers", c.risers), ("fallers", c.fallers)):
                 if movers:
-                    shown = ", ".join(f"{m.player} {m.base} → {m.variant}" for m in movers)
+                    shown = ", ".join(f"{m.shown} {m.base} → {m.variant}" for m in movers)
                     lines.append(f"  {word}: {shown}")
     return "\n".join(lines)

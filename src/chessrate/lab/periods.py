@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from ..errors import InvalidInput, InvalidRecord
 from ..io.fide import (
@@ -73,6 +74,9 @@ KINDS = tuple(k.value for k in ListKind)
 
 POOLS = tuple(LIST_POOLS.values())
 """The three lists' pools (``fide``, ``fide-rapid``, ``fide-blitz``)."""
+
+NAMES = "names"
+"""The key of a run's lists that holds the players' names (no pool is called so)."""
 
 FIXED = ("list_kind", "dated", "amendments")
 """Fields of the rules that say which period they are for, not how it is rated: not
@@ -349,7 +353,9 @@ class ChainRun:
 
     results: tuple[PeriodResult, ...]
     scored: tuple[ScoredGame, ...]
-    lists: dict[str, list[ListEntry]]
+    lists: dict[str, Any]
+    """Each pool's final list (``ListEntry`` lists), and under :data:`NAMES` the
+    players' names by id."""
 
 
 def replay_chain(
@@ -360,7 +366,7 @@ def replay_chain(
     lists: dict[str, Mapping[str, ListedPlayer]] = {}
     results: list[PeriodResult] = []
     games: list[ScoredGame] = []
-    final: dict[str, list[ListEntry]] = {}
+    final: dict[str, Any] = {NAMES: {}}
     for period in chain.periods:
         try:
             rules = varied_rules(period, variant)
@@ -381,6 +387,7 @@ def replay_chain(
         text = new_list_text(new_list_rows(result, system), Path("next.csv"), period.list_date)
         lists[period.list_kind] = parse_start_list(text, f"{period.name}: new list", stored=True)
         final[period.pool] = final_list(result, period.pool)
+        final[NAMES].update((r.player, r.name) for r in result.reports)
         if progress is not None:
             progress(len(_games(period)))
     return ChainRun(tuple(results), tuple(games), final)
@@ -396,11 +403,12 @@ def qualities(run: ChainRun, pools: Sequence[str]) -> tuple[Quality, ...]:
     return tuple(out)
 
 
-def compare_lists(
-    base: Mapping[str, Sequence[ListEntry]], variant: Mapping[str, Sequence[ListEntry]], pool: str
-) -> Comparison:
-    """What the variant did to a pool's final list (an unrated list: nobody)."""
-    return compare(base.get(pool, ()), variant.get(pool, ()))
+def compare_lists(base: Mapping[str, Any], variant: Mapping[str, Any], pool: str) -> Comparison:
+    """What the variant did to a pool's final list (a list no period rated: nobody),
+    the players named as the lists name them."""
+    names = dict(base.get(NAMES, {}))
+    names.update(variant.get(NAMES, {}))
+    return compare(base.get(pool, ()), variant.get(pool, ()), names)
 
 
 # -- the reference predictors ---------------------------------------------------------

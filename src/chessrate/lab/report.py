@@ -736,7 +736,7 @@ def _learning_figure(pool: str, plotted: Sequence[_Series], ident: str) -> str:
 def _mover_rows(pool: str, movers: Sequence[Mover]) -> list[str]:
     return [
         f'<tr><td class="text">{_e(pool)}</td>'
-        f'<th scope="row" class="label id">{_e(m.player)}</th>'
+        f'<th scope="row" class="label id">{_e(m.shown)}</th>'
         f"<td>{_e(m.base)}</td><td>{_e(m.variant)}</td><td>{_e(_change(m.change))}</td></tr>"
         for m in movers
     ]
