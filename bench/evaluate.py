@@ -17,7 +17,8 @@ deviance of each system's base rules beside the two reference predictors, from
 in ``bench/data`` (:data:`REAL`: two lichess players' exports, Magnus Carlsen's
 over-the-board games, a FIDE world rapid championship) under every system that rates
 them (``--skip-invalid``: a record a system refuses, a non-member in ``arena``, a game
-without a time control, is left out and counted).
+without a time control, is left out and counted); and ``fide``, which rates tournament
+periods, on the real TRF files of ``bench/data/lab/trf`` under each of its rulesets.
 
 Prints the machine (cores, CPU model, the load average before and after: other work
 on the machine slows every row) and two tables; ``--write-results`` replaces the
@@ -59,6 +60,10 @@ REAL = (
     ("lab/fwwrc_2024_rapid.pgn", "FIDE Women's World Rapid 2024, 110 players"),
 )
 """The real games files under ``bench/data`` (their sources: the SOURCE.md beside them)."""
+
+
+TOURNAMENTS = HERE / "data" / "lab" / "trf"
+"""Real TRF tournaments (bench/data/lab/SOURCE.md): fide's input."""
 
 
 def stream(games: int, players: int, data: Path | None) -> Path:
@@ -179,6 +184,27 @@ def measure_real(
     return rows
 
 
+def measure_periods(
+    work: Path,
+) -> list[tuple[str, int, int, float | None, float | None, float | None]]:
+    """fide on the real tournaments (:data:`TOURNAMENTS`), a chain of monthly periods,
+    under each ruleset: (ruleset, games, scored, its deviance, elo, glicko)."""
+    out = work / "periods.json"
+    command = [CHESSRATE, "evaluate", str(TOURNAMENTS), "--system", "fide", "--vary",
+               "ruleset=seed,fide-2024", "--json"]  # fmt: skip
+    timed(command, out, 1)
+    data = json.loads(out.read_text(encoding="utf-8"))
+    found = {p["label"]: overall(p["pools"])[1] for p in data["predictors"]}
+    rows = []
+    for variant in data["variants"]:
+        if variant["label"] == "base":
+            continue  # the same rules as ruleset=seed
+        scored, rules = overall(variant["pools"])
+        rows.append((variant["label"].removeprefix("ruleset="), data["games"], scored, rules,
+                     found["elo-k20"], found["glicko2-lichess"]))  # fmt: skip
+    return sorted(rows)
+
+
 def machine() -> str:
     model = platform.processor() or platform.machine()
     try:
@@ -220,6 +246,7 @@ def main() -> None:
         speed = measure_speed(small, args, work)
         deviance = measure_deviance(big, work)
         real = measure_real(work)
+        periods = measure_periods(work)
     lines = [
         f"machine: {machine()}; {date.today().isoformat()}",
         f"load average (1, 5, 15 min) before: {before}; after: {load()}",
@@ -260,6 +287,21 @@ def main() -> None:
         f"| {name} | {what} | {system} | {games:,} | {skipped:,} | {scored:,} | "
         f"{number(rules)} | {number(elo)} | {number(glicko)} |"
         for name, what, system, games, skipped, scored, rules, elo, glicko in real
+    ]
+    lines += [
+        "",
+        "fide rates tournament periods, not a stream of games: measured on the real "
+        "tournaments of bench/data/lab/trf (five TRF files, 2005-2025, standard and rapid), "
+        "rated as a chain of monthly periods from the ratings the files give, under each "
+        "ruleset (the predictors start from nothing; they are scored on the same games):",
+        "",
+        "| ruleset | games | scored | its deviance | elo-k20 | glicko2-lichess |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {ruleset} | {games:,} | {scored:,} | {number(rules)} | {number(elo)} | "
+        f"{number(glicko)} |"
+        for ruleset, games, scored, rules, elo, glicko in periods
     ]
     table = "\n".join(lines)
     print(table)

@@ -102,7 +102,7 @@ def test_rate_cli_benchmark_runs_and_measures_the_printing(tmp_path: Path) -> No
 def test_evaluate_benchmark_runs_every_measurement(tmp_path: Path) -> None:
     """bench/evaluate.py on tiny streams: the 50 variants at two jobs and at one (the
     same JSON, which it checks), one variant against rate, and the deviance table of
-    every system."""
+    every system, fide's on the real tournaments."""
     done = run(
         str(BENCH / "evaluate.py"), "--games", "2000", "--players", "200",
         "--deviance-games", "2500", "--one-job", "--data", str(tmp_path / "streams"),
@@ -121,6 +121,8 @@ def test_evaluate_benchmark_runs_every_measurement(tmp_path: Path) -> None:
     fwwrc = "| lab/fwwrc_2024_rapid.pgn | FIDE Women's World Rapid 2024, 110 players |"
     assert f"{fwwrc} site | 605 | 0 | 1,210 | " in out  # two pools a game, none refused
     assert f"{fwwrc} arena | 605 | 605 | 0 | - |" in out  # no arena member played
+    for ruleset in ("seed", "fide-2024"):  # fide's real tournaments, under each ruleset
+        assert f"| {ruleset} | 1,492 | 559 | " in out, ruleset
 
 
 def test_detector_eval_judges_the_stored_corpus(tmp_path: Path) -> None:
