@@ -97,7 +97,11 @@ def test_invalid_records_are_skipped_when_asked() -> None:
 
 @pytest.mark.parametrize(
     ("doc_path", "heading"),
-    [("docs/evaluate.md", "## A real run"), ("README.md", "## Choosing your rules")],
+    [
+        ("docs/evaluate.md", "## A real run"),
+        ("README.md", "## Choosing your rules"),
+        ("README.md", "### For a rating officer: FIDE's periods"),
+    ],
 )
 def test_the_docs_run_is_a_real_run(
     monkeypatch: pytest.MonkeyPatch, doc_path: str, heading: str
