@@ -16,7 +16,6 @@ Importing this module loads numba (through :mod:`chessrate.fast`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -33,7 +32,7 @@ from ..numbers import from_hundredths
 from ..records import Outcome, Player
 from ..systems import system_info
 from .kernels import collect
-from .lists import MOVERS, Comparison, Mover
+from .lists import MOVERS, Comparison, Mover, spearman
 from .predictors import PREDICTORS
 
 I64 = npt.NDArray[np.int64]
@@ -245,27 +244,6 @@ class Learner:
         ]
 
 
-def _ranks(values: I64) -> F64:
-    """Ranks from 1, ties given their average rank (``chessrate.lab._ranks``)."""
-    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
-    first = np.cumsum(counts) - counts
-    average: F64 = (2 * first + counts - 1) / 2 + 1
-    ranked: F64 = average[inverse.reshape(-1)]
-    return ranked
-
-
-def _spearman(xs: I64, ys: I64) -> float | None:
-    """:func:`chessrate.lab.spearman` of ratings in hundredths (numpy's sums)."""
-    if xs.shape[0] < 2:
-        return None
-    rx, ry = _ranks(xs), _ranks(ys)
-    dx, dy = rx - rx.mean(), ry - ry.mean()
-    vx, vy = float((dx * dx).sum()), float((dy * dy).sum())
-    if vx == 0 or vy == 0:
-        return None
-    return float((dx * dy).sum()) / math.sqrt(vx * vy)
-
-
 def _movers(
     order: int, codes: I64, base: I64, variant: I64, names: Sequence[str]
 ) -> tuple[Mover, ...]:
@@ -299,7 +277,7 @@ def compare_arrays(base: PoolList, variant: PoolList, names: Sequence[str]) -> C
     codes, b, v = codes[rated], base.rating[b[rated]], variant.rating[v[rated]]
     return Comparison(
         int(codes.shape[0]),
-        _spearman(b, v),
+        spearman(b, v),
         _movers(1, codes, b, v, names),
         _movers(-1, codes, b, v, names),
         changed,

@@ -8,6 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+import numpy as np
+import numpy.typing as npt
+
 from ..systems.base import ListEntry
 
 MOVERS = 5
@@ -47,34 +50,29 @@ class Comparison:
     state_changed: int
 
 
-def _ranks(values: Sequence[Decimal]) -> list[float]:
-    """Ranks from 1, ties given their average rank."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for n in range(i, j + 1):
-            ranks[order[n]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
+def ranks(values: Sequence[Decimal] | npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """Ranks from 1, ties given their average rank (of exact ratings: Decimals, or
+    hundredths in an array)."""
+    _, inverse, counts = np.unique(np.asarray(values), return_inverse=True, return_counts=True)
+    first = np.cumsum(counts) - counts
+    average: npt.NDArray[np.float64] = (2 * first + counts - 1) / 2 + 1
+    ranked: npt.NDArray[np.float64] = average[inverse.reshape(-1)]
+    return ranked
 
 
-def spearman(xs: Sequence[Decimal], ys: Sequence[Decimal]) -> float | None:
+def spearman(
+    xs: Sequence[Decimal] | npt.NDArray[np.int64], ys: Sequence[Decimal] | npt.NDArray[np.int64]
+) -> float | None:
     """Spearman's rank correlation (the Pearson correlation of the ranks, ties
-    averaged); None for fewer than two players or a list with no spread."""
+    averaged; numpy's sums); None for fewer than two players or a list with no spread."""
     if len(xs) < 2:
         return None
-    rx, ry = _ranks(xs), _ranks(ys)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
-    vx = sum((a - mx) ** 2 for a in rx)
-    vy = sum((b - my) ** 2 for b in ry)
+    rx, ry = ranks(xs), ranks(ys)
+    dx, dy = rx - rx.mean(), ry - ry.mean()
+    vx, vy = float((dx * dx).sum()), float((dy * dy).sum())
     if vx == 0 or vy == 0:
         return None
-    return cov / math.sqrt(vx * vy)
+    return float((dx * dy).sum()) / math.sqrt(vx * vy)
 
 
 def compare(

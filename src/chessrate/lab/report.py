@@ -15,7 +15,7 @@ scored a game:
   diagonal, a point's area by its games) and a line chart of the deviance by games
   played, the most played pools open and the others in a ``<details>``; each series
   has its own colour, marker shape and dash (so that no one needs to tell colours
-  apart), each plot a legend in text and the table of its numbers;
+  apart), each plot a legend in text and the table of its numbers (:mod:`.plots`);
 - each variant's effect on the final lists (players rated in both, Spearman, state
   changes, risers and fallers with their exact ratings).
 
@@ -26,30 +26,23 @@ their own region, so the page itself never grows wider than the window.
 
 from __future__ import annotations
 
-import html
-import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from decimal import Decimal
 
 from .lists import MOVERS, Mover
 from .output import number_text
-from .quality import Quality, learning_label
+from .plots import (
+    CHANCE,
+    PLOT_EVERY_UP_TO,
+    SHAPES,
+    Series,
+    calibration_section,
+    data_table,
+    escape,
+    learning_section,
+)
+from .quality import Quality
 from .results import Evaluation, VariantResult, counted_side
-
-CHANCE = math.log10(2)
-"""The deviance of always predicting 0.5."""
-
-PLOT_EVERY_UP_TO = 4
-"""Up to this many variants the plots draw each; more: the best and the base rules."""
-
-OPEN_POOLS = 2
-"""The plots of this many pools (those with the most scored games) are shown open;
-the others are in a ``<details>``."""
-
-SHAPES = ("circle", "square", "triangle", "diamond", "down", "hexagon")
-DASHES = ("", "7 4", "2 3", "9 3 2 3", "4 2", "1 3")
-"""Each plotted series' marker and line dash: told apart without colour."""
 
 STYLE = """
 :root { color-scheme: light dark; --ink: #1d2330; --muted: #5b6474; --line: #d9dee7;
@@ -116,11 +109,6 @@ summary { cursor: pointer; color: var(--accent); }
 """ + "".join(f".s{n} {{ stroke: var(--c{n}); fill: var(--c{n}); }}\n" for n in range(len(SHAPES)))
 
 
-def _e(text: object) -> str:
-    """Any text of the evaluation, escaped for HTML (text or attribute)."""
-    return html.escape(str(text), quote=True)
-
-
 def _signed(value: float) -> str:
     return f"{value:+.4f}".replace("-", "\u2212")
 
@@ -130,38 +118,6 @@ def _change(value: Decimal) -> str:
     return f"{value:+}".replace("-", "\u2212")
 
 
-@dataclass(frozen=True, slots=True)
-class _Series:
-    """One row of the tables and one series of the plots: a variant or a predictor."""
-
-    label: str
-    pools: dict[str, Quality]
-    base: bool = False
-    predictor: bool = False
-    best: bool = False
-
-    def label_html(self) -> str:
-        tag = ""
-        if self.base:
-            tag = ' <span class="tag">the system\'s rules</span>'
-        elif self.predictor:
-            tag = ' <span class="tag">not a regulation</span>'
-        # one varied field=value never breaks inside: the label wraps between them
-        words = " ".join(f'<span class="setting">{_e(w)}</span>' for w in self.label.split(" "))
-        return f"{words}{tag}"
-
-    @property
-    def text(self) -> str:
-        """The label in plain words (a plot's legend and title)."""
-        if self.base:
-            return f"{self.label} (the system's own rules)"
-        if self.predictor:
-            return f"{self.label} (not a regulation)"
-        if self.best:
-            return f"{self.label} (the best)"
-        return self.label
-
-
 def _is_base(result: VariantResult) -> bool:
     return not result.variant.varied
 
@@ -169,7 +125,7 @@ def _is_base(result: VariantResult) -> bool:
 def as_html(evaluation: Evaluation) -> str:
     """The evaluation as one self-contained HTML page (see the module)."""
     variants = [
-        _Series(
+        Series(
             r.variant.label,
             {p.pool: p.quality for p in r.pools},
             base=_is_base(r),
@@ -178,7 +134,7 @@ def as_html(evaluation: Evaluation) -> str:
         for n, r in enumerate(evaluation.variants)
     ]
     predictors = [
-        _Series(p.label, {q.pool: q.quality for q in p.pools}, predictor=True)
+        Series(p.label, {q.pool: q.quality for q in p.pools}, predictor=True)
         for p in evaluation.predictors
     ]
     order = [p.pool for r in evaluation.variants for p in r.pools]
@@ -206,12 +162,12 @@ def as_html(evaluation: Evaluation) -> str:
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title>",
+        f"<title>{escape(title)}</title>",
         f"<style>{STYLE}</style>",
         "</head>",
         "<body>",
         "<main>",
-        f"<h1>Rating lab: the {_e(evaluation.system)} rules</h1>",
+        f"<h1>Rating lab: the {escape(evaluation.system)} rules</h1>",
         _summary_line(evaluation, variants, active),
         _how_to_read(counted_side(evaluation.system)),
     ]
@@ -222,23 +178,22 @@ def as_html(evaluation: Evaluation) -> str:
         )
     else:
         parts += _variants_section(variants, predictors, base, active)
-        parts += _calibration_section(
+        parts += calibration_section(
             plotted, prominent, len(variants), counted_side(evaluation.system)
         )
-        parts += _learning_section(plotted, prominent, len(variants))
+        parts += learning_section(plotted, prominent, len(variants))
     parts += _changes_section(evaluation)
     parts += ["</main>", "</body>", "</html>", ""]
     return "\n".join(parts)
 
 
-def _summary_line(
-    evaluation: Evaluation, variants: Sequence[_Series], active: Sequence[str]
-) -> str:
+def _summary_line(evaluation: Evaluation, variants: Sequence[Series], active: Sequence[str]) -> str:
     varied = len(variants) - 1
     what = "the base rules only" if varied <= 0 else f"the base rules and {varied} varied"
-    pools = ", ".join(_e(p) for p in active) or "none"
+    pools = ", ".join(escape(p) for p in active) or "none"
     return (
-        f'<p class="meta">{evaluation.games:,} games from <code>{_e(evaluation.source)}</code> · '
+        f'<p class="meta">{evaluation.games:,} games from '
+        f"<code>{escape(evaluation.source)}</code> · "
         f"{len(variants)} variant{'s' if len(variants) != 1 else ''} ({what}) · "
         f"pools with scored games: {pools}</p>"
     )
@@ -271,20 +226,10 @@ the published lists: a better deviance with a Spearman well below 1 reorders the
 # -- the tables ------------------------------------------------------------------------
 
 
-def _table(caption: str, head: Sequence[str], body: Sequence[str], ident: str) -> str:
-    """A table in its own horizontally scrolling, keyboard-reachable region."""
-    heads = "".join(head)
-    return (
-        f'<div class="scroll" role="region" tabindex="0" aria-labelledby="{ident}">'
-        f'<table><caption id="{ident}"><span>{caption}</span></caption>'
-        f"<thead><tr>{heads}</tr></thead>{''.join(body)}</table></div>"
-    )
-
-
 def _variants_section(
-    variants: Sequence[_Series],
-    predictors: Sequence[_Series],
-    base: _Series | None,
+    variants: Sequence[Series],
+    predictors: Sequence[Series],
+    base: Series | None,
     active: Sequence[str],
 ) -> list[str]:
     parts = [
@@ -308,10 +253,10 @@ def _variants_section(
         '<th scope="col" class="label">variant</th>',
         '<th scope="col">mean deviance</th>',
         '<th scope="col">vs base</th>',
-        *(f'<th scope="col">{_e(pool)}</th>' for pool in active),
+        *(f'<th scope="col">{escape(pool)}</th>' for pool in active),
     ]
 
-    def row(rank: str, series: _Series) -> str:
+    def row(rank: str, series: Series) -> str:
         mean = _deviance(series, "mean", active)
         versus = (
             "" if series.base or mean is None or base_mean is None else _signed(mean - base_mean)
@@ -332,7 +277,7 @@ def _variants_section(
     if predictors:
         body += ['<tbody class="predictors">', *(row("", s) for s in predictors), "</tbody>"]
     parts.append(
-        _table(
+        data_table(
             "Mean deviance of each variant and each reference predictor (not a regulation)",
             head,
             body,
@@ -351,7 +296,7 @@ def _variants_section(
         ]
         base_q = base.pools.get(pool) if base is not None else None
 
-        def pool_row(series: _Series, pool: str = pool, base_q: Quality | None = base_q) -> str:
+        def pool_row(series: Series, pool: str = pool, base_q: Quality | None = base_q) -> str:
             q = series.pools.get(pool)
             if q is None:
                 return ""
@@ -369,14 +314,14 @@ def _variants_section(
                 f"<td>{number_text(q.deviance)}</td>",
                 f"<td>{versus}</td>",
                 f"<td>{number_text(q.brier)}</td>",
-                f"<td>{_e(q.expectation)}</td>",
+                f"<td>{escape(q.expectation)}</td>",
             ]
             return _row(cells, series.base)
 
         body = ["<tbody>", *(pool_row(s) for s in variants), "</tbody>"]
         if predictors:
             body += ['<tbody class="predictors">', *(pool_row(s) for s in predictors), "</tbody>"]
-        parts.append(_table(f"Pool {_e(pool)}", pool_head, body, f"pool-table-{n}"))
+        parts.append(data_table(f"Pool {escape(pool)}", pool_head, body, f"pool-table-{n}"))
     parts.append("</section>")
     return parts
 
@@ -386,7 +331,7 @@ def _row(cells: Sequence[str], base: bool) -> str:
     return f"<tr{attribute}>{''.join(cells)}</tr>"
 
 
-def _pooled_of(series: _Series, active: Sequence[str]) -> float | None:
+def _pooled_of(series: Series, active: Sequence[str]) -> float | None:
     qualities = [series.pools[p] for p in active if p in series.pools]
     total = sum(q.games for q in qualities)
     if total == 0:
@@ -394,7 +339,7 @@ def _pooled_of(series: _Series, active: Sequence[str]) -> float | None:
     return sum((q.deviance or 0.0) * q.games for q in qualities) / total
 
 
-def _deviance(series: _Series, column: str, active: Sequence[str]) -> float | None:
+def _deviance(series: Series, column: str, active: Sequence[str]) -> float | None:
     if column == "mean":
         return _pooled_of(series, active)
     q = series.pools.get(column)
@@ -406,338 +351,14 @@ def _bold(value: float | None, best: float | None) -> str:
     return f"<strong>{text}</strong>" if value is not None and value == best else text
 
 
-# -- the plots -------------------------------------------------------------------------
-
-
-def _marker(style: int, x: float, y: float, r: float) -> str:
-    """The marker of series ``style`` at (x, y), about the area of a circle of radius r."""
-    shape = SHAPES[style]
-    cls = f'class="mark s{style}"'
-    if shape == "circle":
-        return f'<circle {cls} cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}"/>'
-    if shape == "square":
-        h = r * 0.886
-        side = f'width="{2 * h:.1f}" height="{2 * h:.1f}"'
-        return f'<rect {cls} x="{x - h:.1f}" y="{y - h:.1f}" {side}/>'
-    angles = {
-        "triangle": (-90, 30, 150),
-        "down": (90, 210, 330),
-        "diamond": (0, 90, 180, 270),
-        "hexagon": (0, 60, 120, 180, 240, 300),
-    }[shape]
-    scale = {"triangle": 1.35, "down": 1.35, "diamond": 1.25, "hexagon": 1.1}[shape]
-    points = " ".join(
-        f"{x + r * scale * math.cos(math.radians(a)):.1f},"
-        f"{y + r * scale * math.sin(math.radians(a)):.1f}"
-        for a in angles
-    )
-    return f'<polygon {cls} points="{points}"/>'
-
-
-def _line(style: int, points: Sequence[tuple[float, float]]) -> str:
-    dash = f' stroke-dasharray="{DASHES[style]}"' if DASHES[style] else ""
-    drawn = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-    return f'<polyline class="series s{style}"{dash} points="{drawn}"/>'
-
-
-def _legend(plotted: Sequence[_Series], extra: str) -> str:
-    items = []
-    for n, series in enumerate(plotted):
-        sample = (
-            '<svg viewBox="0 0 44 16" aria-hidden="true" focusable="false">'
-            f"{_line(n, [(2, 8), (42, 8)])}{_marker(n, 22, 8, 5)}</svg>"
-        )
-        items.append(f"<li>{sample}<span>{_e(series.text)}</span></li>")
-    return f'<ul class="legend">{"".join(items)}{extra}</ul>'
-
-
-def _which(plotted: Sequence[_Series], count: int) -> str:
-    """What the plots draw, in words."""
-    if count <= PLOT_EVERY_UP_TO:
-        return "The plots draw every variant and the reference predictors."
-    return (
-        f"With {count} variants the plots draw the best one, the base rules and the "
-        "reference predictors only; the tables above have every variant."
-    )
-
-
-def _pool_groups(prominent: Sequence[str]) -> tuple[Sequence[str], Sequence[str]]:
-    return prominent[:OPEN_POOLS], prominent[OPEN_POOLS:]
-
-
-def _plots(
-    heading: str,
-    ident: str,
-    intro: str,
-    plotted: Sequence[_Series],
-    prominent: Sequence[str],
-    count: int,
-    figure: Callable[[str, Sequence[_Series], str], str],
-) -> list[str]:
-    shown, rest = _pool_groups(prominent)
-    parts = [
-        f'<section aria-labelledby="{ident}">',
-        f'<h2 id="{ident}">{heading}</h2>',
-        f'<p class="note">{intro} {_which(plotted, count)}</p>',
-        '<div class="plots">',
-        *(figure(pool, plotted, f"{ident}-{n}") for n, pool in enumerate(shown)),
-        "</div>",
-    ]
-    if rest:
-        names = ", ".join(_e(p) for p in rest)
-        parts += [
-            f"<details><summary>{len(rest)} more pool{'s' if len(rest) != 1 else ''}: "
-            f"{names}</summary>",
-            '<div class="plots">',
-            *(figure(pool, plotted, f"{ident}-{n}") for n, pool in enumerate(rest, len(shown))),
-            "</div></details>",
-        ]
-    parts.append("</section>")
-    return parts
-
-
-def _calibration_section(
-    plotted: Sequence[_Series], prominent: Sequence[str], count: int, side: str
-) -> list[str]:
-    intro = (
-        "Each point is one bin of expected scores (0-0.1, ..., 0.9-1): across, the mean "
-        f"expected score of its games; up, the mean score {side} made. On the diagonal the "
-        "rating expected what happened; below it the favourites did worse than expected. "
-        "A point's area is its number of games: a bin of a few games says little."
-    )
-    return _plots(
-        "Calibration", "calibration", intro, plotted, prominent, count, _calibration_figure
-    )
-
-
-def _calibration_figure(pool: str, plotted: Sequence[_Series], ident: str) -> str:
-    size, left, top, right, bottom = 360, 52, 14, 346, 308
-
-    def x(v: float) -> float:
-        return left + (right - left) * v
-
-    def y(v: float) -> float:
-        return bottom - (bottom - top) * v
-
-    series = [(n, s, s.pools.get(pool)) for n, s in enumerate(plotted)]
-    most = max((b.count for _, _, q in series if q for b in q.bins), default=1) or 1
-    svg = []
-    for t in range(6):
-        v = t / 5
-        svg.append(f'<line class="grid" x1="{x(v):.1f}" y1="{top}" x2="{x(v):.1f}" y2="{bottom}"/>')
-        svg.append(f'<line class="grid" x1="{left}" y1="{y(v):.1f}" x2="{right}" y2="{y(v):.1f}"/>')
-        svg.append(f'<text x="{x(v):.1f}" y="{bottom + 18}" text-anchor="middle">{v:.1f}</text>')
-        svg.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.1f}</text>')
-    svg.append(
-        f'<rect class="axis" x="{left}" y="{top}" width="{right - left}" '
-        f'height="{bottom - top}" fill="none"/>'
-    )
-    svg.append(
-        f'<line class="ref" x1="{x(0):.1f}" y1="{y(0):.1f}" x2="{x(1):.1f}" y2="{y(1):.1f}"/>'
-    )
-    svg.append(
-        f'<text x="{(left + right) / 2:.1f}" y="{size - 8}" text-anchor="middle">'
-        "mean expected score</text>"
-    )
-    middle = (top + bottom) / 2
-    svg.append(
-        f'<text x="14" y="{middle:.1f}" text-anchor="middle" '
-        f'transform="rotate(-90 14 {middle:.1f})">mean observed score</text>'
-    )
-    rows = []
-    for n, s, q in series:
-        if q is None or not q.games:
-            continue
-        points = [
-            (b, x(b.mean_expected), y(b.mean_observed))
-            for b in q.bins
-            if b.count and b.mean_expected is not None and b.mean_observed is not None
-        ]
-        svg.append(_line(n, [(px, py) for _, px, py in points]))
-        for b, px, py in points:
-            svg.append(_marker(n, px, py, 3 + 7 * math.sqrt(b.count / most)))
-            rows.append(
-                f'<tr><th scope="row" class="label">{_e(s.text)}</th>'
-                f"<td>{b.low:.1f}-{b.high:.1f}</td><td>{b.count:,}</td>"
-                f"<td>{number_text(b.mean_expected, 3)}</td>"
-                f"<td>{number_text(b.mean_observed, 3)}</td></tr>"
-            )
-    names = ", ".join(s.text for _, s, q in series if q is not None and q.games)
-    label = (
-        f"Calibration in pool {pool}: the mean observed score against the mean expected score "
-        f"in each bin, with the diagonal, for {names}. The numbers are in the table below."
-    )
-    table = _table(
-        f"The calibration in pool {_e(pool)}",
-        [
-            '<th scope="col" class="label">series</th>',
-            '<th scope="col">bin</th>',
-            '<th scope="col">games</th>',
-            '<th scope="col">mean expected</th>',
-            '<th scope="col">mean observed</th>',
-        ],
-        ["<tbody>", *rows, "</tbody>"],
-        f"{ident}-table",
-    )
-    extra = (
-        '<li><svg viewBox="0 0 44 16" aria-hidden="true" focusable="false">'
-        '<line class="ref" x1="2" y1="8" x2="42" y2="8"/></svg>'
-        "<span>the diagonal: observed = expected</span></li>"
-    )
-    return (
-        f'<figure aria-labelledby="{ident}-caption">'
-        f'<figcaption id="{ident}-caption">Pool {_e(pool)}</figcaption>'
-        f'<svg class="plot" viewBox="0 0 {size} {size}" role="img" aria-label="{_e(label)}">'
-        f"<title>{_e(label)}</title>{''.join(svg)}</svg>"
-        f"{_legend(plotted, extra)}"
-        f"<details><summary>The numbers of this plot</summary>{table}</details>"
-        "</figure>"
-    )
-
-
-def _learning_section(
-    plotted: Sequence[_Series], prominent: Sequence[str], count: int
-) -> list[str]:
-    intro = (
-        "The mean deviance of the games by how many rated games in the pool the newer of "
-        "the two players had played before it: how fast each variant learns a new "
-        f"player's strength. The dashed line is {CHANCE:.4f}, always predicting 0.5; a "
-        "gap in a line is a bucket without games."
-    )
-    return _plots(
-        "Deviance by games played", "learning", intro, plotted, prominent, count, _learning_figure
-    )
-
-
-def _ticks(low: float, high: float) -> tuple[list[float], int]:
-    """At most six round ticks covering [low, high], and their decimals."""
-    span = max(high - low, 0.01)
-    step = next(s for s in (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5) if span / s <= 5)
-    first = math.floor(low / step + 1e-9)
-    last = math.ceil(high / step - 1e-9)
-    places = 3 if step < 0.01 else 2 if step < 0.1 else 1
-    return [round(k * step, 6) for k in range(first, last + 1)], places
-
-
-def _learning_figure(pool: str, plotted: Sequence[_Series], ident: str) -> str:
-    width, height, left, top, right, bottom = 420, 300, 70, 14, 410, 236
-    series = [(n, s, s.pools.get(pool)) for n, s in enumerate(plotted)]
-    buckets = next((q.by_games for _, _, q in series if q is not None and q.by_games), ())
-    if not buckets:
-        return (
-            f"<figure><figcaption>Pool {_e(pool)}</figcaption>"
-            '<p class="note">The games played are not known here.</p></figure>'
-        )
-    values = [
-        b.deviance
-        for _, _, q in series
-        if q is not None
-        for b in q.by_games
-        if b.count and b.deviance is not None
-    ]
-    ticks, places = _ticks(min([*values, CHANCE]), max([*values, CHANCE]))
-    low, high = ticks[0], ticks[-1]
-    step = (right - left) / len(buckets)
-
-    def x(i: int) -> float:
-        return left + step * (i + 0.5)
-
-    def y(v: float) -> float:
-        return bottom - (bottom - top) * (v - low) / (high - low)
-
-    svg = []
-    for t in ticks:
-        svg.append(f'<line class="grid" x1="{left}" y1="{y(t):.1f}" x2="{right}" y2="{y(t):.1f}"/>')
-        svg.append(
-            f'<text x="{left - 6}" y="{y(t) + 4:.1f}" text-anchor="end">{t:.{places}f}</text>'
-        )
-    for i, b in enumerate(buckets):
-        svg.append(
-            f'<text x="{x(i):.1f}" y="{bottom + 18}" text-anchor="middle">'
-            f"{_e(learning_label(b))}</text>"
-        )
-    svg.append(
-        f'<rect class="axis" x="{left}" y="{top}" width="{right - left}" '
-        f'height="{bottom - top}" fill="none"/>'
-    )
-    svg.append(
-        f'<line class="ref" x1="{left}" y1="{y(CHANCE):.1f}" x2="{right}" y2="{y(CHANCE):.1f}"/>'
-    )
-    svg.append(
-        f'<text x="{(left + right) / 2:.1f}" y="{height - 22}" text-anchor="middle">'
-        "games the newer player had played</text>"
-    )
-    svg.append(
-        f'<text x="{(left + right) / 2:.1f}" y="{height - 4}" text-anchor="middle">'
-        "in the pool before the game</text>"
-    )
-    middle = (top + bottom) / 2
-    svg.append(
-        f'<text x="14" y="{middle:.1f}" text-anchor="middle" '
-        f'transform="rotate(-90 14 {middle:.1f})">mean deviance</text>'
-    )
-    rows = []
-    for n, s, q in series:
-        if q is None or not q.games:
-            continue
-        run: list[tuple[float, float]] = []
-        for i, b in enumerate(q.by_games):
-            if b.count and b.deviance is not None:
-                run.append((x(i), y(b.deviance)))
-                svg.append(_marker(n, x(i), y(b.deviance), 4.5))
-                rows.append(
-                    f'<tr><th scope="row" class="label">{_e(s.text)}</th>'
-                    f"<td>{_e(learning_label(b))}</td><td>{b.count:,}</td>"
-                    f"<td>{number_text(b.deviance)}</td></tr>"
-                )
-            else:
-                if len(run) > 1:
-                    svg.append(_line(n, run))
-                run = []
-        if len(run) > 1:
-            svg.append(_line(n, run))
-    names = ", ".join(s.text for _, s, q in series if q is not None and q.games)
-    label = (
-        f"Deviance by games played in pool {pool}: the mean deviance in each bucket of the "
-        f"newer player's games played, against {CHANCE:.4f} for always 0.5, for {names}. "
-        "The numbers are in the table below."
-    )
-    table = _table(
-        f"The deviance by games played in pool {_e(pool)}",
-        [
-            '<th scope="col" class="label">series</th>',
-            '<th scope="col">games played</th>',
-            '<th scope="col">games</th>',
-            '<th scope="col">deviance</th>',
-        ],
-        ["<tbody>", *rows, "</tbody>"],
-        f"{ident}-table",
-    )
-    extra = (
-        '<li><svg viewBox="0 0 44 16" aria-hidden="true" focusable="false">'
-        '<line class="ref" x1="2" y1="8" x2="42" y2="8"/></svg>'
-        f"<span>{CHANCE:.4f}: always predicting 0.5</span></li>"
-    )
-    return (
-        f'<figure class="wide" aria-labelledby="{ident}-caption">'
-        f'<figcaption id="{ident}-caption">Pool {_e(pool)}</figcaption>'
-        f'<svg class="plot wide" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{_e(label)}">'
-        f"<title>{_e(label)}</title>{''.join(svg)}</svg>"
-        f"{_legend(plotted, extra)}"
-        f"<details><summary>The numbers of this plot</summary>{table}</details>"
-        "</figure>"
-    )
-
-
 # -- the list changes ------------------------------------------------------------------
 
 
 def _mover_rows(pool: str, movers: Sequence[Mover]) -> list[str]:
     return [
-        f'<tr><td class="text">{_e(pool)}</td>'
-        f'<th scope="row" class="label id">{_e(m.shown)}</th>'
-        f"<td>{_e(m.base)}</td><td>{_e(m.variant)}</td><td>{_e(_change(m.change))}</td></tr>"
+        f'<tr><td class="text">{escape(pool)}</td>'
+        f'<th scope="row" class="label id">{escape(m.shown)}</th>'
+        f"<td>{escape(m.base)}</td><td>{escape(m.variant)}</td><td>{escape(_change(m.change))}</td></tr>"
         for m in movers
     ]
 
@@ -769,18 +390,18 @@ def _changes_section(evaluation: Evaluation) -> list[str]:
             if c is None or (c.players == 0 and c.state_changed == 0):
                 continue
             rows.append(
-                f'<tr><th scope="row" class="label">{_e(p.pool)}</th><td>{c.players:,}</td>'
+                f'<tr><th scope="row" class="label">{escape(p.pool)}</th><td>{c.players:,}</td>'
                 f"<td>{number_text(c.spearman)}</td><td>{c.state_changed}</td></tr>"
             )
             moved += _mover_rows(p.pool, c.risers)
             moved += _mover_rows(p.pool, c.fallers)
-        label = _e(result.variant.label)
+        label = escape(result.variant.label)
         parts.append(f'<h3 id="changes-{n}">{label}</h3>')
         if not rows:
             parts.append('<p class="note">No player is rated in both lists.</p>')
             continue
         parts.append(
-            _table(
+            data_table(
                 f"{label} against the base rules",
                 [
                     '<th scope="col" class="label">pool</th>',
@@ -796,7 +417,7 @@ def _changes_section(evaluation: Evaluation) -> list[str]:
             parts.append('<p class="note">No rating moved.</p>')
             continue
         parts.append(
-            _table(
+            data_table(
                 f"The risers and fallers under {label}",
                 [
                     '<th scope="col" class="text">pool</th>',
