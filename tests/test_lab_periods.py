@@ -323,3 +323,9 @@ def test_text_and_json_outputs_of_a_chain(folder: Path) -> None:
     risers = moved[0]["against_base"]["risers"]
     assert risers and all(m["name"].startswith("Player ") for m in risers)
     assert f"{risers[0]['name']} ({risers[0]['player']}) {risers[0]['base']} →" in text
+
+
+def test_a_folder_is_fides_only(folder: Path) -> None:
+    result = CliRunner().invoke(main, ["evaluate", str(folder), "--system", "site"])
+    assert result.exit_code == 2
+    assert f"{folder}: a folder; site reads a games file" in result.stderr

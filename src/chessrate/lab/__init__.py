@@ -619,6 +619,10 @@ def evaluate(
         chain = periods_from_files(path, Path(players) if players else None, on_invalid, ruleset)
         return evaluate_periods(system_id, chain, vary, str(path), jobs, progress)
     _rating_system_check(system_id)
+    if path.is_dir():
+        raise InvalidInput(
+            f"{path}: a folder; {system_id} reads a games file (a folder of TRF files is fide's)"
+        )
     variants(info.rules, vary)  # refuse a bad --vary before reading anything
     jobs_for(jobs)
     if uses_compiled(system_id, engine):
