@@ -151,6 +151,23 @@ def test_the_database_comes_from_the_environment_else_chessrate_db(
     assert Ledger(f"sqlite:///{tmp_path / 'chessrate.db'}").system_id == "corr"
 
 
+def test_a_plain_path_with_url_characters_is_that_file(tmp_path: Path) -> None:
+    """A ``?``, ``#`` or ``%`` in a plain path names a file, not a URL's query or
+    fragment: the ledger is made, imported into and verified at that very file."""
+    folder = tmp_path / "club?season=2026#a"
+    folder.mkdir()
+    path = folder / "50%.db"
+    games = write_games(tmp_path / "g.jsonl", GAMES)
+    assert invoke("init", "--system", "site", "--db", path)[0] == 0
+    assert invoke("import", games, "--db", path)[0] == 0
+    code, out, _ = invoke("verify", "--db", path)
+    assert code == 0, out
+    assert path.is_file() and sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["club?season=2026#a", "g.jsonl"]
+    )
+    assert database_url(str(path)).startswith("sqlite:///")
+
+
 def test_commands_on_a_missing_ledger_exit_2_and_create_nothing(tmp_path: Path) -> None:
     missing = tmp_path / "missing.db"
     games = write_games(tmp_path / "g.jsonl", GAMES)

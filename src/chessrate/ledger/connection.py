@@ -27,7 +27,7 @@ from typing import Any, Self
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, insert, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
@@ -53,8 +53,9 @@ def database_url(given: str | None = None) -> str:
     """``--db`` or ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``. A plain path
     means a SQLite file."""
     url = given or os.environ.get("CHESSRATE_DATABASE_URL") or DEFAULT_DATABASE
-    if "://" not in url:
-        url = f"sqlite:///{Path(url).resolve()}"
+    if "://" not in url:  # the path quoted: a ? or # in it is a file name's, not the URL's
+        path = str(Path(url).resolve())
+        url = URL.create("sqlite", database=path).render_as_string(hide_password=False)
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     return url
