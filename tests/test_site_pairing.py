@@ -166,6 +166,15 @@ def test_a_player_gets_one_game_per_pass_and_busy_players_wait() -> None:
     assert choose_pairs(seeks, T0, RULES, busy={"a"}) == []
 
 
+def test_a_busy_players_correspondence_seek_is_paired() -> None:
+    """A correspondence game is played over days beside any other: a player in a
+    real-time game is paired in correspondence, and waits for real-time play."""
+    seeks = [seek(1, "a", "1500", "3d"), seek(2, "b", "1500", "3d"),
+             seek(3, "a", "1500", "180+2"), seek(4, "c", "1500", "180+2")]  # fmt: skip
+    pairs = choose_pairs(seeks, T0, RULES, busy={"a"})
+    assert [(x.id, y.id) for x, y in pairs] == [(1, 2)]
+
+
 def test_colours_balance_recent_colours() -> None:
     assert colour_balance([Side.WHITE, Side.WHITE, Side.BLACK]) == 1
     assert colours("a", 2, "b", 0) == ("b", "a")  # a had more whites: black

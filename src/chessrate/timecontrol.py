@@ -39,6 +39,11 @@ class TimeControl:
     days_per_move: int = 0
 
     @property
+    def correspondence(self) -> bool:
+        """Days per move: a game played over days or weeks, beside any other."""
+        return self.kind is ClockKind.CORRESPONDENCE
+
+    @property
     def estimated_seconds(self) -> int | None:
         """base + 40 x increment, or None for games without a clock."""
         if self.kind is not ClockKind.CLOCKED:

@@ -197,6 +197,27 @@ def test_a_player_in_a_live_game_is_not_paired(pool: Api) -> None:
     assert [players_of(g) for g in pair(pool)["pairs"]] == [{"ann", "ben"}]
 
 
+def test_a_correspondence_game_keeps_nobody_from_another(pool: Api) -> None:
+    """A correspondence game lasts days: its players are paired in real time meanwhile
+    (and a player in a real-time game is paired in correspondence)."""
+    opened = pool.post(
+        "/live-games", {"id": "C1", "white": "ann", "black": "cat", "time_control": "3d"}
+    )
+    assert opened.status_code == 201, opened.text
+    seek(pool, "ann")
+    seek(pool, "ben")
+    [game] = pair(pool)["pairs"]
+    assert players_of(game) == {"ann", "ben"}
+    # ann and ben now play in real time: their correspondence seeks are paired all the
+    # same, ann's next real-time seek waits for that game
+    seek(pool, "ann", "1d")
+    seek(pool, "ben", "1d")
+    seek(pool, "ann", "600+0")
+    seek(pool, "cat", "600+0")
+    [game] = pair(pool)["pairs"]
+    assert players_of(game) == {"ann", "ben"} and game["time_control"] == "1d"
+
+
 def test_cancel(pool: Api) -> None:
     mine = seek(pool, "ann")
     cancelled = delete(pool, mine["id"])

@@ -378,16 +378,19 @@ class Seeks:
 
     @staticmethod
     def _busy(conn: Connection, ids: Iterable[str]) -> set[str]:
-        """The players among ``ids`` in an open live game."""
+        """The players among ``ids`` in an open real-time live game (a correspondence
+        game, played over days, keeps nobody from another)."""
         wanted = sorted(set(ids))
         if not wanted:
             return set()
         found = conn.execute(
-            select(live_games.c.white, live_games.c.black)
+            select(live_games.c.white, live_games.c.black, live_games.c.time_control)
             .where(live_games.c.status == LiveStatus.OPEN.value)
             .where(or_(live_games.c.white.in_(wanted), live_games.c.black.in_(wanted)))
         ).all()  # fmt: skip
-        return {p for row in found for p in (row.white, row.black)} & set(wanted)
+        playing = {p for row in found if not _correspondence(row.time_control)
+                   for p in (row.white, row.black)}  # fmt: skip
+        return playing & set(wanted)
 
     def _balance(self, conn: Connection, player_id: str) -> int:
         """Whites minus blacks over the player's last ``colour_games`` games: the live
@@ -469,3 +472,10 @@ def _closed_at(row: Any, now: datetime) -> datetime | None:
     if _status(row, now) is SeekStatus.EXPIRED:
         return as_utc(row.expires_at)
     return None
+
+
+def _correspondence(stored: str | None) -> bool:
+    """Whether a live game's stored control is correspondence (days per move)."""
+    if not stored:
+        return False
+    return parse_time_control(stored).correspondence

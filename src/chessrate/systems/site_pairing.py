@@ -165,7 +165,9 @@ def choose_pairs(
     """The pairs to make now: a maximum-weight matching of the players whose seeks are
     compatible, with the most pairs, then the smallest total difference, then the
     longest-waiting seeks (the module's docstring). Listed closest first, each pair's
-    older seek first. ``busy``: players in an open live game, whose seeks wait.
+    older seek first. ``busy``: players in an open real-time live game, whose
+    real-time seeks wait; their correspondence seeks are paired (a correspondence game
+    is played over days, beside any other game).
 
     The matching runs in cubic time, so it is bounded: a pass takes the
     ``rules.pass_seeks`` longest-waiting seeks (the rest wait for the next pass), and
@@ -185,8 +187,9 @@ def choose_pairs(
     the players and the pairs in a fixed order."""
     import networkx as nx  # here: a few tenths of a second, for the pass only
 
-    idle = set(busy)
-    waiting = sorted((s for s in seeks if s.player not in idle), key=lambda s: s.id)
+    playing = set(busy)
+    free = [s for s in seeks if s.player not in playing or s.control.correspondence]
+    waiting = sorted(free, key=lambda s: s.id)
     waiting = sorted(waiting, key=lambda s: (s.created_at, s.id))[: rules.pass_seeks]
     waiting.sort(key=lambda s: s.id)
     near: dict[int, list[tuple[Decimal, int, int]]] = {s.id: [] for s in waiting}
