@@ -191,10 +191,14 @@ def install_error_handlers(app: FastAPI) -> None:
             # share a path); OPTIONS is answered with them (:mod:`.routing`).
             # (a mount, the static files, left its own root_path in the scope)
             scope = {**request.scope, "root_path": request.app.root_path}
-            allow = ", ".join(allowed_methods(request.app.router.routes, scope))
-            if request.method == "OPTIONS":
+            methods = allowed_methods(request.app.router.routes, scope)
+            allow = ", ".join(methods)
+            if not methods:  # a mount's refusal where it has nothing (a missing file)
+                error = StarletteHTTPException(status.HTTP_404_NOT_FOUND, "Not Found")
+            elif request.method == "OPTIONS":
                 return Response(status_code=status.HTTP_204_NO_CONTENT, headers={"Allow": allow})
-            error = StarletteHTTPException(error.status_code, error.detail, {"Allow": allow})
+            else:
+                error = StarletteHTTPException(error.status_code, error.detail, {"Allow": allow})
         if error.status_code in PAGED_STATUSES:
             shown = (
                 f"There is no page at {request.url.path}."

@@ -19,11 +19,13 @@
 
 from __future__ import annotations
 
+import stat
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi import FastAPI
 from starlette.responses import RedirectResponse
 from starlette.routing import BaseRoute, Match, Mount
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..identifiers import normal_id
@@ -37,22 +39,35 @@ def allowed_methods(routes: list[BaseRoute], scope: Scope) -> list[str]:
     :data:`METHOD_ORDER` (``HEAD`` with ``GET``, ``OPTIONS`` always); empty when no
     route has the path. Each method is asked of the routes as a request would be (a
     route matches fully only its own methods); a mounted app (the static files)
-    takes ``GET`` and ``HEAD``."""
+    takes ``GET`` and ``HEAD`` where it has a file."""
     found: set[str] = set()
     for route in routes:
         for method in PROBED:
             if method in found:
                 continue
             probe = {key: value for key, value in scope.items() if key in PLAIN_SCOPE}
-            match, _child = route.matches({**probe, "method": method})
-            if match is Match.FULL:
-                found |= {"GET", "HEAD"} if isinstance(route, Mount) else {method}
+            match, child = route.matches({**probe, "method": method})
+            if match is not Match.FULL:
+                continue
+            if not isinstance(route, Mount):
+                found.add(method)
+            elif _serves(route, {**probe, **child}):
+                found |= {"GET", "HEAD"}
     if not found:
         return []
     if "GET" in found:
         found.add("HEAD")
     found.add("OPTIONS")
     return [m for m in METHOD_ORDER if m in found]
+
+
+def _serves(mount: Mount, scope: Scope) -> bool:
+    """Whether a mounted app has something at the path: a static files app, a file
+    there (its ``404`` otherwise); another app, anything."""
+    if not isinstance(mount.app, StaticFiles):
+        return True
+    _full, found = mount.app.lookup_path(mount.app.get_path(scope))
+    return found is not None and stat.S_ISREG(found.st_mode)
 
 
 PROBED = ("GET", "POST", "PUT", "PATCH", "DELETE")
