@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 from chessrate.cli import main
 from chessrate.lab import Evaluation, Quality, evaluate, evaluate_games
-from chessrate.lab.report import PLOT_EVERY_UP_TO, as_html
+from chessrate.lab.plots import PLOT_EVERY_UP_TO
+from chessrate.lab.report import as_html
 
 from .support.lab_games import LICHESS, MARKUP, PLAYERS, odd_games
 
