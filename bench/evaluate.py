@@ -205,6 +205,93 @@ def measure_periods(
     return sorted(rows)
 
 
+SCORES = {"1-0": 1, "0-1": 0, "1/2-1/2": 0.5}
+
+
+def stream_chain(folder: Path) -> Any:
+    """The generated ``site`` stream as a chain of ``fide`` periods: each calendar
+    month's rated games between two people (no bot; a result 1-0, 0-1 or 1/2-1/2) one
+    event, a game's round its line in the file, rated on the list of the first day of
+    the next month, each player in it at his rating on that period's starting list; the
+    standard list at the start from the players' imported site Elo (rounded to a whole
+    number, with their games)."""
+    import csv
+    from collections import defaultdict
+    from datetime import UTC, datetime
+    from decimal import Decimal
+
+    from chessrate.lab.periods import Chain, Period, list_date_after, noon, rules_for
+    from chessrate.systems.fide import Event, EventEntry, EventGame, ListedPlayer
+
+    start: dict[str, Any] = {}
+    bots = set()
+    with (folder / "site_players.csv").open(encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["bot"] == "true":
+                bots.add(row["id"])
+            elif row["rating_site"]:
+                rating = int(Decimal(row["rating_site"]).to_integral_value())
+                start[row["id"]] = ListedPlayer(
+                    row["id"], row["id"], rating, int(row["games_site"] or 0), rating >= 2400
+                )
+    months: dict[Any, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))
+    last: dict[Any, Any] = {}
+    half = Decimal("0.5")
+    with (folder / "site_games.csv").open(encoding="utf-8", newline="") as handle:
+        for line, row in enumerate(csv.DictReader(handle), start=2):
+            score = SCORES.get(row["result"])
+            white, black = row["white"], row["black"]
+            if row["rated"] != "true" or score is None or white in bots or black in bots:
+                continue
+            played = datetime.fromisoformat(row["played_at"].replace("Z", "+00:00"))
+            day = played.astimezone(UTC).date()
+            month = day.replace(day=1)
+            last[month] = max(last.get(month, day), day)
+            exact = half if score == 0.5 else Decimal(score)
+            months[month][white].append(EventGame(line, black, exact))
+            months[month][black].append(EventGame(line, white, 1 - exact))
+    periods: list[Any] = []
+    for month in sorted(months):
+        entries = tuple(EventEntry(p, p, None, tuple(g)) for p, g in months[month].items())
+        event = Event(f"{month:%B %Y} games", "stream", False, entries)
+        listed = list_date_after(month)
+        periods.append(
+            Period(f"standard list {listed}", "standard", listed, noon(last[month]), (event,),
+                   rules_for("seed", "standard", listed), start if not periods else None,
+                   ratings_from_list=True)
+        )  # fmt: skip
+    return Chain(tuple(periods))
+
+
+def measure_fide_stream(folder: Path) -> list[tuple[str, int, int, float, float, float, float]]:
+    """fide on the generated stream made a chain of monthly periods (:func:`stream_chain`),
+    under each ruleset, at two jobs: (ruleset, games, scored, its deviance, elo, glicko,
+    seconds of the evaluation)."""
+    from chessrate.lab import evaluate_periods
+
+    chain = stream_chain(folder)
+    began = time.perf_counter()
+    evaluation = evaluate_periods("fide", chain, ["ruleset=seed,fide-2024"], "stream", jobs=2)
+    seconds = time.perf_counter() - began
+    found = {p.label: _mean(p.pools) for p in evaluation.predictors}
+    rows = []
+    for variant in evaluation.variants:
+        if not variant.variant.varied:
+            continue  # the same rules as ruleset=seed
+        scored = sum(p.quality.games for p in variant.pools)
+        ruleset = variant.variant.label.removeprefix("ruleset=")
+        rows.append((ruleset, evaluation.games, scored, variant.deviance, found["elo-k20"],
+                     found["glicko2-lichess"], seconds))  # fmt: skip
+    return sorted(rows)
+
+
+def _mean(pools: Any) -> float:
+    """The mean deviance over every pool's scored games."""
+    games = sum(int(p.quality.games) for p in pools)
+    total = sum(float(p.quality.deviance or 0.0) * int(p.quality.games) for p in pools)
+    return total / max(games, 1)
+
+
 def machine() -> str:
     model = platform.processor() or platform.machine()
     try:
@@ -247,6 +334,7 @@ def main() -> None:
         deviance = measure_deviance(big, work)
         real = measure_real(work)
         periods = measure_periods(work)
+    fide_stream = measure_fide_stream(big)
     lines = [
         f"machine: {machine()}; {date.today().isoformat()}",
         f"load average (1, 5, 15 min) before: {before}; after: {load()}",
@@ -302,6 +390,21 @@ def main() -> None:
         f"| {ruleset} | {games:,} | {scored:,} | {number(rules)} | {number(elo)} | "
         f"{number(glicko)} |"
         for ruleset, games, scored, rules, elo, glicko in periods
+    ]
+    lines += [
+        "",
+        f"And on the {args.deviance_games:,}-game stream made a chain of fide periods (each "
+        "month's rated games between two people one event, rated on the next month's list; "
+        "the starting list from the players' imported site Elo), each ruleset at --jobs 2, "
+        "timed in this process:",
+        "",
+        "| ruleset | games | scored | its deviance | elo-k20 | glicko2-lichess | seconds |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {ruleset} | {games:,} | {scored:,} | {number(rules)} | {number(elo)} | "
+        f"{number(glicko)} | {seconds:.1f} |"
+        for ruleset, games, scored, rules, elo, glicko, seconds in fide_stream
     ]
     table = "\n".join(lines)
     print(table)

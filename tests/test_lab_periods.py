@@ -329,3 +329,34 @@ def test_a_folder_is_fides_only(folder: Path) -> None:
     result = CliRunner().invoke(main, ["evaluate", str(folder), "--system", "site"])
     assert result.exit_code == 2
     assert f"{folder}: a folder; site reads a games file" in result.stderr
+
+
+def test_events_without_ratings_take_the_starting_lists(folder: Path) -> None:
+    """A generated stream's events give no ratings: with ``ratings_from_list`` each
+    player is rated in them as on the period's starting list under the variant. In
+    January the file's ratings are the list's: the same games at the same PD; in
+    February the players first rated in January are rated in the event too (the
+    copied file still leaves them blank), so more of their games count."""
+    chain = periods_from_files(folder, START)
+    bare = replace(
+        chain,
+        periods=tuple(
+            replace(
+                p,
+                events=tuple(
+                    replace(e, entries=tuple(replace(x, event_rating=None) for x in e.entries))
+                    for e in p.events
+                ),
+                ratings_from_list=True,
+            )
+            for p in chain.periods
+        ),
+    )
+    for variant in period_variants(["k=40"]):
+        ours, theirs = replay_chain(bare, variant), replay_chain(chain, variant)
+        assert ours.scored[:15] == theirs.scored[:15] == tuple(scored(ours.results[0], "fide"))
+        assert ours.results[1] != theirs.results[1]
+    unrated = replace(
+        bare, periods=tuple(replace(p, ratings_from_list=False) for p in bare.periods)
+    )
+    assert replay_chain(unrated, period_variants([])[0]).scored == ()  # F7: unrated in the file

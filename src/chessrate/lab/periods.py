@@ -105,6 +105,10 @@ class Period:
     standard: int | None = None
     """For a rapid or blitz period: the index of the standard period whose new list
     gives its unrated players their standard rating (None: :attr:`Chain.standard`)."""
+    ratings_from_list: bool = False
+    """Its events carry no ratings of their own (a generated stream's, not a TRF
+    file's): each player's rating in them is the one on the period's starting list
+    under each variant, as the tournament's file would give it."""
 
     @property
     def pool(self) -> str:
@@ -380,8 +384,11 @@ def replay_chain(
             else:
                 standard = {r.player: r.new_rating for r in results[period.standard].reports
                             if r.new_rating is not None}  # fmt: skip
+        events = period.events
+        if period.ratings_from_list:
+            events = tuple(_rated_from(event, start) for event in events)
         system = FideSystem(rules)
-        result = system.rate_period(start, period.events, period.list_date, standard)
+        result = system.rate_period(start, events, period.list_date, standard)
         results.append(result)
         games.extend(scored(result, period.pool))
         text = new_list_text(new_list_rows(result, system), Path("next.csv"), period.list_date)
@@ -391,6 +398,17 @@ def replay_chain(
         if progress is not None:
             progress(len(_games(period)))
     return ChainRun(tuple(results), tuple(games), final)
+
+
+def _rated_from(event: Event, start: Mapping[str, ListedPlayer]) -> Event:
+    """The event with each player's rating the one on the starting list (None: not on
+    it, or unrated there)."""
+    entries = []
+    for entry in event.entries:
+        listed = start.get(entry.player)
+        rating = None if listed is None else listed.rating
+        entries.append(dataclasses.replace(entry, event_rating=rating))
+    return dataclasses.replace(event, entries=tuple(entries))
 
 
 def qualities(run: ChainRun, pools: Sequence[str]) -> tuple[Quality, ...]:

@@ -3,7 +3,7 @@ results) and what it gives (every player's report, the period's result)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -112,12 +112,18 @@ class Event:
     match: bool = False  # a match (6.1, 6.2): a TRF file of two players is one
     rounds: int = 0  # the games scheduled (a match: 6.2); 0: the most any player has
     waived: bool = False  # 6.2 waived by prior request: a decided match is rated on
+    by_player: Mapping[str, EventEntry] = field(init=False, repr=False, compare=False)
+    """The entries by player (made from ``entries``: a period of thousands of players
+    looks each one up in one step)."""
+
+    def __post_init__(self) -> None:
+        index: dict[str, EventEntry] = {}
+        for entry in self.entries:
+            index.setdefault(entry.player, entry)  # the first, as a scan would find
+        object.__setattr__(self, "by_player", index)
 
     def entry(self, player: str) -> EventEntry:
-        for entry in self.entries:
-            if entry.player == player:
-                return entry
-        raise KeyError(player)
+        return self.by_player[player]
 
 
 # -- the report ------------------------------------------------------------------------
