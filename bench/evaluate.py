@@ -206,6 +206,8 @@ def measure_periods(
 
 
 SCORES = {"1-0": 1, "0-1": 0, "1/2-1/2": 0.5}
+FLOOR = 1000
+"""The seed's rating floor: the stream's starting list holds the players at it or above."""
 
 
 def stream_chain(folder: Path) -> Any:
@@ -214,7 +216,7 @@ def stream_chain(folder: Path) -> Any:
     event, a game's round its line in the file, rated on the list of the first day of
     the next month, each player in it at his rating on that period's starting list; the
     standard list at the start from the players' imported site Elo (rounded to a whole
-    number, with their games)."""
+    number, with their games; those at the floor or above, the others start unrated)."""
     import csv
     from collections import defaultdict
     from datetime import UTC, datetime
@@ -231,6 +233,8 @@ def stream_chain(folder: Path) -> Any:
                 bots.add(row["id"])
             elif row["rating_site"]:
                 rating = int(Decimal(row["rating_site"]).to_integral_value())
+                if rating < FLOOR:  # a FIDE list holds no rating below its floor
+                    continue
                 start[row["id"]] = ListedPlayer(
                     row["id"], row["id"], rating, int(row["games_site"] or 0), rating >= 2400
                 )
@@ -395,7 +399,8 @@ def main() -> None:
         "",
         f"And on the {args.deviance_games:,}-game stream made a chain of fide periods (each "
         "month's rated games between two people one event, rated on the next month's list; "
-        "the starting list from the players' imported site Elo), each ruleset at --jobs 2, "
+        "the starting list from the players' imported site Elo of 1000 or more), each ruleset "
+        "at --jobs 2, "
         "timed in this process:",
         "",
         "| ruleset | games | scored | its deviance | elo-k20 | glicko2-lichess | seconds |",

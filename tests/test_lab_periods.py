@@ -360,3 +360,24 @@ def test_events_without_ratings_take_the_starting_lists(folder: Path) -> None:
         bare, periods=tuple(replace(p, ratings_from_list=False) for p in bare.periods)
     )
     assert replay_chain(unrated, period_variants([])[0]).scored == ()  # F7: unrated in the file
+
+
+def test_a_rating_the_seed_drives_below_one_chains_on(tmp_path: Path) -> None:
+    """The seed's edition floors first ratings only (F6): a rated player who loses
+    enough falls below 1. Its new list holds that rating, the chain (and a ledger)
+    reads it back; an uploaded list still refuses a rating below 1."""
+    from chessrate.systems.fide import Event, EventEntry, EventGame, ListedPlayer
+
+    start = {"low": ListedPlayer("low", "Low", 20, 40, False),
+             "top": ListedPlayer("top", "Top", 2400, 40, True)}  # fmt: skip
+    losses = tuple(EventGame(r, "top", Decimal(0)) for r in range(1, 11))
+    wins = tuple(EventGame(r, "low", Decimal(1)) for r in range(1, 11))
+    event = Event("match", "m", False, (EventEntry("low", "Low", 20, losses),
+                                        EventEntry("top", "Top", 2400, wins)))  # fmt: skip
+    system = FideSystem(FideRules())
+    result = system.rate_period(start, [event], date(2026, 2, 1))
+    assert result.report("low").new_rating == 20 - 24  # 30 x (0 - 10 x 0.08)
+    text = new_list_text(new_list_rows(result, system), Path("next.csv"), date(2026, 2, 1))
+    assert parse_start_list(text, "next", stored=True)["low"].rating == -4
+    with pytest.raises(InvalidRecord, match="rating: must be at least 1"):
+        parse_start_list(text, "upload")

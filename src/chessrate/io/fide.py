@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import InvalidInput, InvalidRecord
 from ..identifiers import id_refusal
-from ..records import FieldReader, strict_json
+from ..records import INT_LARGEST, FieldReader, strict_json
 from ..systems.base import ListEntry
 from ..systems.fide import (
     POOL,
@@ -99,7 +99,11 @@ def start_list_from(records: Iterable[RawRecord], stored: bool = False) -> dict[
         fields = FieldReader(data, where)
         fields.reject_unknown(NEW_LIST_FIELDS)
         player_id = fields.ident("id", stored, normalise=False)  # the list is kept as sent
-        rating = fields.integer("rating", minimum=1)
+        # an upload's rating is a published one (1 or more); a stored list (the new list
+        # of a period the ledger or the lab chains on) holds what the rules made, which
+        # under the seed's edition can fall below 1 for a rated player (F6 floors first
+        # ratings only)
+        rating = fields.integer("rating", minimum=-INT_LARGEST if stored else 1)
         games = fields.integer("games") or 0
         reached = bool(fields.boolean("reached_2400"))
         k = fields.integer("k", minimum=1)
