@@ -381,3 +381,24 @@ def test_a_rating_the_seed_drives_below_one_chains_on(tmp_path: Path) -> None:
     assert parse_start_list(text, "next", stored=True)["low"].rating == -4
     with pytest.raises(InvalidRecord, match="rating: must be at least 1"):
         parse_start_list(text, "upload")
+
+
+def test_a_busy_unrated_players_pending_results_read_back() -> None:
+    """Under the 2024 rules an unrated player's results against rated opponents travel
+    with the list for 26 months (7.1.4): a busy player's run far past a text field's
+    1,000 characters, and the list still reads back; past the CSV reader's reach the
+    field is refused, naming it."""
+    from chessrate.io.fide import PENDING_LONGEST
+    from chessrate.systems.fide import PendingGame, format_pending
+
+    many = format_pending(
+        PendingGame(date(2026, 2, 1), 1500 + n % 400, Decimal(0)) for n in range(3000)
+    )
+    assert 1_000 < len(many) < PENDING_LONGEST
+    text = f"id,name,rating,games,reached_2400,pending\nbusy,Busy,,0,false,{many}\n"
+    assert len(parse_start_list(text, "list", stored=True)["busy"].pending) == 3000
+    too_many = format_pending([PendingGame(date(2026, 2, 1), 1500, Decimal(0))] * 6000)
+    with pytest.raises(InvalidRecord, match="l:2: pending: is 107,999 characters long; at most 100,000"):
+        parse_start_list(
+            f"id,name,rating,games,reached_2400,pending\nb,B,,0,false,{too_many}\n", "l"
+        )

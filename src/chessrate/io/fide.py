@@ -93,6 +93,12 @@ def parse_start_list(text: str, source: str, stored: bool = False) -> dict[str, 
     return start_list_from(parse_records(text, source, "csv"), stored)
 
 
+PENDING_LONGEST = 100_000
+"""The longest ``pending`` field of a list (about 5,000 results of 20 characters): a
+busy unrated player's results against rated opponents of 26 months (2024 7.1.4) run
+far past the 1,000 characters of a text field, and below the CSV reader's limit."""
+
+
 def start_list_from(records: Iterable[RawRecord], stored: bool = False) -> dict[str, ListedPlayer]:
     players: dict[str, ListedPlayer] = {}
     for where, data in records:
@@ -110,7 +116,7 @@ def start_list_from(records: Iterable[RawRecord], stored: bool = False) -> dict[
         birth_year = fields.integer("birth_year", minimum=1000, maximum=9999)
         met_rated = bool(fields.boolean("met_rated"))
         try:
-            pending = parse_pending(fields.text("pending") or "")
+            pending = parse_pending(fields.text("pending", longest=PENDING_LONGEST) or "")
         except ValueError as error:
             raise InvalidRecord(where, "pending", str(error)) from error
         sex = _sex(fields.text("sex") or "")
