@@ -398,7 +398,8 @@ def test_a_busy_unrated_players_pending_results_read_back() -> None:
     text = f"id,name,rating,games,reached_2400,pending\nbusy,Busy,,0,false,{many}\n"
     assert len(parse_start_list(text, "list", stored=True)["busy"].pending) == 3000
     too_many = format_pending([PendingGame(date(2026, 2, 1), 1500, Decimal(0))] * 6000)
-    with pytest.raises(InvalidRecord, match="l:2: pending: is 107,999 characters long; at most 100,000"):
+    longest = "l:2: pending: is 107,999 characters long; at most 100,000"
+    with pytest.raises(InvalidRecord, match=longest):
         parse_start_list(
             f"id,name,rating,games,reached_2400,pending\nb,B,,0,false,{too_many}\n", "l"
         )
