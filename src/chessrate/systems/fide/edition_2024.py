@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
@@ -63,7 +64,7 @@ class PooledFirstRatings(FideCalculation):
     def _unrated_pooled(
         self,
         player: ListedPlayer,
-        events: Sequence[Event],
+        events: Sequence[tuple[int, Event, AbstractSet[str]]],
         players: Mapping[str, ListedPlayer],
         first_meeting: Mapping[str, int],
         period: date | None,
@@ -72,7 +73,10 @@ class PooledFirstRatings(FideCalculation):
         pending ones from the last 26 months (7.1.4), except a zero score in his first
         event (8.2.1). Ra = (their ratings + 2 × 1800) / (n + 2), p = (points + 1) /
         (n + 2), Ru = Ra + dp(p) rounded, at most 2200 (8.2.2, 8.2.3). Published with
-        at least 5 games and Ru at least 1400 (7.1.4); otherwise the pool is pending."""
+        at least 5 games and Ru at least 1400 (7.1.4); otherwise the pool is pending.
+
+        ``events``: the events he plays in, in the period's order, each with its index
+        among the period's events and the ids rated in it (F7, 8.4)."""
         r = self.rules
         notes: list[str] = []
         pool = [game for game in player.pending if not self._expired(game, period)]
@@ -83,12 +87,8 @@ class PooledFirstRatings(FideCalculation):
             )
         earlier = len(pool)
         calcs: list[FirstRatingCalc] = []
-        for index, event in enumerate(events):
-            try:
-                entry = event.entry(player.id)
-            except KeyError:
-                continue
-            rated = {e.player for e in event.entries if self.rated_in_event(e, players)}
+        for index, event, rated in events:
+            entry = event.entry(player.id)
             vs_rated = [game for game in entry.games if game.opponent in rated]
             points = sum((game.score for game in vs_rated), Decimal(0))
             lines = tuple(

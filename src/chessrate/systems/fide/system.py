@@ -60,6 +60,18 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings, Exclusions):
         events, excluded = self.exclusions(events, players)
         played = {entry.player for event in events for entry in event.entries if entry.games}
         first_meeting = self._first_meetings(events, players)
+        # Once per period, not once per player: which events each player is in and who
+        # is rated in each event (a player's calculation reads only his own events).
+        played_in: dict[str, list[int]] = {}
+        for index, event in enumerate(events):
+            for entry in event.entries:
+                own = played_in.setdefault(entry.player, [])
+                if not own or own[-1] != index:
+                    own.append(index)
+        rated_in = [
+            frozenset(e.player for e in event.entries if self.rated_in_event(e, players))
+            for event in events
+        ]
         pooled = self.rules.first_rating_pooled
         first = {
             id(event): {} if pooled else self._first_ratings(event, players, first_meeting, index)
@@ -68,12 +80,17 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings, Exclusions):
         year = None if period is None else (period - timedelta(days=1)).year
         reports = []
         for player in players.values():
+            own = played_in.get(player.id, [])
+            mine = [events[index] for index in own]
             if player.rating is not None:
-                report = self._rated(player, events, players, first, year)
+                report = self._rated(player, mine, players, first, year)
             elif pooled:
-                report = self._unrated_pooled(player, events, players, first_meeting, period)
+                report = self._unrated_pooled(
+                    player, [(index, events[index], rated_in[index]) for index in own],
+                    players, first_meeting, period,
+                )  # fmt: skip
             else:
-                report = self._unrated(player, events, first)
+                report = self._unrated(player, mine, first)
             report = self._carry(report, player, first_meeting, period)
             reports.append(self._profile_carry(report, player, period, played, seeded,
                                                excluded.get(player.id, ())))  # fmt: skip
