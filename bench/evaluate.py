@@ -399,9 +399,12 @@ def main() -> None:
         "",
         f"And on the {args.deviance_games:,}-game stream made a chain of fide periods (each "
         "month's rated games between two people one event, rated on the next month's list; "
-        "the starting list from the players' imported site Elo of 1000 or more), each ruleset "
-        "at --jobs 2, "
-        "timed in this process:",
+        "the starting list from the players' imported site Elo of 1000 or more), both "
+        "rulesets in one evaluation at --jobs 2, timed in this process (seconds: the whole "
+        "evaluation, both rulesets and the predictors). A ruleset is scored on the games "
+        "between two players rated on its starting list (fide-2024 has fewer: its floor of "
+        "1400 leaves more players unrated); the predictors on the games the seed's rules "
+        "scored:",
         "",
         "| ruleset | games | scored | its deviance | elo-k20 | glicko2-lichess | seconds |",
         "|---|---:|---:|---:|---:|---:|---:|",
