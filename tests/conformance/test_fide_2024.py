@@ -336,6 +336,29 @@ def test_fide2024_8_2_1_not_first_event_when_met_rated_on_the_list() -> None:
     assert (x.new_rating, x.new_games) == (1831, 7)
 
 
+def test_fide2024_8_2_an_opponent_rated_in_one_event_and_blank_in_another() -> None:
+    """fide-2024 8.2 with F7 (8.4), for each event apart: P is listed at 2000 but blank
+    in the first event's file, rated in the second. X's win against P in the first
+    event does not count; his draw with P in the second does. Pooled: a draw with A
+    (first event) and four with P, B, C, D (second), all 2000: Ra = (10000 + 3600) / 7
+    = 1942.86, p = (2.5 + 1) / 7 = 0.50 -> dp 0: 1943 with 5 games (counting the win
+    against P would make 6 games and 1994)."""
+    blank = event("blank", {"X": None, "P": None, "A": 2000}, [("X", "P", "1-0"), ("X", "A", "=")])
+    rated = event(
+        "rated",
+        {"X": None, "P": 2000, "B": 2000, "C": 2000, "D": 2000},
+        [("X", "P", "="), ("B", "X", "="), ("X", "C", "="), ("D", "X", "=")],
+    )
+    others = (listed(key, 2000) for key in "PABCD")
+    x = rate(start_list(newcomer(), *others), blank, rated).report("X")
+    assert (x.new_rating, x.new_games) == (1943, 5)
+    first, second = x.first_rating
+    assert (first.event, first.games, second.event, second.games) == ("blank", 1, "rated", 4)
+    assert [line.note for line in first.lines if line.opponent == "P"] == [
+        "unrated opponent: does not count (8.2)"
+    ]
+
+
 # -- 7.1.4, 7.2.1: the floor 1400 ---------------------------------------------------------
 
 
