@@ -26,6 +26,7 @@ from chessrate.lab.predictors import Glicko2Rating, LichessGlicko2, PlainElo, gl
 from chessrate.records import GameRecord
 from chessrate.systems import ArenaRules, SiteRules
 from chessrate.systems.base import ListEntry
+from chessrate.systems.fide import FideRules
 
 DATA = Path(__file__).parent / "data"
 
@@ -113,6 +114,22 @@ def test_variants_are_the_cartesian_product_of_real_rules() -> None:
     assert rules.qualifying_games == 3
     assert ArenaRules().k["blitz"] == 20  # the defaults are untouched
     assert parse_value(SiteRules(), "floor", "150.5") == Decimal("150.5")
+
+
+def test_an_optional_field_takes_a_value_or_none() -> None:
+    """A field typed ``int | None`` (fide's k_new: no K for new players unless set)
+    takes a whole number or ``none`` (the rule switched off); anything else is refused
+    naming the field."""
+    rules = FideRules()
+    assert parse_value(rules, "k_new", "40") == 40
+    assert parse_value(rules, "k_new", "None") is None
+    found = variants(rules, ["k_new=30,none"])
+    assert [v.label for v in found] == ["base", "k_new=30", "k_new=none"]
+    for variant, k_new in zip(found, (None, 30, None), strict=True):
+        assert isinstance(variant.rules, FideRules)
+        assert variant.rules.k_new == k_new
+    with pytest.raises(InvalidVariant, match="--vary k_new: 'x' is not a whole number"):
+        parse_value(rules, "k_new", "x")
 
 
 @pytest.mark.parametrize(

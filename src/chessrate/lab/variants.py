@@ -52,8 +52,14 @@ def _field_types(rules: Rules) -> dict[str, Any]:
 
 
 def _parse_scalar(kind: Any, text: str, name: str) -> Any:
-    """``text`` as a value of ``kind`` (int, Decimal, str or an enum), refused with the
-    field and the value named."""
+    """``text`` as a value of ``kind`` (int, Decimal, str or an enum; for an optional
+    field, ``X | None``, an X or ``none``: the rule switched off), refused with the field
+    and the value named."""
+    args = typing.get_args(kind)
+    if type(None) in args and len(args) == 2:
+        if text.lower() == "none":
+            return None
+        kind = next(arg for arg in args if arg is not type(None))
     refused = f"--vary {name}: {text!r} is not "
     if kind is bool:
         lowered = text.lower()
