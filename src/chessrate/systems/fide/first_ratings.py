@@ -4,6 +4,7 @@ from the period's events (the seed's first ratings)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from decimal import Decimal
 
@@ -22,14 +23,15 @@ class FirstRatings(FideCalculation):
     def _first_ratings(
         self,
         event: Event,
+        rated: AbstractSet[str],
         players: Mapping[str, ListedPlayer],
         first_meeting: Mapping[str, int] | None = None,
         index: int = 0,
     ) -> dict[str, FirstRatingCalc]:
         """Every unrated player's Ru in this event (F4), iterated for round robins (F8).
         8.21 discards the event only for a player for whom it is the first tournament in
-        which he meets rated opponents (``first_meeting``: player -> that event)."""
-        rated = {e.player for e in event.entries if self.rated_in_event(e, players)}
+        which he meets rated opponents (``first_meeting``: player -> that event).
+        ``rated``: the ids rated in this event (F7, 8.4)."""
         rating = {key: players[key].rating or 0 for key in rated}
         calcs: dict[str, FirstRatingCalc] = {}
         for entry in event.entries:
@@ -93,7 +95,7 @@ class FirstRatings(FideCalculation):
         )  # fmt: skip
 
     def _round_robin_rc(
-        self, event: Event, rated: set[str], rating: Mapping[str, int], n: int
+        self, event: Event, rated: AbstractSet[str], rating: Mapping[str, int], n: int
     ) -> tuple[int, str]:
         """F4 round robin: Ra = Rar - dpa x n/(n+1), rounded, where Rar is the average
         rating of the rated players, dpa their average dp (each from his own score
@@ -140,7 +142,7 @@ class FirstRatings(FideCalculation):
         self,
         calc: FirstRatingCalc,
         entry: EventEntry,
-        rated: set[str],
+        rated: AbstractSet[str],
         rating: Mapping[str, int],
         base_rc: int,
     ) -> FirstRatingCalc:

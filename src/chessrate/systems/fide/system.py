@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date, timedelta
 
@@ -59,34 +60,34 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings, Exclusions):
             players, events, seeded = self._standard_ratings(players, events)
         events, excluded = self.exclusions(events, players)
         played = {entry.player for event in events for entry in event.entries if entry.games}
-        first_meeting = self._first_meetings(events, players)
-        # Once per period, not once per player: which events each player is in and who
-        # is rated in each event (a player's calculation reads only his own events).
-        played_in: dict[str, list[int]] = {}
-        for index, event in enumerate(events):
-            for entry in event.entries:
-                own = played_in.setdefault(entry.player, [])
-                if not own or own[-1] != index:
-                    own.append(index)
+        # Once per period, not once per player: who is rated in each event (F7, 8.4) and
+        # which events each player is in (a player's calculation reads only his own).
         rated_in = [
             frozenset(e.player for e in event.entries if self.rated_in_event(e, players))
             for event in events
         ]
+        played_in: dict[str, list[int]] = {}
+        for index, event in enumerate(events):
+            for key in event.by_player:
+                played_in.setdefault(key, []).append(index)
+        first_meeting = self._first_meetings(events, players, rated_in)
         pooled = self.rules.first_rating_pooled
         first = {
-            id(event): {} if pooled else self._first_ratings(event, players, first_meeting, index)
+            id(event): {}
+            if pooled
+            else self._first_ratings(event, rated_in[index], players, first_meeting, index)
             for index, event in enumerate(events)
         }
         year = None if period is None else (period - timedelta(days=1)).year
         reports = []
         for player in players.values():
-            own = played_in.get(player.id, [])
-            mine = [events[index] for index in own]
+            indices = played_in.get(player.id, [])
+            mine = [events[index] for index in indices]
             if player.rating is not None:
                 report = self._rated(player, mine, players, first, year)
             elif pooled:
                 report = self._unrated_pooled(
-                    player, [(index, events[index], rated_in[index]) for index in own],
+                    player, [(index, events[index], rated_in[index]) for index in indices],
                     players, first_meeting, period,
                 )  # fmt: skip
             else:
@@ -222,14 +223,16 @@ class FideSystem(RatedChanges, FirstRatings, PooledFirstRatings, Exclusions):
         return updated, rebuilt, seeded
 
     def _first_meetings(
-        self, events: Sequence[Event], players: Mapping[str, ListedPlayer]
+        self,
+        events: Sequence[Event],
+        players: Mapping[str, ListedPlayer],
+        rated_in: Sequence[AbstractSet[str]],
     ) -> dict[str, int]:
         """F4 (8.21), 2024 8.2.1: for each player unrated in an event who has not met
         rated opponents before (``met_rated``), the index of the first event in which he
         meets them."""
         found: dict[str, int] = {}
-        for index, event in enumerate(events):
-            rated = {e.player for e in event.entries if self.rated_in_event(e, players)}
+        for index, (event, rated) in enumerate(zip(events, rated_in, strict=True)):
             for entry in event.entries:
                 key = entry.player
                 if key in rated or key in found or players[key].met_rated:
