@@ -14,14 +14,17 @@ sustained submissions for ``--seconds``), against its target:
 * ``chessrate rate`` of a 1 M-game arena CSV against the hand-written csv + float Elo
   script of bench/rate_cli.py (speed-up: the script's time over the command's).
 
-It runs the ``chessrate`` beside the Python that runs it, so the same script measures
-another checkout: ``OTHER/.venv/bin/python bench/production.py --save before.json``
-there, then ``.venv/bin/python bench/production.py --before before.json`` here prints
-both columns. ``--write-results`` replaces the section "Production targets" of
-bench/RESULTS.md.
+It runs the ``chessrate`` beside the Python that runs it, or ``--chessrate PATH``: the
+recorded runs use a runtime-only install (``requirements.lock`` and the project, what
+``./run`` and the deployment guide install), because the development venv holds pandas
+(a bench library needs it) and pyarrow imports pandas at its first use where it is
+installed, half a second at every command that an operator's install never pays. The
+same script measures another checkout: ``... --chessrate OTHER/bin/chessrate --save
+before.json``, then ``... --before before.json`` prints both columns.
+``--write-results`` replaces the section "Production targets" of bench/RESULTS.md.
 
     .venv/bin/python bench/production.py [--seconds 10] [--only ROW,...]
-        [--save FILE] [--before FILE] [--write-results]
+        [--chessrate PATH] [--save FILE] [--before FILE] [--write-results]
 """
 
 from __future__ import annotations
@@ -238,10 +241,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10, help="per API row")
     parser.add_argument("--only", default="", help="of sqlite,postgres,api,rate (default: all)")
+    parser.add_argument("--chessrate", help="the command to measure (default: beside python)")
     parser.add_argument("--save", type=Path, help="write the measurements as JSON")
     parser.add_argument("--before", type=Path, help="measurements saved by another checkout")
     parser.add_argument("--write-results", action="store_true")
     args = parser.parse_args()
+    if args.chessrate:
+        global CHESSRATE
+        CHESSRATE = args.chessrate
     only = set(args.only.split(",")) if args.only else None
     values: dict[str, float] = {}
     if only is None or only & {"sqlite", "postgres"}:

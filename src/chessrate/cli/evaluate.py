@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import InvalidInput, InvalidRecord
 from ..io.lists import write_all
-from ..lab import Evaluation, Progress, evaluate
-from ..lab.output import as_json, as_text
-from ..lab.report import as_html
 from ..systems import LEDGER_SYSTEMS
 from .common import (
     ProgressBars,
@@ -25,6 +23,9 @@ from .common import (
     reports_errors,
     shown_url,
 )
+
+if TYPE_CHECKING:
+    from ..lab import Evaluation, Progress
 
 BARS = {"variants": 2}
 """The variants bar shows from two variants on; the games bar (one job) from
@@ -86,6 +87,11 @@ def evaluate_command(
     calibration) and each variant's effect on the final lists, beside two reference
     predictors (plain Elo, lichess's Glicko-2: not regulations). The library call
     behind it is chessrate.lab.evaluate."""
+    # the lab is imported here: every other command would pay its imports at start
+    from ..lab import evaluate
+    from ..lab.output import as_json, as_text
+    from ..lab.report import as_html
+
     if report is not None and not report.parent.is_dir():  # refused before the replays
         raise InvalidInput(f"--report {report}: the folder {report.parent} does not exist")
     skipped: list[InvalidRecord] = []

@@ -29,39 +29,59 @@ if TYPE_CHECKING:
 
 
 def read(ledger: LedgerConnection, queries: Sequence[str]) -> list[Any]:
-    """Each query's result as a ``pyarrow.Table``, all read in one transaction."""
-    connection = _connect(ledger)
+    """Each query's result as a ``pyarrow.Table``, all read in one transaction.
+
+    It uses the drivers' low-level bindings, not their DB-API module: that module
+    imports ``pyarrow.dataset`` (and with it pandas, where pandas is installed), which
+    costs a command more time than the reads it makes."""
+    import pyarrow
+    from adbc_driver_manager import AdbcConnection, AdbcStatement
+
+    database = _database(ledger)
     try:
-        cursor = connection.cursor()
+        connection = AdbcConnection(database)
         try:
+            connection.set_autocommit(False)  # the first statement begins a transaction
             if ledger.postgres:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                statement = AdbcStatement(connection)
+                try:
+                    statement.set_sql_query(
+                        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+                    )
+                    statement.execute_update()
+                finally:
+                    statement.close()
             tables = []
             for query in queries:
-                cursor.execute(query)
-                tables.append(cursor.fetch_arrow_table())
+                statement = AdbcStatement(connection)
+                try:
+                    statement.set_sql_query(query)
+                    handle, _rows = statement.execute_query()
+                    reader = pyarrow.RecordBatchReader._import_from_c(handle.address)
+                    tables.append(reader.read_all())
+                finally:
+                    statement.close()
+            connection.rollback()  # nothing was written
+            return tables
         finally:
-            cursor.close()
-        connection.rollback()  # nothing was written
-        return tables
+            connection.close()
     finally:
-        connection.close()
+        database.close()
 
 
-def _connect(ledger: LedgerConnection) -> Any:
-    """An ADBC connection (DB-API, autocommit off: its first statement begins a
-    transaction) to the ledger's database."""
+def _database(ledger: LedgerConnection) -> Any:
+    """An ADBC database handle on the ledger's database (SQLite: the file, read only)."""
     try:
         if ledger.postgres:
-            import adbc_driver_postgresql.dbapi as postgresql
+            import adbc_driver_postgresql
 
             url = make_url(ledger.url).set(drivername="postgresql")
-            return postgresql.connect(url.render_as_string(hide_password=False))
-        import adbc_driver_sqlite.dbapi as sqlite
+            return adbc_driver_postgresql.connect(url.render_as_string(hide_password=False))
+        import adbc_driver_sqlite
 
         path = sqlite_path(ledger.url)
         if path is None:
             raise LedgerUnavailable("an in-memory SQLite ledger has no second connection")
-        return sqlite.connect(f"file:{quote(str(path.resolve()))}?mode=ro")  # read only
+        return adbc_driver_sqlite.connect(f"file:{quote(str(path.resolve()))}?mode=ro")
     except ImportError as error:  # pragma: no cover - a dependency of the package
         raise LedgerUnavailable(f"the ADBC driver is not installed ({error})") from None

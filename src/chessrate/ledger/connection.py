@@ -24,8 +24,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, insert, select, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
@@ -224,7 +222,11 @@ class LedgerConnection:
         return ledger
 
     def migrate(self) -> None:
-        """Bring the schema to the latest migration (Alembic)."""
+        """Bring the schema to the latest migration (Alembic; imported here, as only
+        ``init`` and ``migrate`` need it, and importing it is a third of a second)."""
+        from alembic import command
+        from alembic.config import Config
+
         config = Config()
         config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
         with self.transaction() as conn:

@@ -7,9 +7,9 @@ ledger that rates periods re-rates them: :meth:`chessrate.ledger.periods.Periods
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 from sqlalchemy import func, or_, select
@@ -166,12 +166,12 @@ class Verifier:
         except InvalidRecord as error:
             return [f"{error.where}: the replay refuses the stored game ({error.reason})"]
         ids = list(stored_games["id"])
-        labels = {s: f"game {g}" for s, g in zip(seq_of_row.tolist(), ids, strict=True)}
+        annulment_labels: dict[int, str] = {}
         code_of_key = {int(key): code for code, key in enumerate(keys.tolist())}
         key_of = {name: int(key) for name, key in zip(names, keys.tolist(), strict=True)}
-        seq_of_id = dict(zip(ids, seq_of_row.tolist(), strict=True))
+        seq_of_id = dict(zip(ids, seq_of_row.tolist(), strict=True)) if annulled else {}
         for (seq, ref, _payload, _at), annulment in zip(annulled, wanted, strict=True):
-            labels[seq] = f"annulment {ref}"
+            annulment_labels[seq] = f"annulment {ref}"
             made = result.annulments[annulment.game_id].changes
             for slot, change in enumerate(made):
                 made_row = {**rows.change_row(system, change, slot, key_of.__getitem__),
@@ -182,7 +182,16 @@ class Verifier:
                 tracker.remember_one(player_code, made_row["pool"], made_row, seq, NULL)
         problems += _compare_decisions(decided, stored_games, ids)
         expected = np.concatenate(emitted) if emitted else np.zeros((0, len(CHANGE_READ)))
-        problems += _compare_changes(expected, stored_changes, labels)
+
+        def label(seq: int) -> str:  # only asked for an event whose changes differ
+            if seq in annulment_labels:
+                return annulment_labels[seq]
+            row = int(np.searchsorted(seq_of_row, seq))
+            if row < len(ids) and int(seq_of_row[row]) == seq:
+                return f"game {ids[row]}"
+            return f"event {seq}"
+
+        problems += _compare_changes(expected, stored_changes, label)
         fast = site_rating_rows(tracker, NULL) if isinstance(system, SiteSystem) else None
         if fast is not None:  # the moved ratings as rows, compared column by column
             moved = set()
@@ -395,6 +404,25 @@ class _Columns:
         return self.columns[name]
 
 
+class _GameNames(Sequence[str]):
+    """``game ID`` of each row, made when an error asks for one (not for every game)."""
+
+    def __init__(self, ids: Sequence[str]) -> None:
+        self.ids = ids
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [f"game {game_id}" for game_id in self.ids[index]]
+        return f"game {self.ids[index]}"
+
+
 def _games_batch(stored: _Columns, keys: Any, names: list[str]) -> Any:
     """The stored games as the compiled replay's batch (in commit order)."""
     from ..fast import batch as fields
@@ -436,7 +464,7 @@ def _games_batch(stored: _Columns, keys: Any, names: list[str]) -> Any:
         venue=venues[np.array(column["venue"], np.int64)].astype(np.int8),
         confirmed=confirmed,
         source="ledger",
-        sources=[f"game {game_id}" for game_id in column["id"]],
+        sources=_GameNames(column["id"]),
     )
 
 
@@ -477,9 +505,9 @@ def _by_seq_and_slot(found: Any) -> Any:
     return found[np.lexsort((slot, seq))]
 
 
-def _compare_changes(expected: Any, stored: Any, labels: dict[int, str]) -> list[str]:
+def _compare_changes(expected: Any, stored: Any, label: Callable[[int], str]) -> list[str]:
     """Every change's every column, in (seq, slot) order; a difference is reported once
-    per game."""
+    per game (``label`` names an event by its seq)."""
     expected, stored = _by_seq_and_slot(expected), _by_seq_and_slot(stored)
     if expected.shape == stored.shape and np.array_equal(expected, stored):
         return []
@@ -495,7 +523,4 @@ def _compare_changes(expected: Any, stored: Any, labels: dict[int, str]) -> list
     stored = stored[np.isin(stored[:, 0], same)]
     bad = np.flatnonzero((expected != stored).any(axis=1))
     seqs |= set(expected[bad, 0].tolist())
-    return [
-        f"{labels.get(seq, f'event {seq}')}: stored changes differ from the replay"
-        for seq in sorted(seqs)
-    ]
+    return [f"{label(seq)}: stored changes differ from the replay" for seq in sorted(seqs)]
