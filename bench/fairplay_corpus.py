@@ -31,9 +31,10 @@ from chessrate.fairplay.detector import DetectorRules, stockfish_path
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "fairplay"
 CACHE = DATA / "analyses.jsonl.gz"
-CORPUS_LIMITS = DetectorRules(opening_plies=8)
-"""The corpus is analysed from ply 9: the detector's opening (a later ply) is applied
-when the corpus is read, so a change of it needs no new search."""
+CORPUS_LIMITS = DetectorRules()
+"""The corpus is analysed at the detector's own limits: the hash is kept from one
+position of a game to the next, so a search depends on where the game's analysis
+began, and the corpus must begin where the detector does to hold what it sees."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,8 @@ class CorpusGame:
     def digest(self, limits: DetectorRules) -> str:
         text = " ".join(m.uci() for m in self.moves)
         spec = f"{limits.depth}/{limits.candidates}/{limits.opening_plies}"
+        if limits.keep_hash:
+            spec += "/kept"
         return hashlib.sha256(f"{spec}|{text}".encode()).hexdigest()[:16]
 
 

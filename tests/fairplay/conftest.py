@@ -35,23 +35,30 @@ def detector() -> Iterator[StockfishDetector]:
 
 @pytest.fixture(scope="session")
 def engine_game(detector: StockfishDetector) -> list[str]:
-    """After the opening White plays the detector's own first choice (the same search:
-    its depth, hash cleared) every move; Black picks at random (seed 16) among the three
-    best moves of a depth-4 search, a club player's game. UCI moves, to ply 90 or the
-    end."""
+    """After the opening White plays the detector's own first choice every move: the
+    same searches in the same order as its analysis (its depth and candidates, every
+    position from its first analysed one, the hash kept between them); Black picks at
+    random (seed 16) among the three best moves of a depth-4 search of a second
+    engine, a club player's game. UCI moves, to ply 90 or the end."""
     rng = random.Random(16)
+    rules = detector.rules
     board = chess.Board()
-    for uci in OPENING.split():
-        board.push_uci(uci)
-    weak = detector.engine
-    while len(board.move_stack) < ENGINE_GAME_PLIES and not board.is_game_over():
-        if board.turn == chess.WHITE:
-            rules = detector.rules
-            best = search(detector.engine, board, rules.depth, rules.candidates)[0][0]
-            board.push_uci(best)
-        else:
-            infos = weak.analyse(board, chess.engine.Limit(depth=4), multipv=3, game=object())
-            board.push(rng.choice([info["pv"][0] for info in infos]))
+    weak = chess.engine.SimpleEngine.popen_uci(stockfish_path())
+    game = object() if rules.keep_hash else None
+    try:
+        for uci in OPENING.split():
+            if len(board.move_stack) >= rules.opening_plies:
+                search(detector.engine, board, rules.depth, rules.candidates, game)
+            board.push_uci(uci)
+        while len(board.move_stack) < ENGINE_GAME_PLIES and not board.is_game_over():
+            top = search(detector.engine, board, rules.depth, rules.candidates, game)
+            if board.turn == chess.WHITE:
+                board.push_uci(top[0][0])
+            else:
+                infos = weak.analyse(board, chess.engine.Limit(depth=4), multipv=3)
+                board.push(rng.choice([info["pv"][0] for info in infos]))
+    finally:
+        weak.quit()
     return [move.uci() for move in board.move_stack]
 
 

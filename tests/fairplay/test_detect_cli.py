@@ -53,7 +53,6 @@ def test_detect_stores_the_analysis_and_lists_the_flag(
     assert lines[0] == "unrecorded\tnot analysed: ply 1: the move was not recorded"
     assert lines[1].startswith("engine\twhite ")
     assert lines[1].startswith("engine\twhite (no established rating): score ")
-    assert "% match (25 moves)" in lines[1]
     assert lines[2:] == ["FLAGGED\tengine\tana"]
     assert "2 games analysed, 1 players flagged" in result.stderr
 
@@ -65,6 +64,9 @@ def test_detect_stores_the_analysis_and_lists_the_flag(
     assert stored.evidence is not None
     assert stored.evidence["flagged"] == ["white"]
     assert stored.evidence["white"]["match_rate"] >= 0.9
+    white = stored.evidence["white"]
+    assert f"{round(100 * white['match_rate'])}% match ({white['moves']} moves)" in lines[1]
+    assert white["moves"] >= 20  # after the opening, only and forced moves
     assert stored.evidence["white"]["reason"] == "game"
     unrecorded = analyses.get("unrecorded")
     assert not unrecorded.flagged and unrecorded.evidence is None
@@ -134,3 +136,12 @@ def test_a_run_stops_between_games_when_told(tmp_path: Path) -> None:
         assert job.run(5, stop).analysed == []
         assert [view.game_id for view in job.run(5).analysed] == ["unrecorded"]
     ledger.dispose()
+
+
+def test_detect_help_gives_the_detectors_own_depth_and_window() -> None:
+    result = CliRunner().invoke(main, ["detect", "--help"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    rules = DetectorRules()
+    assert f"(default: the detector's, {rules.depth})" in text
+    assert f"(default: the detector's, {rules.window})" in text

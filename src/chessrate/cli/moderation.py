@@ -151,6 +151,18 @@ def audit(target: str | None, limit: int, db: str | None) -> None:
     click.echo(f"{len(entries)} of {total} entries", err=True)
 
 
+class _RulesHelp(click.Option):
+    """An option whose help names a number of the detector's rules, filled in only
+    when the help is shown (the detector's modules are not imported at start)."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from ..fairplay import DetectorRules
+
+        if self.help is not None and "{" in self.help:
+            self.help = self.help.format(**DetectorRules().limits())
+        return super().get_help_record(ctx)
+
+
 @main.command()
 @click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @db_option
@@ -163,12 +175,12 @@ def audit(target: str | None, limit: int, db: str | None) -> None:
     help="The Stockfish binary (default: $CHESSRATE_STOCKFISH, else /usr/games/stockfish).",
 )  # fmt: skip
 @click.option(
-    "--depth", type=click.IntRange(1, 30), default=None,
-    help="Search depth per position (default: the detector's, 8).",
+    "--depth", type=click.IntRange(1, 30), default=None, cls=_RulesHelp,
+    help="Search depth per position (default: the detector's, {depth}).",
 )  # fmt: skip
 @click.option(
-    "--window", type=click.IntRange(5, 200), default=None,
-    help="Moves per window inside a game (default: the detector's, 15).",
+    "--window", type=click.IntRange(5, 200), default=None, cls=_RulesHelp,
+    help="Moves per window inside a game (default: the detector's, {window}).",
 )  # fmt: skip
 @click.option(
     "--rating", type=click.IntRange(0, 4000), default=None,

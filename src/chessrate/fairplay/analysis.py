@@ -8,8 +8,12 @@ next search is from the opponent's side). A :class:`Position` keeps exactly that
 centipawns for the mover (a mate as ``MATE_CP`` minus its distance), so the model
 (:mod:`.model`) can be fitted and run again on stored analyses without the engine.
 
-Every search starts from a cleared hash (``ucinewgame``), one thread: the same game
-gives the same positions whatever was searched before.
+One thread, and the hash cleared (``ucinewgame``) at the game's first analysed position
+and then kept from one position to the next (``keep_hash``; or cleared before every
+position when it is false): the searches of one game are then the same sequence from
+the same empty state, so the same game gives the same positions whatever was searched
+before, and each search starts from what the last one learnt (depth 10 this way costs
+about a third more than depth 9 from a cleared hash, not twice as much).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ class Limits(Protocol):
     def depth(self) -> int: ...
     @property
     def candidates(self) -> int: ...
+    @property
+    def keep_hash(self) -> bool: ...
     @property
     def max_positions(self) -> int: ...
     @property
@@ -101,13 +107,20 @@ def terminal_value(board: chess.Board) -> int | None:
 
 
 def search(
-    engine: chess.engine.SimpleEngine, board: chess.Board, depth: int, candidates: int
+    engine: chess.engine.SimpleEngine,
+    board: chess.Board,
+    depth: int,
+    candidates: int,
+    game: object | None = None,
 ) -> tuple[tuple[str, int], ...]:
     """The engine's best ``candidates`` moves in ``board`` and their values for the side
-    to move, best first, from a cleared hash."""
+    to move, best first: from a cleared hash, or, given the token of a ``game``, from
+    the hash its earlier searches left (python-chess clears it when the token
+    changes)."""
     infos = engine.analyse(
-        board, chess.engine.Limit(depth=depth), multipv=candidates, game=object()
-    )
+        board, chess.engine.Limit(depth=depth), multipv=candidates,
+        game=object() if game is None else game,
+    )  # fmt: skip
     top = []
     for info in infos:
         pv = info.get("pv")
@@ -130,7 +143,8 @@ def analyse_moves(
     if len(todo) > limits.max_positions:
         todo, complete = todo[: limits.max_positions], False
     positions: list[Position] = []
-    top = search(engine, board, limits.depth, limits.candidates) if todo else ()
+    game = object() if limits.keep_hash else None
+    top = search(engine, board, limits.depth, limits.candidates, game) if todo else ()
     for offset, move in enumerate(todo):
         if time.monotonic() - started > limits.game_seconds:
             complete = False
@@ -143,7 +157,7 @@ def analyse_moves(
         listed = any(m == move.uci() for m, _ in top)
         following: tuple[tuple[str, int], ...] = ()
         if end is None and (not last or not listed):
-            following = search(engine, board, limits.depth, limits.candidates)
+            following = search(engine, board, limits.depth, limits.candidates, game)
         after = None
         if not listed:
             after = -(end if end is not None else following[0][1])

@@ -11,8 +11,9 @@ be passed wherever a detector is taken. A player's last games are judged togethe
 All numbers live in :class:`DetectorRules`:
 
 * **The search** (:mod:`.analysis`): every position from ply ``opening_plies + 1`` =
-  11 on, at depth 9 with the 2 best moves (MultiPV), one thread, 16 MB of hash
-  cleared before each position; at most ``max_positions`` positions and
+  11 on, at depth 10 with the 2 best moves (MultiPV), one thread, 16 MB of hash
+  cleared at the game's first analysed position and kept from one position to the
+  next; at most ``max_positions`` positions and
   ``game_seconds`` per game (a game cut short says so and is judged on what was
   analysed).
 * **The evidence** (:mod:`.model`): a move's match and its loss in expected score,
@@ -75,10 +76,11 @@ class DetectorRules:
 
     # the search
     opening_plies: int = 10
-    depth: int = 9
+    depth: int = 10
     candidates: int = 2
     threads: int = 1
     hash_mb: int = 16
+    keep_hash: bool = True
     game_seconds: float = 30.0
     max_positions: int = 300
     # which moves carry evidence, and how a loss counts
@@ -87,7 +89,7 @@ class DetectorRules:
     loss_cap: float = 0.20
     # the flag rule
     min_moves: int = 10
-    game_score: float = 4.25
+    game_score: float = 3.75
     window: int = 20
     window_score: float = 4.0
     record_games: int = 10

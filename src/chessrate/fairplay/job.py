@@ -44,7 +44,7 @@ DETECTOR_NAME = "detector:stockfish"
 (a reporter files one report per game, and both players of a game can be flagged)."""
 
 DETECT_BATCH = 20
-"""Games analysed per run unless told: at depth 9 about 1-3 s each on one core."""
+"""Games analysed per run unless told: at depth 10 about 1-3 s each on one core."""
 
 
 @dataclass
