@@ -22,7 +22,7 @@ from ..systems.site import SiteSystem
 from . import arrow, codec, common, rows
 from .bulk import RATING_COLUMNS, Tracker, site_rating_rows
 from .connection import as_utc, sqlite_path
-from .schema import changes, events, players, ratings
+from .schema import changes, events, players
 from .schema import games as rows_games
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ class Verifier:
                 stored_games, stored_changes = _fetched(conn)  # in memory: no 2nd connection
             else:
                 stored_games, stored_changes = _read_arrow(self.ledger)
-            stored_ratings = {(r.player_id, r.pool): r for r in conn.execute(select(ratings))}
+            stored_ratings = _stored_ratings(conn)
             seeded = {
                 ref: int(seq)
                 for ref, seq in conn.execute(
@@ -201,12 +201,8 @@ class Verifier:
                 if row is None:
                     problems.append(f"{player_id} {pool}: missing from the ledger")
                     continue
-                problems += [
-                    f"{player_id} {pool}: {name} is {getattr(row, name)!r} in the ledger, "
-                    f"{value!r} by the replay"
-                    for name, value in zip(RATING_COLUMNS, values, strict=True)
-                    if getattr(row, name) != value
-                ]
+                if tuple(values) != row:
+                    problems += _differences(f"{player_id} {pool}", row, values)
             seeded = {p: seq for p, seq in seeded.items() if people[p].imported}
             states = {
                 key: found
@@ -273,7 +269,7 @@ class Verifier:
         if pending is not None:
             problems.append(f"event {pending[0]}: changes stored without an event")
         with self.ledger.reading() as conn:
-            stored_rows = {(r.player_id, r.pool): r for r in conn.execute(select(ratings))}
+            stored_rows = _stored_ratings(conn)
         for (player_id, pool), state in replay.states.items():
             row = stored_rows.pop((player_id, pool), None)
             if row is None:
@@ -310,15 +306,40 @@ class Verifier:
                 except (ValueError, KeyError, IndexError, ArithmeticError) as error:
                     yield seq, error
 
-    def _compare_row(self, player: Player, pool: str, state: Any, row: Any) -> list[str]:
-        """Every column of a stored rating against the replay's, to the hundredth."""
+    def _compare_row(
+        self, player: Player, pool: str, state: Any, row: tuple[Any, ...]
+    ) -> list[str]:
+        """Every column of a stored rating (:func:`_stored_ratings`) against the
+        replay's, to the hundredth."""
         expected = common.rating_row(self.ledger, player, pool, state)
-        return [
-            f"{player.id} {pool}: {name} is {getattr(row, name)!r} in the ledger, "
-            f"{value!r} by the replay"
-            for name, value in expected.items()
-            if getattr(row, name) != value
-        ]
+        return _differences(f"{player.id} {pool}", row, [expected[n] for n in RATING_COLUMNS])
+
+
+def _stored_ratings(conn: Any) -> dict[tuple[str, str], tuple[Any, ...]]:
+    """Every stored current rating: (player, pool) → its :data:`RATING_COLUMNS`, read
+    through the driver's own cursor (a ledger holds a row per player and pool: building
+    SQLAlchemy's row objects for them cost more than comparing them); ``listed`` as a
+    bool on both databases (SQLite gives 0 or 1)."""
+    listed = 2 + RATING_COLUMNS.index("listed")
+    cursor = conn.connection.dbapi_connection.cursor()
+    try:
+        cursor.execute(f"SELECT player_id, pool, {', '.join(RATING_COLUMNS)} FROM ratings")
+        return {
+            (row[0], row[1]): (*row[2:listed], bool(row[listed]), *row[listed + 1 :])
+            for row in cursor.fetchall()
+        }
+    finally:
+        cursor.close()
+
+
+def _differences(whose: str, stored: Sequence[Any], made: Sequence[Any]) -> list[str]:
+    """A line for each of :data:`RATING_COLUMNS` where the stored value is not the
+    replay's."""
+    return [
+        f"{whose}: {name} is {was!r} in the ledger, {value!r} by the replay"
+        for name, was, value in zip(RATING_COLUMNS, stored, made, strict=True)
+        if was != value
+    ]
 
 
 GAME_READ = ("seq", "id", "played_at", "white", "black", "result", "rated", "time_control",
