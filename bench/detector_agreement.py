@@ -32,7 +32,7 @@ SETTINGS = "9:2:clear,9:2:kept,10:2:kept,11:2:kept,12:2:kept,12:1:kept,12:1:clea
 
 
 def games_of(kind: str, count: int) -> list[chess.pgn.Game]:
-    found = []
+    found: list[chess.pgn.Game] = []
     with CHEATERS.open(encoding="utf-8") as handle:
         while len(found) < count and (game := chess.pgn.read_game(handle)) is not None:
             if game.headers["Kind"] == kind:
