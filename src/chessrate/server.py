@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import inspect
 import logging
 import threading
@@ -81,6 +82,7 @@ def create_app(
     pair_every: float | None = None,
     detect_every: float | None = None,
     timer: Callable[[], float] = time.monotonic,
+    freeze_heap: bool = False,
 ) -> FastAPI:
     """The service around ``ledger``, or around the ledger at ``database_url`` (else
     ``CHESSRATE_DATABASE_URL``, else ``./chessrate.db``), which the app then opens and
@@ -95,7 +97,15 @@ def create_app(
 
     Limits (:class:`BodyLimit`, the settings'): a ledger the app
     opens waits ``busy_seconds`` for a lock; failed authentications are counted per
-    address in ``timer``'s seconds (monotonic; tests pass their own)."""
+    address in ``timer``'s seconds (monotonic; tests pass their own).
+
+    ``freeze_heap`` (a server process's app, :func:`create_app_from_env`): once started,
+    everything the process holds is collected once and frozen (``gc.freeze()``), so
+    Python's oldest-generation collections, which come every few thousand requests,
+    scan only what was made since. Without it each of those collections walked the
+    whole start-up heap (the app, its models, the libraries): a pause of tens of
+    milliseconds that was the API's 99th percentile (about 100 ms at 16 clients
+    on SQLite, 30-40 ms with the heap frozen). Unfrozen again at shutdown."""
     settings = settings or Settings()
     interval = settings.sweep_seconds if sweep_every is None else sweep_every
     pairing_interval = settings.pair_seconds if pair_every is None else pair_every
@@ -139,9 +149,14 @@ def create_app(
             first = min(FIRST_ROUND_SECONDS, detector_plan.interval)
             jobs.append((detector_plan.interval, detect, "detect", first))
         tasks = [asyncio.create_task(_every(*job)) for job in jobs]
+        if freeze_heap:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
+            if freeze_heap:
+                gc.unfreeze()
             stop.set()
             for task in tasks:
                 task.cancel()
@@ -473,5 +488,6 @@ def _detector(
 
 
 def create_app_from_env() -> FastAPI:
-    """The app configured from the environment (``uvicorn --factory``)."""
-    return create_app(settings=Settings())
+    """The app configured from the environment (``uvicorn --factory``): a server
+    process's, its start-up heap frozen (:func:`create_app`'s ``freeze_heap``)."""
+    return create_app(settings=Settings(), freeze_heap=True)

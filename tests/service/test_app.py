@@ -3,6 +3,7 @@ cache, the health check when the database holds no ledger."""
 
 from __future__ import annotations
 
+import gc
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -48,6 +49,24 @@ def test_create_app_from_env_opens_the_configured_ledger(
         assert again.players.get("cat").player.id == "cat"
     finally:
         again.dispose()
+
+
+def test_a_server_processs_app_freezes_its_start_up_heap_until_shutdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The oldest generation's collections then skip the start-up heap (create_app's
+    ``freeze_heap``): the pause they made was the API's 99th percentile."""
+    url = f"sqlite:///{tmp_path / 'corr.db'}"
+    Ledger.create(url, "corr", NOW).dispose()
+    monkeypatch.setenv("CHESSRATE_DATABASE_URL", url)
+    assert gc.get_freeze_count() == 0
+    with TestClient(create_app_from_env()) as client:
+        assert client.get("/healthz").status_code == 200
+        assert gc.get_freeze_count() > 1000  # the app, its models, the libraries
+    assert gc.get_freeze_count() == 0  # unfrozen at shutdown
+    with TestClient(create_app(database_url=url)) as client:  # an app made in a test
+        assert client.get("/healthz").status_code == 200
+        assert gc.get_freeze_count() == 0
 
 
 def test_create_app_with_a_database_url_and_a_clock(tmp_path: Path) -> None:
