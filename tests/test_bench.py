@@ -153,3 +153,22 @@ def test_detector_statistics_compares_every_statistic_on_the_stored_corpus(
         for limit in ("p99 of", "p99.7 of", "max of"):
             assert f"| {name} | {limit} " in out, (name, limit)
         assert out.count(f"| {name} | ") == 4, name  # three per-game limits, one of players
+
+
+@pytest.mark.stockfish
+def test_detector_agreement_measures_each_judge_setting(tmp_path: Path) -> None:
+    """The judge-against-engine table on one made-up full-engine game at shallow
+    depths: a row per setting, and the cheater's own settings (depth 12, one candidate,
+    hash cleared) agreeing on every engine move."""
+    done = run(
+        str(BENCH / "detector_agreement.py"), "--games", "1",
+        "--settings", "6:2:kept,12:1:clear", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| depth")]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| depth 6, 2 candidates, hash kept",
+        "| depth 12, 1 candidates, hash clear",
+    ]
+    replica = rows[1].split(" | ")
+    assert int(replica[1]) > 0 and replica[2] == "1.000"  # the same search, the same move
