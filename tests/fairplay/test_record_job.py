@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-from chessrate.fairplay import DetectorRules, Evidence, judge
+from chessrate.fairplay import DetectorRules, Evidence, PlayerGame, judge, judge_record
 from chessrate.fairplay.analysis import Position
 from chessrate.fairplay.job import DetectionJob
 from chessrate.records import GameRecord, Result
@@ -113,4 +113,35 @@ def test_a_game_flagged_alone_is_reported_per_accused_side(tmp_path: Path) -> No
     (filed,) = ledger.reviews.get("g1").reports
     assert filed.by == "detector:stockfish:white" and filed.accused == "ana"
     assert filed.evidence is not None and filed.evidence["white"]["reason"] == "game"
+    ledger.dispose()
+
+
+def test_a_record_adds_up_only_analyses_of_the_same_search(tmp_path: Path) -> None:
+    """Games analysed at another depth (an earlier release's, say) stay listed but are
+    not added to the record: their matches are not on the model's scale."""
+    ledger = ledger_with(f"sqlite:///{tmp_path / 'ledger.db'}", "site", "ana", "ben")
+    shallow = Scripted()
+    shallow.rules = replace(RULES, depth=9)
+    for number in range(1, 6):
+        submit(ledger, f"g{number}", number * 10)
+    assert len(DetectionJob(ledger, shallow, lambda: NOW, RULES).run(5).analysed) == 5
+    assert ledger.analyses.get("g1").limits["depth"] == 9
+    job = DetectionJob(ledger, Scripted(), lambda: NOW, RULES)
+    assert job.record_of("ana") is None  # nothing of today's search yet
+    assert DetectionJob(ledger, shallow, lambda: NOW, RULES).record_of("ana") is not None
+    submit(ledger, "g6", 60)
+    report = job.run(5)
+    assert [view.game_id for view in report.analysed] == ["g6"]
+    record = job.record_of("ana")
+    assert record is not None and [gid for gid, _ in record.games] == ["g6"]
+    assert not record.flagged and report.flags == []
+    views = list(reversed(ledger.analyses.recent_of("ana")))
+    assert len(views) == 6
+    every = []
+    for view in views:
+        assert view.evidence is not None
+        found = PlayerGame.from_json(view.evidence["white"])  # ana is White in every game
+        assert found is not None
+        every.append((view.game_id, found))
+    assert judge_record(every, RULES, Scripted.model).flagged  # all six added up would be
     ledger.dispose()

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from chessrate.fairplay import DetectorRules
 from chessrate.ledger import Ledger
 from chessrate.records import GameRecord
 from tests.web.conftest import Site, assert_fits, screenshot, serve, sign_in, width_of
@@ -44,7 +45,8 @@ def evidence_v2(flagged: bool, suspicious: int | None = SUSPICIOUS) -> dict[str,
         for n, m in enumerate(MOVES, 1)
     ]  # fmt: skip
     return {
-        "version": 2, "engine": "Stockfish 15.1", "limits": {"depth": 10}, "complete": True,
+        "version": 2, "engine": "Stockfish 15.1", "limits": DetectorRules().limits(),
+        "complete": True,
         "white": side("white", 4.3 if flagged else 0.8, flagged),
         "black": side("black", 0.2, False), "flagged": ["white"] if flagged else [],
         "moves": moves,
@@ -67,15 +69,15 @@ def moderated(tmp_path: Path) -> Iterator[tuple[Site, str]]:
         )  # fmt: skip
         ledger.games.submit(record, NOW)
     # alice's record: g0 (not flagged, version 1 evidence) and g1 (flagged, version 2)
-    ledger.analyses.store(
-        "g0", "Stockfish 15.1", {"depth": 10},
+    ledger.analyses.store(  # g0 analysed by an earlier release, shallower
+        "g0", "Stockfish 15.1", {**DetectorRules().limits(), "depth": 9},
         {"engine": "Stockfish 15.1", "white": {"side": "white", "moves": 20, "match_rate": 0.5,
          "acpl": 30.1}, "black": {"side": "black", "match_rate": 0.4, "acpl": 40.0},
          "flagged": [], "complete": True, "moves": [[17, "e2e4", "d2d4", 12]]},
         False, None, NOW,
     )  # fmt: skip
-    ledger.analyses.store("g1", "Stockfish 15.1", {"depth": 10}, evidence_v2(True), True, None,
-                          NOW)  # fmt: skip
+    ledger.analyses.store("g1", "Stockfish 15.1", DetectorRules().limits(), evidence_v2(True),
+                          True, None, NOW)  # fmt: skip
     ledger.reviews.file_report(
         "g1", "bob", "every move the engine's first", None, "player", NOW, accused="alice"
     )
@@ -151,6 +153,8 @@ def test_sign_in_queue_confirm_sign_out(moderated: tuple[Site, str], screen: Pag
     ]  # fmt: skip
     assert "flagged" in record.nth(0).inner_text() and "score 4.3" in record.nth(0).inner_text()
     assert "ACPL 30.1" in record.nth(1).inner_text() and "no" in record.nth(1).inner_text()
+    assert "otherwise" not in record.nth(0).inner_text()
+    assert "depth 9, now 10; not in the detector's record" in record.nth(1).inner_text()
     # every report: by whom (name, source), when, reason, accused
     reports = page.locator("ol.reports > li")
     assert reports.count() == 3

@@ -106,6 +106,34 @@ class DetectorRules:
         """The rules as stored beside each analysis."""
         return asdict(self)
 
+    def same_search(self, limits: Mapping[str, Any]) -> bool:
+        """Whether an analysis stored with ``limits`` saw the game as these rules do:
+        the same search (:data:`SEARCH_FIELDS`) and the same moves counted. Evidence of
+        another depth or candidate count is not on the model's scale (a deeper search
+        agrees with an engine user more often), so a record does not add it up."""
+        return not self.search_differences(limits)
+
+    def search_differences(self, limits: Mapping[str, Any]) -> list[str]:
+        """What of :data:`SEARCH_FIELDS` an analysis stored with ``limits`` did
+        otherwise, in words ("depth 9, now 10"; "keep_hash not recorded")."""
+        words = []
+        for name in SEARCH_FIELDS:
+            mine = getattr(self, name)
+            if name not in limits:
+                words.append(f"{name} not recorded")
+            elif limits[name] != mine:
+                words.append(f"{name} {limits[name]}, now {mine}")
+        return words
+
+
+SEARCH_FIELDS = (
+    "opening_plies", "depth", "candidates", "keep_hash", "only_move_gap", "decided",
+    "loss_cap",
+)  # fmt: skip
+"""The rules that shape a move's evidence (what the engine saw and which moves count):
+a record adds up only analyses made with the same values
+(:meth:`DetectorRules.same_search`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Window:

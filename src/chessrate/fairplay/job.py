@@ -138,12 +138,17 @@ class DetectionJob:
     def record_of(self, player: str, stored: Storing | None = None) -> Record | None:
         """The player's record: their last ``record_games`` stored analyses judged
         together (:func:`~chessrate.fairplay.detector.judge_record`); None when none
-        of them has a score (analyses stored before the model). ``stored``: read in
-        the transaction storing a game's analysis (which it counts)."""
+        of them has a score (analyses stored before the model). An analysis made with
+        another search (an earlier depth, say: ``DetectorRules.same_search``) is left
+        out: its evidence is not on this model's scale. ``stored``: read in the
+        transaction storing a game's analysis (which it counts)."""
         games: list[tuple[str, PlayerGame]] = []
+        search = self.detector.rules
         for view in reversed(self._recent(player, stored)):
             side = view.side_of(player)
             if view.evidence is None or side is None or "version" not in view.evidence:
+                continue
+            if not search.same_search(view.limits):
                 continue
             found = PlayerGame.from_json(view.evidence[side])
             if found is not None:

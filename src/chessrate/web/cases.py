@@ -25,10 +25,14 @@ from ..application.evidence import (
 )
 from ..application.reviews import ReviewPublic
 from ..errors import NotFound
+from ..fairplay.detector import DetectorRules
 from ..ledger import Ledger
 
 RECORD_GAMES = 10
 """Analysed games of an accused player listed on a case page."""
+SEARCH = DetectorRules()
+"""The service's detector rules: a listed game analysed with another search is not in
+the player's record (``DetectorRules.same_search``)."""
 PLAYED = "#c0392b"
 BEST = "#1e8449"
 
@@ -109,6 +113,9 @@ def record_of(ledger: Ledger, player_id: str, current: str) -> list[RecordRow]:
         words = side_words(stats) if analysis.evidence is not None else (
             f"not analysable: {analysis.note}" if analysis.note else "not analysable"
         )  # fmt: skip
+        other = SEARCH.search_differences(analysis.limits) if analysis.evidence else []
+        if other:
+            words += f" (analysed otherwise: {'; '.join(other)}; not in the detector's record)"
         rows.append(
             RecordRow(
                 analysis.game_id, _case_href(ledger, analysis.game_id), side,
