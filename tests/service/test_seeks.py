@@ -141,6 +141,34 @@ def test_one_open_seek_per_player_and_control(pool: Api) -> None:
     seek(pool, "ann", "180+2")  # after cancelling, again
 
 
+def test_a_seek_sent_again_with_its_key_is_the_same_seek(pool: Api) -> None:
+    """A client that never got the answer sends the seek again with its key: the
+    answer is the stored seek as it is now (paired meanwhile), not a second seek that
+    would pair the player again once their game ends."""
+    first = seek(pool, "ann", key="retry-1")
+    assert first["key"] == "retry-1"
+    seek(pool, "ben")
+    (game,) = pair(pool)["pairs"]
+    again = pool.post("/seeks", {"player": "ann", "time_control": "3m+2s", "key": "retry-1"})
+    assert again.status_code == 200, again.text
+    assert again.headers["Location"] == f"{API}/seeks/{first['id']}"
+    body = again.json()
+    assert (body["id"], body["status"], body["live_game"]) == (first["id"], "paired", game["id"])
+    assert pool.get("/seeks", params={"player": "ann", "status": "all"}).json()["total"] == 1
+    other = pool.post("/seeks", {"player": "ann", "time_control": "600+0", "key": "retry-1"})
+    assert other.status_code == 409 and "other fields" in other.json()["detail"], other.text
+    # the key is the player's own: another player may use it, and no key is no key
+    assert seek(pool, "cat", key="retry-1")["id"] != first["id"]
+    assert seek(pool, "dan")["key"] is None and seek(pool, "dan", "600+0")["key"] is None
+    bot = pool.post("/seeks", {"player": "ben", "time_control": "600+0", "bot": True,
+                               "key": "b"})  # fmt: skip
+    assert bot.status_code == 409  # ben is playing ann: the refusal stores nothing
+    played = seek(pool, "cat", "600+0", bot=True, key="bot-1")
+    again = pool.post("/seeks", {"player": "cat", "time_control": "600+0", "bot": True,
+                                 "key": "bot-1"})  # fmt: skip
+    assert again.status_code == 200 and again.json()["live_game"] == played["live_game"]
+
+
 def test_seeks_expire(pool: Api) -> None:
     old = seek(pool, "ann", rated=False)
     assert old["expires_at"].startswith("2026-03-01T12:10:00")  # 10 min (PairingRules)
@@ -253,6 +281,8 @@ def test_cancel(pool: Api) -> None:
         ({"player": "ann", "time_control": BLITZ, "max_rating": "high"}, "max_rating"),
         ({"player": "ann", "time_control": BLITZ, "rated": "perhaps"}, "rated"),
         ({"player": "ann", "time_control": BLITZ, "colour": "white"}, "colour"),
+        ({"player": "ann", "time_control": BLITZ, "key": "k" * 65}, "key"),
+        ({"player": "ann", "time_control": BLITZ, "key": ["k"]}, "key"),
     ],
 )  # fmt: skip
 def test_invalid_seeks_name_the_field(pool: Api, body: dict[str, Any], field: str) -> None:

@@ -32,6 +32,8 @@ from .settings import API_V1
 
 SEEK_RATING_MOST = 5000
 """The largest site Elo a seek's range names (a larger one is a 422)."""
+SEEK_KEY_LONGEST = 64
+"""The longest client key of a seek (the column's width)."""
 
 
 class SeekCreate(RequestModel):
@@ -64,6 +66,13 @@ class SeekCreate(RequestModel):
         description="the highest site Elo accepted; not below min_rating",
     )  # fmt: skip
     bot: bool | None = Field(default=False, description="play the bot closest to the site Elo, now")
+    key: str | None = Field(
+        default=None, min_length=1, max_length=SEEK_KEY_LONGEST,
+        description="the client's own name for this seek: sent again with the same player "
+        "and key (a retry after a lost answer), the stored seek is the answer (200, "
+        "whatever it became: open, paired, expired), never a second seek; the same key "
+        "with other fields is a 409",
+    )  # fmt: skip
 
 
 # -- answers ----------------------------------------------------------------------------
@@ -96,6 +105,7 @@ class SeekPublic(BaseModel):
     opponent: str | None
     live_game: str | None = Field(description="the live game's id once paired")
     live_game_url: str | None = Field(description="the live game's API path once paired")
+    key: str | None = Field(default=None, description="the client's key, when it gave one")
 
 
 class SeeksPublic(BaseModel):
@@ -122,7 +132,7 @@ class PairPublic(BaseModel):
 # -- services ---------------------------------------------------------------------------
 
 
-SEEK_FIELDS = ("player", "time_control", "rated", "min_rating", "max_rating", "bot")
+SEEK_FIELDS = ("player", "time_control", "rated", "min_rating", "max_rating", "bot", "key")
 
 
 def seek_public(view: SeekView, now: datetime, rules: PairingRules) -> SeekPublic:
@@ -150,13 +160,15 @@ def seek_public(view: SeekView, now: datetime, rules: PairingRules) -> SeekPubli
         opponent=view.opponent,
         live_game=live,
         live_game_url=None if live is None else f"{API_V1}/live-games/{quote(live, safe='')}",
+        key=view.key,
     )
 
 
 def create_seek(
     ledger: Ledger, body: Mapping[str, Any], now: datetime, rules: PairingRules
-) -> SeekPublic:
-    """Open a seek, or (``bot: true``) play the closest bot at once."""
+) -> tuple[SeekPublic, bool]:
+    """Open a seek, or (``bot: true``) play the closest bot at once; with whether it is
+    new (false: the seek of that ``key``, sent again)."""
     fields = FieldReader(body, "seek")
     fields.reject_unknown(SEEK_FIELDS)
     player = fields.ident("player")
@@ -171,12 +183,13 @@ def create_seek(
     high = fields.integer("max_rating", 0, SEEK_RATING_MOST)
     if low is not None and high is not None and low > high:
         raise fields.fail("max_rating", f"{high} is below min_rating {low}")
+    key = fields.text("key", longest=SEEK_KEY_LONGEST)
     seeks = Seeks(ledger, rules)
     if fields.boolean("bot"):
-        view, _ = seeks.play_bot(player, control, rated, low, high, now)
+        view, _ = seeks.play_bot(player, control, rated, low, high, now, key)
     else:
-        view = seeks.create(player, control, rated, low, high, now)
-    return seek_public(view, now, rules)
+        view = seeks.create(player, control, rated, low, high, now, key)
+    return seek_public(view, now, rules), not view.repeated
 
 
 def cancel_seek(ledger: Ledger, seek_id: int, now: datetime, rules: PairingRules) -> SeekPublic:

@@ -333,12 +333,15 @@ seeks = Table(
     Column("closed_at", UtcDateTime()),  # cancelled or expired
     Column("live_game_id", String(200)),  # the game it was paired into
     Column("opponent", String(200)),
+    Column("client_key", String(64)),  # the client's own key (migration 0015), or NULL
     sqlite_autoincrement=True,
 )
 # The pass: the open seeks, and those that expired.
 Index("seeks_open", seeks.c.status, seeks.c.expires_at)
 # A player's seeks (their /play page, GET /seeks?player=).
 Index("seeks_player", seeks.c.player_id, seeks.c.id)
+# A seek sent again with its key is the same seek (NULLs are never equal).
+Index("seeks_client_key", seeks.c.player_id, seeks.c.client_key, unique=True)
 # At most one open seek per player and time control, whatever races the API.
 Index(
     "seeks_one_open",

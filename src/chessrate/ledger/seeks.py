@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
@@ -88,6 +88,10 @@ class SeekView:
     closed_at: datetime | None = None
     live_game_id: str | None = None
     opponent: str | None = None
+    key: str | None = None
+    """The client's own key for the seek, when it gave one."""
+    repeated: bool = False
+    """This answer is a seek sent again with its key: the stored one, nothing new made."""
 
     def seek(self, marked: bool = False) -> Seek:
         """The seek as the pass sees it (``marked``: its player is marked)."""
@@ -135,11 +139,18 @@ class Seeks:
         min_rating: int | None,
         max_rating: int | None,
         now: datetime,
+        key: str | None = None,
     ) -> SeekView:
-        """Open a seek; at most one open seek per player and control (409 naming it)."""
+        """Open a seek; at most one open seek per player and control (409 naming it).
+        With ``key``: a seek of the player made with that key already is the answer
+        (``repeated``), whatever it became; with other fields, a 409."""
         system = self._require_site()
         with self.ledger.transaction() as conn:
             self._seeker(conn, system, player_id, control, rated)
+            found = self._keyed(conn, player_id, key, (control, rated, min_rating, max_rating,
+                                                       False), now)  # fmt: skip
+            if found is not None:
+                return found
             self._expire(conn, now, player_id)
             existing = conn.execute(
                 select(seeks.c.id)
@@ -153,7 +164,7 @@ class Seeks:
                     f"{control.describe()}: seek {existing} (cancel it first)"
                 )
             seek_id = self._insert(conn, player_id, control, rated, min_rating, max_rating,
-                                   False, SeekStatus.OPEN, now)  # fmt: skip
+                                   False, SeekStatus.OPEN, now, key)  # fmt: skip
             return self._get(conn, seek_id, now)
 
     def play_bot(
@@ -164,13 +175,21 @@ class Seeks:
         min_rating: int | None,
         max_rating: int | None,
         now: datetime,
+        key: str | None = None,
     ) -> tuple[SeekView, LiveView]:
         """ "Play a bot": pair at once with the bot whose fixed rating is closest to the
         player's site Elo (inside the range when given; ties: the lower id), and open
-        the live game. The seek is stored, already paired."""
+        the live game. The seek is stored, already paired. ``key`` as :meth:`create`'s
+        (the stored seek and its live game are the answer)."""
         system = self._require_site()
         with self.ledger.transaction() as conn:
             player = self._seeker(conn, system, player_id, control, rated)
+            found = self._keyed(conn, player_id, key, (control, rated, min_rating, max_rating,
+                                                       True), now)  # fmt: skip
+            if found is not None and found.live_game_id is not None:
+                live = self.live._row(conn, found.live_game_id, lock=False)
+                if live is not None:
+                    return found, self.live._view(conn, live)
             if player_id in self._busy(conn, (player_id,)):
                 raise Conflict(f"seek: player: {player_id} is playing a live game; finish it first")
             bots = []
@@ -187,7 +206,7 @@ class Seeks:
                 within = "" if min_rating is None and max_rating is None else " within the range"
                 raise Conflict(f"seek: bot: no bot to play{within}")
             seek_id = self._insert(conn, player_id, control, rated, min_rating, max_rating,
-                                   True, SeekStatus.PAIRED, now)  # fmt: skip
+                                   True, SeekStatus.PAIRED, now, key)  # fmt: skip
             balance = self._balance(conn, player_id)
             white, black = colours(player_id, balance, bot_id, 0)
             game = LiveGame(f"seek-{seek_id}", white, black, now, control, rated)
@@ -337,17 +356,40 @@ class Seeks:
     def _insert(
         self, conn: Connection, player_id: str, control: TimeControl, rated: bool,
         min_rating: int | None, max_rating: int | None, bot: bool, status: SeekStatus,
-        now: datetime,
+        now: datetime, key: str | None = None,
     ) -> int:  # fmt: skip
         result = conn.execute(
             insert(seeks).values(
-                player_id=player_id, time_control=str(control), rated=rated,
+                player_id=player_id, time_control=str(control), rated=rated, client_key=key,
                 min_rating=min_rating, max_rating=max_rating, bot=bot, status=status.value,
                 created_at=now, expires_at=now + timedelta(seconds=self.rules.seek_life(control)),
                 paired_at=now if status is SeekStatus.PAIRED else None,
             ).returning(seeks.c.id)
         )  # fmt: skip
         return int(result.scalar_one())
+
+    def _keyed(
+        self, conn: Connection, player_id: str, key: str | None,
+        wanted: tuple[TimeControl, bool, int | None, int | None, bool], now: datetime,
+    ) -> SeekView | None:  # fmt: skip
+        """The player's seek made with ``key`` (``repeated``), None when there is none
+        (or no key); a 409 when it was made with other fields than ``wanted``."""
+        if key is None:
+            return None
+        row = conn.execute(
+            select(seeks).where(seeks.c.player_id == player_id).where(seeks.c.client_key == key)
+        ).first()  # fmt: skip
+        if row is None:
+            return None
+        control, rated, low, high, bot = wanted
+        stored = (row.time_control, bool(row.rated), row.min_rating, row.max_rating, bool(row.bot))
+        if stored != (str(control), rated, low, high, bot):
+            raise Conflict(
+                f"seek: key: {key!r} names seek {row.id} of {player_id}, made with other "
+                "fields (a key is for sending the same seek again)"
+            )
+        view = self._views(conn, [row], now)[0]
+        return replace(view, repeated=True)
 
     @staticmethod
     def _mark_paired(
@@ -456,6 +498,7 @@ def _view(row: Any, elo: tuple[Decimal, int], now: datetime) -> SeekView:
         expires_at=as_utc(row.expires_at), rating=elo[0], games=elo[1],
         paired_at=None if row.paired_at is None else as_utc(row.paired_at),
         closed_at=_closed_at(row, now), live_game_id=row.live_game_id, opponent=row.opponent,
+        key=row.client_key,
     )  # fmt: skip
 
 

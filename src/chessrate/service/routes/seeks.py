@@ -25,7 +25,12 @@ router = APIRouter(tags=["seeks"], route_class=TokenFirstRoute)
     status_code=status.HTTP_201_CREATED,
     response_model=seeks.SeekPublic,
     openapi_extra=request_body(seeks.SeekCreate),
-    responses={**WRITE, **INVALID, **CONFLICT},
+    responses={
+        200: {"model": seeks.SeekPublic, "description": "the seek of this key, sent before"},
+        **WRITE,
+        **INVALID,
+        **CONFLICT,
+    },
 )
 def create_seek(
     _: Writer,
@@ -38,9 +43,12 @@ def create_seek(
     """Seek a game (201): the pairing pass pairs it with the closest compatible seek
     by site Elo. At most one open seek per player and time control (409 names it); a
     player in a live game waits for it to end. ``bot: true`` pairs at once with the bot
-    closest to the player's site Elo and opens the live game (``live_game``)."""
-    seek = seeks.create_seek(ledger, body, now, rules)
+    closest to the player's site Elo and opens the live game (``live_game``). A seek
+    sent again with its ``key`` answers the stored seek (200), as it is now."""
+    seek, created = seeks.create_seek(ledger, body, now, rules)
     response.headers["Location"] = f"{API_V1}/seeks/{seek.id}"
+    if not created:
+        response.status_code = status.HTTP_200_OK
     return seek
 
 
