@@ -20,6 +20,7 @@ import asyncio
 import cProfile
 import io
 import json
+import os
 import platform
 import pstats
 import random
@@ -161,7 +162,7 @@ def measure(url: str, count: int, profile: bool) -> dict[str, tuple[float, float
         if profiler:
             text = io.StringIO()
             stats = pstats.Stats(profiler, stream=text)
-            stats.sort_stats("cumulative").print_stats(40)
+            stats.sort_stats(os.environ.get("PROFSORT", "cumulative")).print_stats(40)
             print(text.getvalue())
     finally:
         ledger.dispose()

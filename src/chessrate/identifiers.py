@@ -6,7 +6,9 @@ script, without a control character (C0, DEL, C1), without ``/``, not starting o
 ending with whitespace, without a character that shows nothing or turns the text around
 (the bidirectional controls U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C and
 the zero-width U+200B–U+200D, U+2060, U+FEFF: with them one id looks like another in
-every list), in Unicode NFC (:func:`id_refusal` says why a text is not one). An id
+every list; but a joiner where a script needs one, after a virama or a non-joiner
+between Arabic-script letters, as IDNA allows them: :func:`_joiner_in_context`), in
+Unicode NFC (:func:`id_refusal` says why a text is not one). An id
 arrives normalised: :func:`normal_id` turns every way of writing it in (an API body,
 a file, a PGN tag, the library's readers) into NFC before it is checked, and the
 service normalises the paths and queries that name one, so the NFD spelling of
@@ -52,8 +54,52 @@ def normal_id(value: str) -> str:
     return value if value.isascii() else unicodedata.normalize("NFC", value)
 
 
+ZWNJ, ZWJ = "\u200c", "\u200d"
+VIRAMA = 9
+"""The canonical combining class of a virama (Devanagari's U+094D and its kin)."""
+ARABIC_JOINING = re.compile(
+    "[\u0620\u0622-\u064a\u066e-\u0673\u0675-\u06d3\u06d5\u06ee\u06ef\u06fa-\u06fc"
+    "\u06ff\u0750-\u077f\u08a0-\u08c8]"
+)
+"""Arabic-script letters (Persian, Urdu, ... included) that join a neighbour: all but
+the non-joining hamza (U+0621, U+0674); the presentation forms are not letters one
+types."""
+RIGHT_JOINING = re.compile(
+    "[\u0622-\u0625\u0627\u0629\u062f-\u0632\u0648\u0671-\u0673\u0675-\u0677"
+    "\u0688-\u0699\u06c0\u06c3-\u06cb\u06cd\u06cf\u06d2\u06d3\u06d5\u06ee\u06ef"
+    "\u0759-\u075b\u076b\u076c\u0771\u0773\u0774\u0778\u0779\u08aa-\u08ac\u08ae"
+    "\u08b1\u08b2\u08b9]"
+)
+"""Of those, the letters that join only the letter before them (alef, dal, reh, waw,
+...: Unicode's ArabicShaping.txt, joining type R): a non-joiner after one changes
+nothing that shows."""
+
+
+def _joiner_in_context(value: str, at: int) -> bool:
+    """Whether the joiner (ZWJ or ZWNJ) at ``at`` is where a script needs one, as
+    IDNA's CONTEXTJ rules allow it (RFC 5892, appendix A.1-A.2): after a virama
+    (Indic conjuncts), or, for a non-joiner, after an Arabic-script letter that joins
+    the next one and before a letter that joins (Persian's mi-khaham). There it
+    changes how the word is drawn, so the id does not look like the one without it."""
+    before = value[at - 1] if at > 0 else ""
+    if before and unicodedata.combining(before) == VIRAMA:
+        return True
+    after = value[at + 1] if at + 1 < len(value) else ""
+    return (
+        value[at] == ZWNJ
+        and bool(before and ARABIC_JOINING.match(before) and not RIGHT_JOINING.match(before))
+        and bool(after and ARABIC_JOINING.match(after))
+    )
+
+
 def _invisible_problem(value: str) -> str | None:
-    found = INVISIBLE.search(value)
+    found = next(
+        (
+            m for m in INVISIBLE.finditer(value)
+            if m.group() not in (ZWJ, ZWNJ) or not _joiner_in_context(value, m.start())
+        ),
+        None,
+    )  # fmt: skip
     if found is None:
         return None
     char = found.group()

@@ -258,6 +258,31 @@ def test_invisible_characters_in_a_new_id_are_refused(site: Api) -> None:
     assert [p.id for p in site.ledger.players.all()] == ["ana"]
 
 
+PERSIAN = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # mi-khaham: a non-joiner after yeh
+HINDI = "\u0915\u094d\u200d\u0937\u093e"  # a joiner after the virama: a half form
+
+
+def test_a_joiner_where_a_script_needs_it_is_part_of_an_id(site: Api) -> None:
+    """Persian writes a zero-width non-joiner inside words and Indic scripts a joiner
+    after a virama: there it changes the drawing, so such ids are taken (as IDNA's
+    CONTEXTJ rules take them); the same characters anywhere else are refused."""
+    for player_id in (PERSIAN, HINDI):
+        answer = site.post("/players", {"id": player_id})
+        assert answer.status_code == 201, answer.text
+        assert site.get(f"/players/{player_id}").json()["id"] == player_id
+    refused = [
+        "\u0627\u200c\u0628",  # after alef, which never joins the next letter
+        "\u0628\u200c",  # at the end
+        "\u0645\u200d\u0645",  # a joiner between Arabic letters (no virama)
+        "k\u200cx",  # between Latin letters
+    ]
+    for player_id in refused:
+        error = single_error(site.post("/players", {"id": player_id}))
+        assert error["field"] == "id" and "zero-width" in error["msg"], error
+    assert {p.id for p in site.ledger.players.all()} == {PERSIAN, HINDI}
+    assert site.ledger.players.id_problems() == []
+
+
 def test_a_stored_id_from_before_the_rules_is_reported_not_rewritten(site: Api) -> None:
     site.player("old")
     with site.ledger.transaction() as conn:  # as a ledger written before the rules holds it
