@@ -8,7 +8,8 @@ JSON (`application.games.game_json`); and the whole request through the ASGI app
 (uvicorn's HTTP parsing and the network excepted: FastAPI's routing, dependencies,
 body parsing, the group committer and the stages above), 16 requests at a time.
 `--profile` adds a cProfile summary of the ASGI run (the event loop's thread; the
-writer thread is timed by the ledger rows).
+writer thread is timed by the ledger rows), sorted by cumulative time, or by the key
+``PROFSORT`` names (``PROFSORT=tottime``: each function's own time).
 
     .venv/bin/python bench/service_profile.py [--games 2000] [--databases sqlite,postgres]
 """
