@@ -172,3 +172,26 @@ def test_detector_agreement_measures_each_judge_setting(tmp_path: Path) -> None:
     ]
     replica = rows[1].split(" | ")
     assert int(replica[1]) > 0 and replica[2] == "1.000"  # the same search, the same move
+
+
+@pytest.mark.stockfish
+def test_detector_unseen_leaves_out_the_corpus_and_tabulates_by_band(tmp_path: Path) -> None:
+    """Of three corpus games and one made-up game, only the made-up one is screened
+    (its two players in their bands); the corpus's games are left out by their tags."""
+    folder = Path(__file__).parent / "data" / "fairplay"
+    source = tmp_path / "source.pgn"
+    source.write_text(
+        (folder / "held_out_humans.pgn").read_text(encoding="utf-8")
+        + "\n\n" + (folder / "late_switcher.pgn").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )  # fmt: skip
+    done = run(
+        str(BENCH / "detector_unseen.py"), str(source), "--bands", "1000-2000",
+        "--games", "5", "--jobs", "1", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("1 games of source.pgn not in the corpus"), done.stdout
+    assert "; 2 player-games;" in done.stdout
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| 1")]
+    assert [row.split(" | ")[0] for row in rows] == ["| 1200-1399"], rows
+    assert rows[0].split(" | ")[1] == "2"
