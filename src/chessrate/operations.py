@@ -22,6 +22,7 @@ from . import lab
 from .engine import Engine
 from .errors import InvalidInput, InvalidRecord, NotFound
 from .io.games import AnnulmentRequest, holds_moves, read_games
+from .io.tabular import detect_format
 from .lab import (
     Evaluation,
     evaluate_batch,
@@ -187,6 +188,7 @@ def import_file(
     annulments: Sequence[AnnulmentRequest] = (),
     by: str | None = None,
     progress: Progress | None = None,
+    moves: bool = False,
 ) -> ImportReport:
     """Import a games file: into a ledger that holds no game yet, or whose games were
     all played before the file's first game (and none of whose ids the file repeats),
@@ -194,7 +196,19 @@ def import_file(
     replay, continuing from the ledger's current ratings, rows written in bulk); else
     game by game (:func:`import_records`). Either way one transaction, and the same
     rows (tests/ledger/test_bulk.py). A file that gives games' moves goes game by game:
-    the moves are checked and stored with their games."""
+    the moves are checked and stored with their games. ``moves``: a PGN file's own
+    movetext is read too, and stored as each game's moves (game by game; python-chess
+    reads every game: :mod:`chessrate.io.pgn.movetext`)."""
+    if moves:
+        if detect_format(path, fmt) != "pgn":
+            raise InvalidInput(
+                f"{path}: reading the moves of the movetext is for PGN files (a CSV or JSON "
+                "Lines file gives a game's moves in its moves or movetext field)"
+            )
+        from .io.pgn.movetext import iter_pgn_games_with_moves
+
+        records = list(iter_pgn_games_with_moves(path))
+        return import_records(ledger, records, players, now, annulments, by)
     if ledger.info.compiled is None or holds_moves(path, fmt):  # only a compiled half
         return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
     from .rating import read_compiled_batch

@@ -368,11 +368,16 @@ def pair(db: str | None, at: datetime | None) -> None:
     "--format", "fmt", type=click.Choice(FORMATS),
     help="Format of GAMES (default: from the extension).",
 )  # fmt: skip
+@click.option(
+    "--moves", "with_moves", is_flag=True,
+    help="PGN: store each game's moves from its movetext, for the fair-play detector "
+    "(python-chess reads every game: slower).",
+)  # fmt: skip
 @db_option
 @reports_errors
 def import_(
     games: Path, players_path: Path | None, annul_path: Path | None, fmt: str | None,
-    db: str | None,
+    with_moves: bool, db: str | None,
 ) -> None:  # fmt: skip
     """Import GAMES (JSON Lines, CSV or PGN) into the ledger, all or nothing.
 
@@ -381,6 +386,8 @@ def import_(
     absent from the ledger and the players file are created with no attributes. Games
     already in the ledger with the same content are skipped. One invalid record stops
     the import with exit code 2 and FILE:LINE: field: reason, and nothing is stored.
+    A game's moves (a moves or movetext field; with --moves, a PGN game's movetext)
+    are checked and stored with it, and a site ledger's detector analyses it.
     """
     from ..operations import import_file
 
@@ -392,6 +399,7 @@ def import_(
             report = import_file(
                 ledger, games, fmt, players, utc_now(), annulments,
                 by=None if annul_path is None else str(annul_path), progress=bars,
+                moves=with_moves,
             )  # fmt: skip
     finally:
         ledger.dispose()

@@ -1,0 +1,139 @@
+"""``chessrate import --moves``: a PGN file's movetext stored as each game's moves, on
+SQLite and PostgreSQL, the games then waiting for the fair-play detector; each game
+gets its own moves (a headers-only game between two has none); a movetext that is not
+a legal game, or a PlyCount that disagrees with it, refuses the whole file naming the
+game's first line; without --moves nothing changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import chess.pgn
+import pytest
+from click.testing import CliRunner
+
+from chessrate.cli import main
+from chessrate.errors import InvalidInput, InvalidRecord
+from chessrate.ledger import Ledger
+from chessrate.operations import import_file
+
+from .helpers import NOW
+
+FIRST = """[Event "Rated blitz game"]
+[Site "https://lichess.org/aaaa1111"]
+[Date "2024.01.02"]
+[White "ana"]
+[Black "ben"]
+[Result "1-0"]
+[UTCDate "2024.01.02"]
+[UTCTime "10:00:00"]
+[TimeControl "180+2"]
+
+1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 2. Nf3 Nc6 3. Bb5 a6 (3... Nf6 4. O-O)
+4. Ba4 Nf6 5. O-O $1 Be7 1-0
+"""
+HEADERS_ONLY = """[Event "Rated blitz game"]
+[Site "https://lichess.org/bbbb2222"]
+[Date "2024.01.02"]
+[White "ben"]
+[Black "cat"]
+[Result "0-1"]
+[UTCDate "2024.01.02"]
+[UTCTime "11:00:00"]
+[TimeControl "180+2"]
+"""
+THIRD = """[Event "Rated blitz game"]
+[Site "https://lichess.org/cccc3333"]
+[Date "2024.01.02"]
+[White "cat"]
+[Black "ana"]
+[Result "1/2-1/2"]
+[UTCDate "2024.01.02"]
+[UTCTime "12:00:00"]
+[TimeControl "180+2"]
+[PlyCount "4"]
+
+1. d4 d5 2. c4 e6 1/2-1/2
+"""
+
+
+def pgn(tmp_path: Path, *games: str) -> Path:
+    path = tmp_path / "games.pgn"
+    path.write_text("\n".join(games), encoding="utf-8")
+    return path
+
+
+def python_chess_moves(path: Path) -> list[tuple[str, ...]]:
+    found = []
+    with path.open(encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            found.append(tuple(m.uci() for m in game.mainline_moves()))
+    return found
+
+
+def test_each_game_gets_its_own_moves_and_waits_for_analysis(
+    ledger_url: str, tmp_path: Path
+) -> None:
+    ledger = Ledger.create(ledger_url, "site", NOW)
+    path = pgn(tmp_path, FIRST, HEADERS_ONLY, THIRD)
+    report = import_file(ledger, path, None, [], NOW, moves=True)
+    assert report.new_games == 3
+    stored = {r.id: r for r in ledger.games.export()}
+    assert stored["aaaa1111"].moves == python_chess_moves(tmp_path / "games.pgn")[0]
+    assert stored["aaaa1111"].moves[:3] == ("e2e4", "e7e5", "g1f3")  # the main line
+    assert len(stored["aaaa1111"].moves) == 10 and stored["aaaa1111"].plies == 10
+    assert stored["bbbb2222"].moves is None
+    assert stored["cccc3333"].moves == ("d2d4", "d7d5", "c2c4", "e7e6")
+    pending = {game.id for game in ledger.analyses.pending(10, 1)}
+    assert pending == {"aaaa1111", "cccc3333"}
+    ledger.dispose()
+
+
+def test_without_moves_the_movetext_is_not_stored(ledger_url: str, tmp_path: Path) -> None:
+    ledger = Ledger.create(ledger_url, "site", NOW)
+    import_file(ledger, pgn(tmp_path, FIRST, THIRD), None, [], NOW)
+    assert all(r.moves is None for r in ledger.games.export())
+    ledger.dispose()
+
+
+@pytest.mark.parametrize(
+    ("game", "reason"),
+    [
+        (THIRD.replace("2. c4 e6", "2. c4 Ke7"), "Ke7"),  # not legal here
+        (THIRD.replace('[PlyCount "4"]', '[PlyCount "6"]'), "PlyCount tag says 6"),
+        (THIRD.replace("2. c4 e6", "2. c4 hello"), "hello"),
+    ],
+)
+def test_a_bad_movetext_refuses_the_file_naming_the_game(
+    ledger_url: str, tmp_path: Path, game: str, reason: str
+) -> None:
+    ledger = Ledger.create(ledger_url, "site", NOW)
+    path = pgn(tmp_path, FIRST, game)
+    with pytest.raises(InvalidRecord) as refused:
+        import_file(ledger, path, None, [], NOW, moves=True)
+    line = FIRST.count("\n") + 2  # the second game's first tag
+    assert refused.value.where == f"{path}:{line}" and refused.value.field == "movetext"
+    assert "game cccc3333" in refused.value.reason and reason in refused.value.reason
+    assert list(ledger.games.export()) == []  # nothing stored
+    ledger.dispose()
+
+
+def test_moves_is_for_pgn_files(tmp_path: Path) -> None:
+    ledger = Ledger.create(f"sqlite:///{tmp_path / 'l.db'}", "site", NOW)
+    games = tmp_path / "games.csv"
+    games.write_text("id,played_at,white,black,result\ng1,2024-01-02T10:00:00Z,a,b,1-0\n")
+    with pytest.raises(InvalidInput, match="for PGN files"):
+        import_file(ledger, games, None, [], NOW, moves=True)
+    ledger.dispose()
+
+
+def test_the_command_line_flag(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    runner = CliRunner()
+    assert runner.invoke(main, ["init", "--system", "site", "--db", str(db)]).exit_code == 0
+    done = runner.invoke(main, ["import", "--db", str(db), "--moves", str(pgn(tmp_path, FIRST))])
+    assert done.exit_code == 0, done.output
+    ledger = Ledger(f"sqlite:///{db}")
+    (record,) = ledger.games.export()
+    assert record.moves is not None and len(record.moves) == 10
+    ledger.dispose()
