@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -55,6 +55,8 @@ class ImportReport:
     outcomes: Mapping[str, int]
     """Outcome (rated, unrated, void) -> number of the new games."""
     annulled: tuple[str, ...]
+    skipped: tuple[InvalidRecord, ...] = ()
+    """The records left out, unreadable (``skip_invalid``), in file order."""
 
 
 def import_records(
@@ -189,6 +191,7 @@ def import_file(
     by: str | None = None,
     progress: Progress | None = None,
     moves: bool = False,
+    skip_invalid: bool = False,
 ) -> ImportReport:
     """Import a games file: into a ledger that holds no game yet, or whose games were
     all played before the file's first game (and none of whose ids the file repeats),
@@ -198,7 +201,26 @@ def import_file(
     rows (tests/ledger/test_bulk.py). A file that gives games' moves goes game by game:
     the moves are checked and stored with their games. ``moves``: a PGN file's own
     movetext is read too, and stored as each game's moves (game by game; python-chess
-    reads every game: :mod:`chessrate.io.pgn.movetext`)."""
+    reads every game: :mod:`chessrate.io.pgn.movetext`). ``skip_invalid``: a record
+    that cannot be read (a variant, a bad tag or field, an illegal move) is left out
+    and listed in the report's ``skipped`` instead of refusing the file; one the
+    ledger refuses (another game's id, a player the system cannot take) still does."""
+    skipped: list[InvalidRecord] = []
+
+    def reading() -> Callable[[InvalidRecord], None] | None:
+        skipped.clear()  # a fallback reads the file again: its refusals only
+        return skipped.append if skip_invalid else None
+
+    report = _import_file(ledger, path, fmt, players, now, annulments, by, progress, moves,
+                          reading)  # fmt: skip
+    return replace(report, skipped=tuple(skipped))
+
+
+def _import_file(
+    ledger: Ledger, path: Path, fmt: str | None, players: Sequence[Player], now: datetime,
+    annulments: Sequence[AnnulmentRequest], by: str | None, progress: Progress | None,
+    moves: bool, reading: Callable[[], Callable[[InvalidRecord], None] | None],
+) -> ImportReport:  # fmt: skip
     if moves:
         if detect_format(path, fmt) != "pgn":
             raise InvalidInput(
@@ -207,15 +229,17 @@ def import_file(
             )
         from .io.pgn.movetext import iter_pgn_games_with_moves
 
-        records = list(iter_pgn_games_with_moves(path))
+        records = list(iter_pgn_games_with_moves(path, reading()))
         return import_records(ledger, records, players, now, annulments, by)
     if ledger.info.compiled is None or holds_moves(path, fmt):  # only a compiled half
-        return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
+        records = read_games(path, fmt, reading())
+        return import_records(ledger, records, players, now, annulments, by)
     from .rating import read_compiled_batch
 
-    batch = read_compiled_batch(path, fmt, progress)
+    batch = read_compiled_batch(path, fmt, progress, reading())
     if not ledger.bulk.appendable(batch):
-        return import_records(ledger, read_games(path, fmt), players, now, annulments, by)
+        records = read_games(path, fmt, reading())
+        return import_records(ledger, records, players, now, annulments, by)
     to_create, to_update, implicit, final = _plan_players(
         ledger, players, set(batch.player_ids), only_named=True
     )

@@ -16,6 +16,7 @@ from chessrate.cli import main
 from chessrate.errors import InvalidInput, InvalidRecord
 from chessrate.ledger import Ledger
 from chessrate.operations import import_file
+from chessrate.rating import read_compiled_batch
 
 from .helpers import NOW
 
@@ -137,3 +138,64 @@ def test_the_command_line_flag(tmp_path: Path) -> None:
     (record,) = ledger.games.export()
     assert record.moves is not None and len(record.moves) == 10
     ledger.dispose()
+
+
+VARIANT = FIRST.replace("aaaa1111", "dddd4444").replace(
+    '[TimeControl "180+2"]', '[TimeControl "180+2"]\n[Variant "Chess960"]'
+)
+CSV = (
+    "id,played_at,white,black,result,time_control\n"
+    "c1,2024-01-01T10:00:00Z,ana,ben,1-0,180+2\n"
+    "c2,2024-01-01T11:00:00Z,ana,ben,2-0,180+2\n"  # not a result
+    "c3,2024-01-01T12:00:00Z,ben,ana,0-1,180+2\n"
+)
+
+
+@pytest.mark.parametrize("moves", [False, True])
+def test_skip_invalid_leaves_out_what_cannot_be_read(
+    ledger_url: str, tmp_path: Path, moves: bool
+) -> None:
+    ledger = Ledger.create(ledger_url, "site", NOW)
+    path = pgn(tmp_path, FIRST, VARIANT, THIRD)
+    with pytest.raises(InvalidRecord, match="Variant"):
+        import_file(ledger, path, None, [], NOW, moves=moves)
+    report = import_file(ledger, path, None, [], NOW, moves=moves, skip_invalid=True)
+    assert report.new_games == 2
+    (skipped,) = report.skipped
+    assert skipped.where == f"{path}:{FIRST.count(chr(10)) + 2}" and skipped.field == "Variant"
+    stored = {r.id: r.moves is not None for r in ledger.games.export()}
+    assert stored == {"aaaa1111": moves, "cccc3333": moves}
+    assert ledger.verify() == []
+    ledger.dispose()
+
+
+def test_skip_invalid_lists_each_record_once_on_every_path(ledger_url: str, tmp_path: Path) -> None:
+    """The bulk path into an empty ledger, and the game-by-game path it falls back to
+    when the ledger holds a later game (the file is read twice then)."""
+    games = tmp_path / "games.csv"
+    games.write_text(CSV, encoding="utf-8")
+    fresh = Ledger.create(f"sqlite:///{tmp_path / 'fresh.db'}", "site", NOW)
+    report = import_file(fresh, games, None, [], NOW, skip_invalid=True)
+    assert (report.new_games, [e.where for e in report.skipped]) == (2, [f"{games}:3"])
+    fresh.dispose()
+    later = Ledger.create(ledger_url, "site", NOW)
+    import_file(later, pgn(tmp_path, THIRD), None, [], NOW)  # played the next day
+    refused: list[InvalidRecord] = []
+    assert not later.bulk.appendable(read_compiled_batch(games, None, None, refused.append))
+    report = import_file(later, games, None, [], NOW, skip_invalid=True)
+    assert (report.new_games, [e.where for e in report.skipped]) == (2, [f"{games}:3"])
+    assert later.verify() == []
+    later.dispose()
+
+
+def test_the_command_line_lists_the_skipped_records(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    runner = CliRunner()
+    assert runner.invoke(main, ["init", "--system", "site", "--db", str(db)]).exit_code == 0
+    path = pgn(tmp_path, FIRST, VARIANT)
+    refused = runner.invoke(main, ["import", "--db", str(db), str(path)])
+    assert refused.exit_code == 2 and "Variant" in refused.output
+    done = runner.invoke(main, ["import", "--db", str(db), "--skip-invalid", str(path)])
+    assert done.exit_code == 0, done.output
+    assert f"skipped {path}:{FIRST.count(chr(10)) + 2}: Variant:" in done.output
+    assert "games: 1 stored" in done.output and "1 invalid records skipped" in done.output

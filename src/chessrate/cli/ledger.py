@@ -369,6 +369,11 @@ def pair(db: str | None, at: datetime | None) -> None:
     help="Format of GAMES (default: from the extension).",
 )  # fmt: skip
 @click.option(
+    "--skip-invalid", is_flag=True,
+    help="Import the records that can be read and list the others (a variant, a bad "
+    "field) instead of stopping; a game the ledger refuses still stops the import.",
+)  # fmt: skip
+@click.option(
     "--moves", "with_moves", is_flag=True,
     help="PGN: store each game's moves from its movetext, for the fair-play detector "
     "(python-chess reads every game: slower).",
@@ -377,7 +382,7 @@ def pair(db: str | None, at: datetime | None) -> None:
 @reports_errors
 def import_(
     games: Path, players_path: Path | None, annul_path: Path | None, fmt: str | None,
-    with_moves: bool, db: str | None,
+    skip_invalid: bool, with_moves: bool, db: str | None,
 ) -> None:  # fmt: skip
     """Import GAMES (JSON Lines, CSV or PGN) into the ledger, all or nothing.
 
@@ -385,8 +390,8 @@ def import_(
     export is in commit order) and the annulments, in one transaction. Players named in games but
     absent from the ledger and the players file are created with no attributes. Games
     already in the ledger with the same content are skipped. One invalid record stops
-    the import with exit code 2 and FILE:LINE: field: reason, and nothing is stored.
-    A game's moves (a moves or movetext field; with --moves, a PGN game's movetext)
+    the import with exit code 2 and FILE:LINE: field: reason, and nothing is stored
+    (--skip-invalid: the unreadable ones are listed and left out). A game's moves (a moves or movetext field; with --moves, a PGN game's movetext)
     are checked and stored with it, and a site ledger's detector analyses it.
     """
     from ..operations import import_file
@@ -399,7 +404,7 @@ def import_(
             report = import_file(
                 ledger, games, fmt, players, utc_now(), annulments,
                 by=None if annul_path is None else str(annul_path), progress=bars,
-                moves=with_moves,
+                moves=with_moves, skip_invalid=skip_invalid,
             )  # fmt: skip
     finally:
         ledger.dispose()
@@ -416,6 +421,10 @@ def import_(
     line = f"games: {report.new_games} stored ({outcomes}) from {games}"
     if report.repeated_games:
         line += f"; {report.repeated_games} already in the ledger"
+    for invalid in report.skipped:
+        click.echo(f"skipped {invalid}", err=True)
+    if report.skipped:
+        line += f"; {len(report.skipped)} invalid records skipped"
     click.echo(line)
     if report.annulled:
         click.echo(f"annulled: {', '.join(report.annulled)}")
