@@ -391,8 +391,9 @@ def import_(
     absent from the ledger and the players file are created with no attributes. Games
     already in the ledger with the same content are skipped. One invalid record stops
     the import with exit code 2 and FILE:LINE: field: reason, and nothing is stored
-    (--skip-invalid: the unreadable ones are listed and left out). A game's moves (a moves or movetext field; with --moves, a PGN game's movetext)
-    are checked and stored with it, and a site ledger's detector analyses it.
+    (--skip-invalid: the unreadable ones are listed and left out). A game's moves (a
+    moves or movetext field; with --moves, a PGN game's movetext) are checked and
+    stored with it, and a site ledger's detector analyses it.
     """
     from ..operations import import_file
 
