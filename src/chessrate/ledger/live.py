@@ -401,10 +401,14 @@ class LiveGames:
 
     def get(self, game_id: str) -> LiveView:
         with self.ledger.reading() as conn:
-            row = self._row(conn, game_id, lock=False)
-            if row is None:
-                raise NotFound(f"live game {game_id}: no such live game")
-            return self._view(conn, row)
+            return self.get_in(conn, game_id)
+
+    def get_in(self, conn: Connection, game_id: str) -> LiveView:
+        """:meth:`get` read through ``conn`` (a transaction of the caller's)."""
+        row = self._row(conn, game_id, lock=False)
+        if row is None:
+            raise NotFound(f"live game {game_id}: no such live game")
+        return self._view(conn, row)
 
     def list(
         self,

@@ -186,10 +186,9 @@ class Seeks:
             player = self._seeker(conn, system, player_id, control, rated)
             found = self._keyed(conn, player_id, key, (control, rated, min_rating, max_rating,
                                                        True), now)  # fmt: skip
-            if found is not None and found.live_game_id is not None:
-                live = self.live._row(conn, found.live_game_id, lock=False)
-                if live is not None:
-                    return found, self.live._view(conn, live)
+            if found is not None:  # a bot seek is stored paired, its live game with it
+                assert found.live_game_id is not None
+                return found, self.live.get_in(conn, found.live_game_id)
             if player_id in self._busy(conn, (player_id,)):
                 raise Conflict(f"seek: player: {player_id} is playing a live game; finish it first")
             bots = []
