@@ -1,7 +1,7 @@
 """A PGN file's games with their moves, for an import that stores them
 (``chessrate import --moves``): each game record (:mod:`.records`, from its tags) with
 the moves of its movetext, checked legal from the standard position, as UCI
-(:func:`chessrate.moves.moves_from_movetext`, what a record's ``movetext`` field is
+(:meth:`chessrate.records.GameFields.moves`, what a record's ``movetext`` field is
 read with).
 
 A game's movetext is the text after its tags up to the next game's first tag, the
@@ -19,9 +19,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from ...errors import InvalidRecord
-from ...identifiers import text_problem
-from ...moves import MovesRefused, moves_from_movetext
-from ...records import GameRecord
+from ...records import GameFields, GameRecord
 from .records import OnInvalid, iter_pgn_games
 from .scan import scan_headers
 from .source import Progress, Source, chunks, decode, open_binary, source_name, strip_bom
@@ -63,21 +61,20 @@ def iter_pgn_games_with_moves(
         following = bisect.bisect_right(starts, first)
         stop = starts[following] if following < len(starts) else len(lines) + 2
         text = movetext_at(lines, first, stop)
-        problem = text_problem(text)
-        try:
-            if problem is not None:
-                raise MovesRefused(problem)
-            moves = moves_from_movetext(text) if text else ()
+        try:  # read as a record's movetext field is (the same checks, the same words)
+            moves = GameFields({"movetext": text} if text else {}, record.source).moves(record.id)
             if moves and record.plies is not None and record.plies != len(moves):
-                raise MovesRefused(f"the PlyCount tag says {record.plies} but the moves hold "
-                                   f"{len(moves)} plies")  # fmt: skip
-        except MovesRefused as refused:
-            error = InvalidRecord(record.source, "movetext", f"game {record.id}: {refused}")
+                raise InvalidRecord(
+                    record.source, "movetext",
+                    f"game {record.id}: the PlyCount tag says {record.plies} but the moves "
+                    f"hold {len(moves)} plies",
+                )  # fmt: skip
+        except InvalidRecord as error:
             if on_invalid is None:
-                raise error from None
+                raise
             on_invalid(error)
             continue
-        yield replace(record, moves=moves or None, plies=len(moves) if moves else record.plies)
+        yield replace(record, moves=moves, plies=len(moves) if moves else record.plies)
 
 
 def _line_of(record: GameRecord, name: str) -> int:
