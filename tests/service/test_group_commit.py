@@ -369,12 +369,20 @@ def connections_in_hand(pid: int, port: int) -> int:
 def freeze_holding_a_request(pid: int, port: int, seconds: float = 30) -> None:
     """Stop (SIGSTOP) the worker ``pid`` at a moment it holds a request: stopped, it
     cannot answer it, so killing it then leaves a game unanswered (what the test is
-    about), whichever worker the kernel handed the connections to."""
+    about), whichever worker the kernel handed the connections to.
+
+    A connection open in the worker's hands is not yet a request unanswered: the worker
+    may have written the whole answer just before it stopped, and the client be about to
+    close. So the worker stays stopped a moment (the kernel still takes the clients' closing
+    while it is stopped), and only a connection still open after it is one whose client
+    waits for an answer that can no longer come."""
     deadline = time.monotonic() + seconds
     while True:
         os.kill(pid, signal.SIGSTOP)
         if connections_in_hand(pid, port):
-            return
+            time.sleep(0.1)  # a client that has its answer closes meanwhile
+            if connections_in_hand(pid, port):
+                return
         os.kill(pid, signal.SIGCONT)
         assert time.monotonic() < deadline, "the worker never held a request"
         time.sleep(0.002)
@@ -382,12 +390,12 @@ def freeze_holding_a_request(pid: int, port: int, seconds: float = 30) -> None:
 
 @pytest.mark.slow  # a real server's worker killed under load
 def test_one_killed_worker_leaves_the_other_serving(ledger_url: str) -> None:
-    """One of two workers killed (SIGKILL) under load, after 150 of 500 games were
+    """One of two workers killed (SIGKILL) under load, after 150 of 600 games were
     acknowledged, at a moment it holds a request. The other goes on answering alone, 150
     games more (uvicorn's supervisor is paused meanwhile (SIGSTOP): it would start a new
     worker within half a second); then the supervisor, let go, replaces the dead worker,
     and the same server answers the games sent anew."""
-    load = Load(ledger_url, games=500)
+    load = Load(ledger_url, games=600)
     with server_process(ledger_url, workers=2) as (base, server):
         killed, survivor = workers_of(server.pid)
         load.start(base)
