@@ -15,6 +15,7 @@ import httpx
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from chessrate.ledger import Ledger
 from chessrate.samples import load_sample
@@ -174,8 +175,19 @@ def phone(browser: Browser) -> Iterator[Page]:
 
 
 def screenshot(page: Page, name: str) -> Path:
-    """Save a full-page screenshot into the test output folder."""
+    """Save a full-page screenshot into the test output folder.
+
+    Chromium now and then cannot capture a page of 10,000 px and more while the machine
+    is loaded (``Protocol error (Page.captureScreenshot): Unable to capture
+    screenshot``); the picture is for a person to look at, so it is taken again."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    for attempt in range(3):
+        try:
+            page.screenshot(path=str(path), full_page=True)
+            break
+        except PlaywrightError as error:
+            if "Unable to capture screenshot" not in str(error) or attempt == 2:
+                raise
+            time.sleep(0.5)
     return path
