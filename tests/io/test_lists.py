@@ -6,12 +6,19 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from chessrate.io.lists import LIST_COLUMNS, ListColumns, list_columns_text, rating_list_text
+from chessrate.io.lists import (
+    LIST_COLUMNS,
+    ListColumns,
+    list_columns_text,
+    rating_list_text,
+    write_all,
+)
 from chessrate.systems.base import ListEntry
 
 ENTRIES = [
@@ -47,3 +54,18 @@ def test_list_columns_text_writes_what_the_row_writer_wrote(suffix: str, count: 
     assert list_columns_text(parts, path) == expected
     if suffix == ".json":
         assert json.loads(expected) == [e.as_mapping() for e in entries]
+
+
+def test_written_files_get_the_modes_open_would_give(tmp_path: Path) -> None:
+    """A list written anew is readable as any file the user writes (0666 less the
+    umask), not only by its owner as the temporary file it is staged in; a file
+    written over keeps its mode."""
+    fresh, kept = tmp_path / "list.csv", tmp_path / "kept.csv"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    write_all({fresh: "a\n", kept: "b\n"})
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~mask
+    assert kept.stat().st_mode & 0o777 == 0o640
+    assert (fresh.read_text(), kept.read_text()) == ("a\n", "b\n")

@@ -165,6 +165,26 @@ def csv_text(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
     return buffer.getvalue()
 
 
+def _umask() -> int:
+    """The process's file mode creation mask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions ``path`` gets when written: those it has, or what ``open`` gives
+    a new file (0666 less the umask; a temporary file is created 0600, readable by its
+    owner only)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_UMASK
+
+
 def write_all(files: Mapping[Path, str | Iterable[str]]) -> None:
     """Write several files all-or-nothing: every text (or stream of text pieces) goes
     to a temporary file next to its target first; only when all are written are they
@@ -176,6 +196,7 @@ def write_all(files: Mapping[Path, str | Iterable[str]]) -> None:
                 dir=path.parent or Path("."), prefix=f".{path.name}.", suffix=".tmp"
             )
             staged.append((temporary, path))
+            os.fchmod(handle, _mode_for(path))
             with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
                 if isinstance(text, str):
                     out.write(text)
