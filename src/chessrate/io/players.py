@@ -13,7 +13,6 @@ reference reader (:func:`read_players_csv` returns None).
 from __future__ import annotations
 
 import gc
-import itertools
 from collections.abc import Callable, Hashable, Sequence
 from decimal import Decimal
 from pathlib import Path
@@ -112,6 +111,11 @@ class _Players:
         """The decided cells of a column (``decided``: cells decided before); the rows of
         refused ones are noted."""
         decided = {} if decided is None else decided
+        if column is self.blank and self.rows:  # a column the file lacks: one blank cell
+            (value,) = _decided(column[:1], read, decided)
+            if value is REFUSED:
+                self.refused.update(range(len(self.rows)))
+            return [value] * len(self.rows)  # type: ignore[list-item]  # REFUSED: noted
         values = _decided(column, read, decided)
         if any(value is REFUSED for value in decided.values()):
             self.refused.update(i for i, value in enumerate(values) if value is REFUSED)
@@ -146,9 +150,12 @@ class _Players:
             self.column("membership_until"),
             _field("membership_until", PlayerFields.membership_until),
         )
-        bots = self.decide(
-            list(zip(self.column("bot"), self.column("bot_rating"), strict=True)), _bot
-        )
+        if self.column("bot") is self.blank and self.column("bot_rating") is self.blank:
+            bots = [_bot(("", ""))] * len(self.rows)  # no bot columns: no bot
+        else:
+            bots = self.decide(
+                list(zip(self.column("bot"), self.column("bot_rating"), strict=True)), _bot
+            )
         imported: list[dict[str, ImportedRating]] = [{} for _ in self.rows]
         for pool in imported_pools(self.header):
             for i, entry in enumerate(self.pool(pool)):
@@ -174,8 +181,11 @@ class _Players:
             self.column(f"games_{pool}"), _field(f"games_{pool}", lambda f: f.pool_games(pool))
         )
         check = PlayerFields({}, "").imported
-        try:
-            return list(map(check, itertools.repeat(pool), ratings, games))
+        try:  # (a pool's two cells blank, as in most rows: no imported rating)
+            return [
+                None if rating is None and played is None else check(pool, rating, played)
+                for rating, played in zip(ratings, games, strict=True)
+            ]
         except (InvalidRecord, TypeError):  # row by row: which rows the reference reads
             pass
         entries: list[ImportedRating | None] = []
