@@ -116,27 +116,24 @@ def moves_from_movetext(text: str) -> tuple[str, ...]:
         raise MovesRefused(f"is {len(text):,} characters long; at most {MOVETEXT_LONGEST:,}")
     _check_tokens(text)
     try:
-        game = chess.pgn.read_game(io.StringIO(text), Visitor=_Reader)
+        read = chess.pgn.read_game(io.StringIO(text), Visitor=_MainLine)
     except _Illegal as error:
         raise MovesRefused(error.reason) from None
     except (ValueError, RecursionError) as error:  # a header python-chess refuses
         raise MovesRefused(f"cannot be read as PGN movetext: {str(error)[:200]}") from None
-    if game is None:
+    if read is None:
         return ()
-    if "FEN" in game.headers or game.headers.get("Variant", "standard").lower() not in (
+    headers, played = read
+    if "FEN" in headers or headers.get("Variant", "standard").lower() not in (
         "standard", "chess", "",
     ):  # fmt: skip
         raise MovesRefused("must start from the standard position (no FEN or Variant tag)")
-    played: list[str] = []
-    board = chess.Board()
-    for ply, move in enumerate(game.mainline_moves(), start=1):
+    for ply, move in enumerate(played, start=1):
         if not move:
             raise MovesRefused(f"ply {ply}: a null move ('--') is not a move")
         if ply > MAX_MOVES:
             raise MovesRefused(f"holds more than {MAX_MOVES} plies")
-        board.push(move)
-        played.append(move.uci())
-    return tuple(played)
+    return tuple(move.uci() for move in played)
 
 
 def _check_tokens(text: str) -> None:
@@ -184,20 +181,44 @@ class _Illegal(Exception):
         self.reason = reason
 
 
-class _Reader(chess.pgn.GameBuilder[chess.pgn.Game]):
-    """python-chess's game builder, stopping at the first move it cannot play and
-    saying which (its own builder notes the error and drops the rest silently)."""
+class _MainLine(chess.pgn.BaseVisitor[tuple[dict[str, str], list[chess.Move]]]):
+    """A reader of one game for ``chess.pgn.read_game``: its tags and its main line's
+    moves, each parsed (legal: python-chess plays them on its board as it reads) and
+    kept as it comes, without the game tree python-chess's own builder makes (a node a
+    move, replayed again to list them). Variations are read and checked as the builder
+    checks them, and left out; it stops at the first move it cannot play, saying which
+    (the builder notes the error and drops the rest silently)."""
+
+    def begin_game(self) -> None:
+        self.headers: dict[str, str] = {}
+        self.moves: list[chess.Move] = []
+        self.depth = 0
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+
+    def begin_variation(self) -> None:
+        self.depth += 1
+
+    def end_variation(self) -> None:
+        self.depth -= 1
+
+    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        if self.depth == 0:
+            self.moves.append(move)
 
     def parse_san(self, board: chess.Board, san: str) -> chess.Move:
         try:
-            move = super().parse_san(board, san)
+            return super().parse_san(board, san)
         except ValueError:
             raise _Illegal(
                 f"{ply_name(board.ply() + 1, san)}: not a legal move in the position"
             ) from None
-        return move
 
     def handle_error(self, error: Exception) -> None:
         if isinstance(error, _Illegal):
             raise error
         raise _Illegal(f"cannot be read as PGN movetext: {str(error)[:200]}")
+
+    def result(self) -> tuple[dict[str, str], list[chess.Move]]:
+        return self.headers, self.moves

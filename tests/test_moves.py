@@ -1,0 +1,75 @@
+"""PGN movetext read as a game's moves (:func:`chessrate.moves.moves_from_movetext`): the
+main line as python-chess's own game builder reads it, variations checked and left out."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+from chessrate.moves import MovesRefused, moves_from_movetext
+
+PGN = Path(__file__).parent / "data" / "pgn"
+
+
+def builder_main_line(text: str) -> tuple[str, ...]:
+    """The main line as python-chess's GameBuilder reads it (a node a move)."""
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and not game.errors, game.errors if game else None
+    return tuple(move.uci() for move in game.mainline_moves())
+
+
+def movetexts(path: Path) -> list[str]:
+    """Each game's movetext in a PGN file: the text after its tags."""
+    games: list[str] = []
+    current: list[str] = []
+    in_moves = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("[") and in_moves:
+            games.append("\n".join(current))
+            current, in_moves = [], False
+        if not line.startswith("["):
+            in_moves = in_moves or bool(line.strip())
+            current.append(line)
+    if in_moves:
+        games.append("\n".join(current))
+    return [text.strip() for text in games if text.strip()]
+
+
+def test_real_games_read_as_python_chess_reads_their_main_line() -> None:
+    """Every game of the test PGN files with moves (lichess exports with clock comments,
+    a broadcast, chess.com), the same moves as python-chess's builder gives."""
+    compared = 0
+    for path in sorted(PGN.glob("*.pgn")):
+        if path.name == "quirks.pgn":  # holds games refused on purpose
+            continue
+        for text in movetexts(path):
+            try:
+                read = moves_from_movetext(text)
+            except MovesRefused:
+                continue  # what the reader refuses is tested below
+            assert read == builder_main_line(text), (path.name, text[:80])
+            compared += bool(read)
+    assert compared >= 20
+
+
+def test_variations_are_left_out_at_any_depth() -> None:
+    text = "1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) e5 2. Nf3 (2. f4 exf4) Nc6 *"
+    assert moves_from_movetext(text) == ("e2e4", "e7e5", "g1f3", "b8c6")
+    assert moves_from_movetext(text) == builder_main_line(text)
+
+
+def test_an_illegal_move_in_a_variation_is_refused_as_the_builder_notes_it() -> None:
+    """python-chess's builder notes the error and reads on; the reader refuses the
+    movetext, naming the move, as for a main-line move."""
+    with pytest.raises(MovesRefused, match=r"ply 3 \(2\. 'Ke3'\): not a legal move"):
+        moves_from_movetext("1. e4 e5 2. Nf3 (2. Ke3) Nc6 *")
+    with pytest.raises(MovesRefused, match=r"ply 4 \(2\.\.\. 'Ke6'\): not a legal move"):
+        moves_from_movetext("1. e4 e5 2. Nf3 Nc6 (2... Ke6) 3. Bb5 *")
+
+
+def test_a_position_tag_is_refused() -> None:
+    with pytest.raises(MovesRefused, match="standard position"):
+        moves_from_movetext('[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]\n\n1. Kd2 *')
