@@ -211,6 +211,39 @@ def test_the_pass_marks_expired_seeks(pool: Api) -> None:
     assert pair(pool)["expired"] == 0
 
 
+def test_the_pass_deletes_seeks_closed_past_the_retention(pool: Api) -> None:
+    """A busy pool would keep every seek it ever had: the pass deletes the closed ones
+    (paired, cancelled, expired) 30 days after their expiry, and only those."""
+    closed = [seek(pool, "ann"), seek(pool, "ben")]
+    assert len(pair(pool)["pairs"]) == 1
+    closed.append(seek(pool, "cat"))
+    assert delete(pool, closed[-1]["id"]).status_code == 200
+    closed.append(seek(pool, "dan"))  # left to expire, 10 minutes on
+    pool.clock.advance(days=30)
+    waiting = seek(pool, "cat", "3d")  # an open seek: the pass runs
+    assert (pair(pool)["expired"], pair(pool)["purged"]) == (1, 0)  # 30 days less 10 min
+    assert [get_seek(pool, s["id"])["status"] for s in closed] == [
+        "paired", "paired", "cancelled", "expired",
+    ]  # fmt: skip
+    pool.clock.advance(minutes=11)
+    assert pair(pool)["purged"] == 4
+    assert [pool.get(f"/seeks/{s['id']}").status_code for s in closed] == [404] * 4
+    assert get_seek(pool, waiting["id"])["status"] == "open"
+    assert pair(pool)["purged"] == 0
+
+
+def test_a_retention_of_zero_keeps_every_seek(pool: Api) -> None:
+    from chessrate.ledger.seeks import Seeks
+    from chessrate.systems.site_pairing import PairingRules
+
+    old = seek(pool, "ann")
+    pool.clock.advance(days=400)
+    seek(pool, "ben")
+    report = Seeks(pool.ledger, PairingRules(retention=0)).pair(pool.clock.now)
+    assert (report.expired, report.purged) == (1, 0)
+    assert get_seek(pool, old["id"])["status"] == "expired"
+
+
 def test_a_player_in_a_live_game_is_not_paired(pool: Api) -> None:
     opened = pool.post(
         "/live-games", {"id": "L1", "white": "ann", "black": "cat", "time_control": "600+0"}

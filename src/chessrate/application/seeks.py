@@ -123,6 +123,11 @@ class PairPublic(BaseModel):
 
     pairs: list[LiveGamePublic] = Field(description="the live games it opened")
     expired: int = Field(description="seeks it marked expired")
+    purged: int = Field(
+        default=0,
+        description="closed seeks it deleted, their expiry older than the retention "
+        "(CHESSRATE_SEEK_RETENTION_DAYS, 30 days)",
+    )
     failed: dict[str, str]
     busy: bool = Field(
         description="another pass was running (PostgreSQL): it pairs; this one did nothing"
@@ -230,5 +235,6 @@ def pair(ledger: Ledger, now: datetime, rules: PairingRules) -> PairPublic:
     report = Seeks(ledger, rules).pair(now)
     return PairPublic(
         pairs=[live_public(game) for _, _, game in report.pairs],
-        expired=report.expired, failed=dict(report.failed), busy=report.busy,
+        expired=report.expired, purged=report.purged, failed=dict(report.failed),
+        busy=report.busy,
     )  # fmt: skip

@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     ``CHESSRATE_PAIR_SECONDS``: how often each worker runs the pairing pass (0:
     never; use ``chessrate pair``); ``CHESSRATE_SEEK_SECONDS``: a seek's life;
     ``CHESSRATE_CORRESPONDENCE_SEEK_SECONDS``: a correspondence seek's (7 days);
+    ``CHESSRATE_SEEK_RETENTION_DAYS``: a closed seek (paired, cancelled, expired) is
+    deleted by the pairing pass this many days after its expiry (30; 0: kept for ever);
     ``CHESSRATE_PAIR_WINDOW_START``, ``…_STEP``, ``…_EVERY`` (seconds) and ``…_MAX``:
     a seek's acceptable site Elo difference, widening while it waits (the defaults are
     :class:`~chessrate.systems.site_pairing.PairingRules`'s, README "Pairing").;
@@ -77,6 +79,7 @@ class Settings(BaseSettings):
     correspondence_seek_seconds: int = Field(
         default=_PAIRING.correspondence_expiry, ge=1, le=90 * 86400
     )
+    seek_retention_days: int = Field(default=_PAIRING.retention // 86400, ge=0, le=36_500)
     pair_window_start: int = Field(default=_PAIRING.start, ge=0, le=5000)
     pair_window_step: int = Field(default=_PAIRING.step, ge=0, le=5000)
     pair_window_every: int = Field(default=_PAIRING.every, ge=1, le=86400)
@@ -91,6 +94,7 @@ class Settings(BaseSettings):
             most=self.pair_window_max,
             expiry=self.seek_seconds,
             correspondence_expiry=self.correspondence_seek_seconds,
+            retention=self.seek_retention_days * 86400,
         )
 
     detect_seconds: float | None = Field(default=None, ge=0)

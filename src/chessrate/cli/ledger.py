@@ -322,8 +322,9 @@ def pair(db: str | None, at: datetime | None) -> None:
     Pairs the compatible open seeks by site Elo (the most games, then the smallest
     total difference; marked players only with each other), each seek's acceptable
     difference widening while it waits, and opens their live games; marks the expired
-    seeks. The numbers are the server's settings (CHESSRATE_PAIR_WINDOW_START, _STEP,
-    _EVERY, _MAX, CHESSRATE_SEEK_SECONDS, CHESSRATE_CORRESPONDENCE_SEEK_SECONDS). Safe
+    seeks, and deletes those closed longer ago than CHESSRATE_SEEK_RETENTION_DAYS (30).
+    The numbers are the server's settings (CHESSRATE_PAIR_WINDOW_START, _STEP, _EVERY,
+    _MAX, CHESSRATE_SEEK_SECONDS, CHESSRATE_CORRESPONDENCE_SEEK_SECONDS). Safe
     beside the service's own passes: a seek is paired once. Prints one line per pair:
     the live game, White, Black, the time control, rated or casual.
     """
@@ -346,8 +347,10 @@ def pair(db: str | None, at: datetime | None) -> None:
         click.echo(f"could not open {game_id}: {reason}", err=True)
     if report.busy:
         click.echo("another pairing pass is running; it pairs the open seeks", err=True)
+    purged = f", {report.purged} old seeks deleted" if report.purged else ""
     click.echo(
-        f"{len(report.pairs)} pairs, {report.expired} seeks expired at {now.isoformat()}", err=True
+        f"{len(report.pairs)} pairs, {report.expired} seeks expired{purged} at {now.isoformat()}",
+        err=True,
     )
     if report.failed:
         raise SystemExit(1)

@@ -28,7 +28,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, func, insert, or_, select, text, update
+from sqlalchemy import Connection, delete, func, insert, or_, select, text, update
 
 from ..errors import Conflict, InvalidInput, InvalidRecord, NotFound
 from ..numbers import from_hundredths
@@ -109,6 +109,8 @@ class PairReport:
 
     pairs: list[tuple[SeekView, SeekView, LiveView]] = field(default_factory=list)
     expired: int = 0
+    purged: int = 0
+    """Closed seeks deleted, past the pairing rules' retention."""
     failed: list[tuple[str, str]] = field(default_factory=list)
     busy: bool = False
 
@@ -292,6 +294,7 @@ class Seeks:
                     report.busy = True
                     return report
             report.expired = self._expire(conn, now)
+            report.purged = self._purge(conn, now)
             rows = conn.execute(
                 select(seeks)
                 .where(seeks.c.status == SeekStatus.OPEN.value)
@@ -415,6 +418,18 @@ class Seeks:
         )
         if player_id is not None:
             query = query.where(seeks.c.player_id == player_id)
+        return int(conn.execute(query).rowcount)
+
+    def _purge(self, conn: Connection, now: datetime) -> int:
+        """Delete the seeks closed (paired, cancelled, expired) whose time ran out more
+        than ``rules.retention`` seconds ago: a seek closes by its expiry at the latest,
+        so the index of the open and the expired seeks (status, expires_at) finds them
+        without reading the others."""
+        if self.rules.retention == 0:
+            return 0
+        cutoff = now - timedelta(seconds=self.rules.retention)
+        closed = [s.value for s in SeekStatus if s is not SeekStatus.OPEN]
+        query = delete(seeks).where(seeks.c.status.in_(closed), seeks.c.expires_at < cutoff)
         return int(conn.execute(query).rowcount)
 
     @staticmethod

@@ -75,9 +75,11 @@ class PairingRules:
     colour_games: int = 10  # the recent games whose colours are balanced
     neighbours: int = 8  # a seek's candidates in the matching: its nearest by site Elo
     pass_seeks: int = 200  # the longest-waiting seeks one pass matches; the rest wait
+    retention: int = 30 * 24 * 3600  # a closed seek is deleted this long after expiry (0: kept)
 
     def __post_init__(self) -> None:
-        numbers = (self.start, self.step, self.most, self.expiry, self.correspondence_expiry)
+        numbers = (self.start, self.step, self.most, self.expiry, self.correspondence_expiry,
+                   self.retention)  # fmt: skip
         if self.every < 1 or min(numbers) < 0:
             raise ValueError("pairing rules: every >= 1 s, the other numbers >= 0")
         if self.colour_games < 1:
