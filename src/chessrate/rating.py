@@ -236,7 +236,11 @@ class _ReadAhead:
             target=self._read, args=(path, fmt, deferred), name="chessrate-read", daemon=True
         )
         _SWITCH.enter()
-        self._thread.start()
+        try:
+            self._thread.start()
+        except BaseException:  # no thread to put the interval back
+            _SWITCH.leave()
+            raise
 
     def _read(self, path: Path, fmt: str | None, on_invalid: OnInvalid | None) -> None:
         try:

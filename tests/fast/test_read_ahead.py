@@ -5,6 +5,7 @@ the refused games reported in file order, nothing reported when another file fai
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,28 @@ def test_an_unreadable_games_file_is_refused_as_before(tmp_path: Path) -> None:
     _, players = files(tmp_path, "id\nann\nbob\n")
     with pytest.raises(InvalidInput, match=r"absent\.csv: cannot read"):
         rate_file(tmp_path / "absent.csv", "site", players=players, engine="compiled")
+
+
+def test_threads_switch_often_while_the_file_is_read_ahead(tmp_path: Path) -> None:
+    """The players are read while the games file is read ahead: Python switches threads
+    every half millisecond meanwhile (the reader waits for the GIL between its scans),
+    and the interval is put back when the read-ahead ends, also when it fails."""
+    import sys
+
+    from chessrate.rating import READ_AHEAD_SWITCH_SECONDS
+    from chessrate.records import Player
+
+    games, _ = files(tmp_path, "id\n")
+    seen: list[float] = []
+
+    def players() -> Iterator[Player]:
+        seen.append(sys.getswitchinterval())
+        yield from (Player("ann"), Player("bob"))
+
+    before = sys.getswitchinterval()
+    rate_file(games, "site", players=players(), engine="compiled", on_invalid=lambda e: None)
+    assert seen == [READ_AHEAD_SWITCH_SECONDS] and before > READ_AHEAD_SWITCH_SECONDS
+    assert sys.getswitchinterval() == before
+    with pytest.raises(InvalidRecord):
+        rate_file(games, "site", players=players(), engine="compiled")
+    assert sys.getswitchinterval() == before
