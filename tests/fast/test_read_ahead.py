@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,26 +69,42 @@ def test_an_unreadable_games_file_is_refused_as_before(tmp_path: Path) -> None:
         rate_file(tmp_path / "absent.csv", "site", players=players, engine="compiled")
 
 
-def test_threads_switch_often_while_the_file_is_read_ahead(tmp_path: Path) -> None:
+def test_threads_switch_often_while_the_file_is_read_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The players are read while the games file is read ahead: Python switches threads
     every half millisecond meanwhile (the reader waits for the GIL between its scans),
-    and the interval is put back when the read-ahead ends, also when it fails."""
+    and the interval is put back when the read-ahead ends, also when it fails. (The
+    reader here waits until the players are read: a file this small is read at once.)"""
     import sys
+    import threading
 
+    import chessrate.rating
     from chessrate.rating import READ_AHEAD_SWITCH_SECONDS
     from chessrate.records import Player
 
     games, _ = files(tmp_path, "id\n")
     seen: list[float] = []
+    players_read = threading.Event()
+    read = chessrate.rating.read_compiled_batch
+
+    def slow_read(*args: Any) -> Any:
+        assert players_read.wait(30)
+        return read(*args)
+
+    monkeypatch.setattr(chessrate.rating, "read_compiled_batch", slow_read)
 
     def players() -> Iterator[Player]:
         seen.append(sys.getswitchinterval())
+        players_read.set()
         yield from (Player("ann"), Player("bob"))
 
     before = sys.getswitchinterval()
     rate_file(games, "site", players=players(), engine="compiled", on_invalid=lambda e: None)
     assert seen == [READ_AHEAD_SWITCH_SECONDS] and before > READ_AHEAD_SWITCH_SECONDS
     assert sys.getswitchinterval() == before
+    players_read.clear()
     with pytest.raises(InvalidRecord):
         rate_file(games, "site", players=players(), engine="compiled")
+    assert seen[-1] == READ_AHEAD_SWITCH_SECONDS
     assert sys.getswitchinterval() == before
