@@ -34,8 +34,14 @@ os.environ.setdefault("CHESSRATE_DETECT_SECONDS", "0")
 # The detector's machine lock (and `chessrate detect`'s) lives in the runtime directory:
 # each test process gets one of its own, so that a detector test never finds the lock
 # held by another process's test (or another checkout's suite on the same machine).
-if "CHESSRATE_RUNTIME_DIR" not in os.environ:
-    os.environ["CHESSRATE_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="chessrate-run-")
+# pytest-xdist's processes inherit the environment of the one that starts them, where
+# this file ran first: a directory made here is made again in each of them (only one
+# the person running the suite set is kept).
+_MADE = "CHESSRATE_TEST_RUNTIME_DIR_MADE"
+if os.environ.get("CHESSRATE_RUNTIME_DIR") in (None, os.environ.get(_MADE)):
+    os.environ["CHESSRATE_RUNTIME_DIR"] = os.environ[_MADE] = tempfile.mkdtemp(
+        prefix="chessrate-run-"
+    )
     atexit.register(shutil.rmtree, os.environ["CHESSRATE_RUNTIME_DIR"], True)
 
 NEEDS = {
