@@ -44,7 +44,7 @@ from .application.deps import Clock, TokenCache, utc_now
 from .application.group import GroupCommitter
 from .application.limits import FailedAuth
 from .application.sessions import Sessions
-from .application.settings import API_V1, Settings
+from .application.settings import API_V1, Settings, load_settings
 from .errors import LedgerUnavailable
 from .fairplay.background import (
     FIRST_ROUND_SECONDS,
@@ -106,7 +106,7 @@ def create_app(
     whole start-up heap (the app, its models, the libraries): a pause of tens of
     milliseconds that was the API's 99th percentile (about 100 ms at 16 clients
     on SQLite, 30-40 ms with the heap frozen). Unfrozen again at shutdown."""
-    settings = settings or Settings()
+    settings = settings or load_settings()
     interval = settings.sweep_seconds if sweep_every is None else sweep_every
     pairing_interval = settings.pair_seconds if pair_every is None else pair_every
     pairing = settings.pairing_rules()
@@ -490,4 +490,4 @@ def _detector(
 def create_app_from_env() -> FastAPI:
     """The app configured from the environment (``uvicorn --factory``): a server
     process's, its start-up heap frozen (:func:`create_app`'s ``freeze_heap``)."""
-    return create_app(settings=Settings(), freeze_heap=True)
+    return create_app(settings=load_settings(), freeze_heap=True)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from ..errors import InvalidInput
 from ..ledger.connection import DEFAULT_DATABASE
 from ..systems.site_pairing import PairingRules
 from .group import DEFAULT_GROUP_MAX
@@ -109,3 +110,19 @@ class Settings(BaseSettings):
 
     metrics_token: str | None = None
     log_format: Literal["text", "json"] = "text"
+
+
+def load_settings() -> Settings:
+    """The settings from the environment; a variable that is not a valid value is
+    :class:`InvalidInput` naming it, what it holds and why (``CHESSRATE_SEEK_SECONDS:
+    'abc': Input should be a valid integer``), which a command prints as
+    ``error: ...``, instead of pydantic's traceback."""
+    try:
+        return Settings()
+    except ValidationError as error:
+        problems = []
+        for item in error.errors():
+            name = "CHESSRATE_" + "_".join(str(part) for part in item["loc"]).upper()
+            value = str(item.get("input", ""))[:60]
+            problems.append(f"{name}: {value!r}: {item['msg']}")
+        raise InvalidInput("; ".join(problems)) from None

@@ -129,10 +129,11 @@ def _serve(
     sample: bool,
     active_days: int | None,
 ) -> None:
-    from ..application.settings import Settings
+    from ..application.settings import load_settings
     from ..ledger import Ledger, database_url
     from ..samples import is_empty, load_sample
 
+    settings = load_settings()  # a bad CHESSRATE_* variable stops it before anything
     url = database_url(db)
     existing = ledger_system(url)
     if existing is not None and existing != system_id:
@@ -164,7 +165,7 @@ def _serve(
         host=host,
         port=port,
         workers=workers,
-        log_config=_log_config(Settings().log_format),
+        log_config=_log_config(settings.log_format),
         access_log=False,  # chessrate.access logs each request (chessrate.server.Observe)
     )
 
@@ -328,14 +329,14 @@ def pair(db: str | None, at: datetime | None) -> None:
     beside the service's own passes: a seek is paired once. Prints one line per pair:
     the live game, White, Black, the time control, rated or casual.
     """
-    from ..application.settings import Settings
+    from ..application.settings import load_settings
     from ..ledger.seeks import Seeks
     from ..timecontrol import as_players_write
 
     now = at.replace(tzinfo=UTC) if at is not None else datetime.now(UTC)
     ledger = open_ledger(db)
     try:
-        report = Seeks(ledger, Settings().pairing_rules()).pair(now)
+        report = Seeks(ledger, load_settings().pairing_rules()).pair(now)
     finally:
         ledger.dispose()
     for _, _, view in report.pairs:

@@ -210,7 +210,7 @@ def detect(
     database it claims each game, so a game is analysed once. README "Fair play" says
     what the score is.
     """
-    from ..application.settings import Settings
+    from ..application.settings import load_settings
     from ..fairplay import DetectorRules, StockfishDetector
     from ..fairplay.background import LOCK_NAME, MachineLock, locked_run, runtime_dir
     from ..fairplay.job import DetectionJob, DetectReport
@@ -231,7 +231,7 @@ def detect(
                            f"{_evidence_text(view.evidence)}")  # fmt: skip
             return
         try:
-            lock = MachineLock(runtime_dir(Settings().runtime_dir) / LOCK_NAME)
+            lock = MachineLock(runtime_dir(load_settings().runtime_dir) / LOCK_NAME)
         except OSError as error:
             raise click.ClickException(
                 f"no directory for the detector's lock file (CHESSRATE_RUNTIME_DIR): {error}"
