@@ -36,7 +36,10 @@ class Site:
     def __init__(self, base: str, ledger: Ledger) -> None:
         self.base = base
         self.ledger = ledger
-        self.api = httpx.Client(base_url=base, timeout=30)
+        # An idle connection is dropped after 1 s, before the server's keep-alive
+        # timeout closes it: a request sent on a connection the server is closing at
+        # that moment is "Server disconnected without sending a response".
+        self.api = httpx.Client(base_url=base, timeout=30, limits=httpx.Limits(keepalive_expiry=1))
 
     def get(self, path: str) -> dict:  # type: ignore[type-arg]
         response = self.api.get(f"/api/v1{path}")
@@ -73,8 +76,11 @@ def serve(ledger: Ledger) -> Iterator[Site]:
     sock.bind(("127.0.0.1", 0))
     port = int(sock.getsockname()[1])
     server = uvicorn.Server(
-        uvicorn.Config(create_app(ledger), host="127.0.0.1", port=port, log_level="warning")
-    )
+        uvicorn.Config(
+            create_app(ledger), host="127.0.0.1", port=port, log_level="warning",
+            timeout_keep_alive=60,  # (uvicorn: 5 s, the same as httpx's idle expiry)
+        )
+    )  # fmt: skip
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
