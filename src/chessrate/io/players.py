@@ -150,12 +150,9 @@ class _Players:
             self.column("membership_until"),
             _field("membership_until", PlayerFields.membership_until),
         )
-        if self.column("bot") is self.blank and self.column("bot_rating") is self.blank:
-            bots = [_bot(("", ""))] * len(self.rows)  # no bot columns: no bot
-        else:
-            bots = self.decide(
-                list(zip(self.column("bot"), self.column("bot_rating"), strict=True)), _bot
-            )
+        bots = self.decide(
+            list(zip(self.column("bot"), self.column("bot_rating"), strict=True)), _bot
+        )
         imported: list[dict[str, ImportedRating]] = [{} for _ in self.rows]
         for pool in imported_pools(self.header):
             for i, entry in enumerate(self.pool(pool)):
