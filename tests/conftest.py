@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import postgres
+from tests.support import postgres, templates
 
 DATABASES = ("sqlite", "postgres")
 
@@ -45,7 +45,7 @@ if os.environ.get("CHESSRATE_RUNTIME_DIR") in (None, os.environ.get(_MADE)):
     atexit.register(shutil.rmtree, os.environ["CHESSRATE_RUNTIME_DIR"], True)
 
 NEEDS = {
-    "postgres": frozenset({"postgres_admin_url", "postgres_url"}),
+    "postgres": frozenset({"postgres_admin_url", "postgres_url", "empty_postgres_url"}),
     "browser": frozenset({"browser"}),
     "stockfish": frozenset({"detector"}),
 }
@@ -108,22 +108,47 @@ def postgres_admin_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(params=DATABASES)
-def ledger_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database URL, once on SQLite and once on PostgreSQL."""
+def _database_url(request: pytest.FixtureRequest, tmp_path: Path, migrated: bool) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'ledger.db'}"
         return
     admin = request.getfixturevalue("postgres_admin_url")
-    url = postgres.fresh_database(admin)
+    url = templates.new_migrated_postgres(request) if migrated else postgres.fresh_database(admin)
     try:
         yield url
     finally:
         postgres.drop_database(admin, url)
 
 
+@pytest.fixture(params=DATABASES)
+def ledger_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database URL that holds no ledger yet, once on SQLite and once on PostgreSQL:
+    a file that does not exist yet, or a PostgreSQL database with the ledger's schema
+    migrated and no rating system chosen (``templates.new_migrated_postgres``:
+    ``Ledger.create`` and ``chessrate init`` then have only the system to write)."""
+    yield from _database_url(request, tmp_path, migrated=True)
+
+
+@pytest.fixture(params=DATABASES)
+def empty_ledger_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database URL with nothing in it, once on SQLite and once on PostgreSQL: for the
+    tests of the migrations from an older schema or from none."""
+    yield from _database_url(request, tmp_path, migrated=False)
+
+
 @pytest.fixture
-def postgres_url(postgres_admin_url: str) -> Iterator[str]:
+def postgres_url(request: pytest.FixtureRequest, postgres_admin_url: str) -> Iterator[str]:
+    """A PostgreSQL database only, its schema migrated and no ledger in it (as
+    ``ledger_url``'s)."""
+    url = templates.new_migrated_postgres(request)
+    try:
+        yield url
+    finally:
+        postgres.drop_database(postgres_admin_url, url)
+
+
+@pytest.fixture
+def empty_postgres_url(postgres_admin_url: str) -> Iterator[str]:
     """An empty PostgreSQL database only."""
     url = postgres.fresh_database(postgres_admin_url)
     try:

@@ -23,7 +23,7 @@ from chessrate.operations import import_file, import_records
 from chessrate.records import GameRecord, Player
 from chessrate.samples import SAMPLE_FILES, sample_location, sample_text
 from tests.fast.test_replay_properties import games, players
-from tests.support import postgres
+from tests.support import postgres, templates
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 TABLES = {  # each table's rows in a fixed order
@@ -39,7 +39,10 @@ def two_urls(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[s
         yield f"sqlite:///{tmp_path / 'a.db'}", f"sqlite:///{tmp_path / 'b.db'}"
         return
     admin = request.getfixturevalue("postgres_admin_url")
-    urls = postgres.fresh_database(admin), postgres.fresh_database(admin)
+    urls = (
+        templates.new_migrated_postgres(request),
+        templates.new_migrated_postgres(request),
+    )
     try:
         yield urls
     finally:

@@ -112,10 +112,10 @@ def today(system_id: str, folder: Path) -> Today:
 @pytest.mark.slow  # a sample ledger through every migration
 @pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
 def test_a_ledger_of_the_previous_schema_is_converted(
-    ledger_url: str, tmp_path: Path, system_id: str
+    empty_ledger_url: str, tmp_path: Path, system_id: str
 ) -> None:
-    old_ledger(ledger_url, system_id)
-    migrated = Ledger(ledger_url)
+    old_ledger(empty_ledger_url, system_id)
+    migrated = Ledger(empty_ledger_url)
     migrated.migrate()
     assert migrated.verify() == []
 

@@ -14,7 +14,7 @@ from chessrate.errors import Forbidden
 from chessrate.ledger import Ledger
 from chessrate.server import create_app
 from tests.service.conftest import NOW, Api, FakeClock, MakeApi, TestClient
-from tests.support import postgres
+from tests.support import postgres, templates
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def twin(ledger_url: str, request: pytest.FixtureRequest) -> Iterator[Api]:
         url, admin = ledger_url.replace("ledger.db", "twin.db"), None
     else:
         admin = request.getfixturevalue("postgres_admin_url")
-        url = postgres.fresh_database(admin)
+        url = templates.new_migrated_postgres(request)
     ledger = Ledger.create(url, "site", NOW)
     clock = FakeClock()
     with TestClient(create_app(ledger, clock=clock, sweep_every=0)) as client:

@@ -117,13 +117,29 @@ def _libpq(url: str) -> str:
     return url.replace("postgresql+psycopg://", "postgresql://", 1)
 
 
-def fresh_database(admin_url: str) -> str:
-    """Create an empty database on the cluster; return its URL."""
-    name = f"t_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(_libpq(admin_url), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+def database_url(admin_url: str, name: str) -> str:
+    """The URL of the database ``name`` on the cluster of ``admin_url``."""
     base, _, query = admin_url.partition("?")
     return f"{base.rsplit('/', 1)[0]}/{name}?{query}"
+
+
+def create_database(conn: psycopg.Connection, name: str, template: str | None = None) -> None:
+    """``CREATE DATABASE``: empty, or a copy of the database ``template`` (which must
+    have no connection open), copied file by file: for a small database, faster than
+    the WAL-logged copy PostgreSQL makes by default."""
+    if template is None:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    else:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}" STRATEGY FILE_COPY')
+
+
+def fresh_database(admin_url: str, template: str | None = None) -> str:
+    """Create a database on the cluster, empty or a copy of ``template``; return its
+    URL."""
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(_libpq(admin_url), autocommit=True) as conn:
+        create_database(conn, name, template)
+    return database_url(admin_url, name)
 
 
 def drop_database(admin_url: str, url: str) -> None:
