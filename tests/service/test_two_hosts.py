@@ -54,7 +54,6 @@ from chessrate.ledger.schema import analyses, games, live_games, reports, review
 from tests.fairplay.test_record_job import RULES, Scripted, submit
 from tests.ledger.helpers import NOW, ledger_with
 from tests.service.test_detector_service import UCI, Stub, record
-from tests.support import templates
 from tests.support.server import server_process, written
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -496,12 +495,9 @@ def wait_until(
 
 @pytest.mark.slow  # two real servers, Stockfish, a kill
 @pytest.mark.stockfish
-def test_two_hosts_one_killed_mid_stream(
-    request: pytest.FixtureRequest, postgres_url: str, tmp_path: Path
-) -> None:
+def test_two_hosts_one_killed_mid_stream(postgres_url: str, tmp_path: Path) -> None:
     assert Path("/usr/games/stockfish").is_file(), "install Debian's stockfish (./test does)"
     started = time.monotonic()
-    templates.migrated(request, postgres_url)
     ledger = Ledger.create(postgres_url, "site", NOW)
     for player_id in PLAYERS + SEEKERS + LIVE:
         ledger.players.create(Player(player_id), NOW)

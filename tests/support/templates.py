@@ -57,7 +57,6 @@ def copy_of(
     with psycopg.connect(postgres._libpq(admin), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE "{database}" WITH (FORCE)')
         postgres.create_database(conn, database, template)
-    _migrated.discard(url)
     return url
 
 
@@ -69,20 +68,13 @@ def _migrate(url: str) -> None:
         ledger.dispose()
 
 
-_migrated: set[str] = set()
-"""The PostgreSQL databases :func:`new_migrated_postgres` made and no test has copied
-another template into: they hold the latest schema already."""
-
-
 def new_migrated_postgres(request: pytest.FixtureRequest) -> str:
     """A new PostgreSQL database on the session's cluster with the latest schema and no
     ledger yet, copied from the ``schema`` template (a few milliseconds instead of the
     0.15-0.3 s of running every migration, which was most of a PostgreSQL test's
     set-up); its URL. What the ``ledger_url`` and ``postgres_url`` fixtures give."""
     admin: str = request.getfixturevalue("postgres_admin_url")
-    url = postgres.fresh_database(admin, _postgres_template(admin, "schema", _migrate))
-    _migrated.add(url)
-    return url
+    return postgres.fresh_database(admin, _postgres_template(admin, "schema", _migrate))
 
 
 def migrated(request: pytest.FixtureRequest, url: str) -> str:
@@ -90,7 +82,9 @@ def migrated(request: pytest.FixtureRequest, url: str) -> str:
     and no ledger yet: ``Ledger.create(url, system)`` then only records the system. For
     tests of what is built on a ledger; the migrations themselves are tested on empty
     databases (``tests/ledger/test_migration.py``, the ``empty_ledger_url`` fixture).
-    A PostgreSQL database of :func:`new_migrated_postgres` is left as it is."""
-    if url in _migrated:
+    Only a SQLite file is copied: the fixtures' PostgreSQL databases hold the schema
+    already (:func:`new_migrated_postgres`), and any other is migrated by
+    ``Ledger.create`` all the same, only slower."""
+    if not url.startswith("sqlite"):
         return url
     return copy_of(request, url, "schema", _migrate)
