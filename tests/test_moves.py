@@ -1,5 +1,6 @@
 """PGN movetext read as a game's moves (:func:`chessrate.moves.moves_from_movetext`): the
-main line as python-chess's own game builder reads it, variations checked and left out."""
+main line as python-chess's own game builder reads it, variations checked and left out;
+and the ending the last position makes (:func:`chessrate.moves.ending_of`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,14 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from chessrate.moves import MovesRefused, moves_from_movetext
+from chessrate.moves import (
+    Ending,
+    MovesRefused,
+    ending_of,
+    moves_from_movetext,
+    read_list,
+    read_movetext,
+)
 
 PGN = Path(__file__).parent / "data" / "pgn"
 
@@ -73,3 +81,49 @@ def test_an_illegal_move_in_a_variation_is_refused_as_the_builder_notes_it() -> 
 def test_a_position_tag_is_refused() -> None:
     with pytest.raises(MovesRefused, match="standard position"):
         moves_from_movetext('[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]\n\n1. Kd2 *')
+
+
+FOOLS_MATE = ["f3", "e5", "g4", "Qh4#"]
+STALEMATE = (  # Sam Loyd's: stalemate in ten moves, every black piece still on the board
+    "1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 "
+    "8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 1/2-1/2"
+)
+
+
+@pytest.mark.parametrize(
+    ("fen", "ending"),
+    [
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Ending("checkmate", "1-0")),
+        ("8/8/8/8/8/6k1/6q1/7K w - - 0 1", Ending("checkmate", "0-1")),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Ending("stalemate", "1/2-1/2")),
+        ("8/8/4k3/8/8/3NK3/8/8 b - - 0 1", Ending("insufficient material (neither side can mate)",
+                                                  "1/2-1/2")),
+        ("8/8/4k3/8/8/3RK3/8/8 b - - 0 1", None),  # a rook can mate
+        ("7k/8/6K1/8/8/8/8/8 b - - 0 1", Ending("insufficient material (neither side can mate)",
+                                                "1/2-1/2")),
+        (chess.STARTING_FEN, None),
+    ],
+    ids=["white-mates", "black-mates", "stalemate", "knight-alone", "rook", "kings", "start"],
+)  # fmt: skip
+def test_the_last_position_decides_the_ending_by_the_rules_of_play(
+    fen: str, ending: Ending | None
+) -> None:
+    assert ending_of(chess.Board(fen)) == ending
+
+
+def test_moves_that_end_the_game_say_so_as_a_list_and_as_movetext() -> None:
+    mate = Ending("checkmate", "0-1")
+    assert read_list(FOOLS_MATE).ending == mate
+    assert read_movetext("1. f3 e5 2. g4 Qh4# 0-1").ending == mate
+    assert read_movetext(STALEMATE).ending == Ending("stalemate", "1/2-1/2")
+    assert read_list(FOOLS_MATE[:3]).ending is None
+    assert read_list([]).ending is None
+
+
+def test_only_the_main_lines_last_position_ends_the_game() -> None:
+    """A mate in a variation ends nothing; a mate on the main line ends the game
+    whatever its variations hold."""
+    assert read_movetext("1. f3 e5 2. g4 Nc6 (2... Qh4#) 0-1").ending is None
+    assert read_movetext("1. f3 e5 2. g4 Qh4# (2... Nc6 3. Nc3) 0-1").ending == Ending(
+        "checkmate", "0-1"
+    )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import chess
 import chess.pgn
@@ -59,6 +60,34 @@ class MovesRefused(ValueError):
     """Moves that cannot be read: ``reason`` says why (the ply and the move, when one)."""
 
 
+class Ending(NamedTuple):
+    """How the moves end the game by themselves: ``how`` (checkmate, stalemate,
+    insufficient material) and the only result the game can then have."""
+
+    how: str
+    result: str
+
+
+class Played(NamedTuple):
+    """A game's moves as UCI, and the ending their last position makes, if any."""
+
+    moves: tuple[str, ...]
+    ending: Ending | None
+
+
+def ending_of(board: chess.Board) -> Ending | None:
+    """The ending ``board`` (the position after the last move) makes by the rules of
+    play: checkmate is the mover's loss; stalemate and a position where neither side
+    has the material to mate are draws. None when the game could go on."""
+    if board.is_checkmate():
+        return Ending("checkmate", "0-1" if board.turn == chess.WHITE else "1-0")
+    if board.is_stalemate():
+        return Ending("stalemate", "1/2-1/2")
+    if board.is_insufficient_material():
+        return Ending("insufficient material (neither side can mate)", "1/2-1/2")
+    return None
+
+
 def ply_name(ply: int, text: str) -> str:
     """``ply 5 (3. Qxh7)``: the ply and the move as a person numbers it."""
     number = (ply + 1) // 2
@@ -82,10 +111,27 @@ def legal_move(board: chess.Board, text: str) -> chess.Move | None:
     return move if move else None
 
 
+def result_problem(result: str, played: Played) -> str | None:
+    """Why ``result`` cannot be the result of a game whose moves are ``played``: the
+    rules of play ended it at their last position with another; None when it can."""
+    ending = played.ending
+    if ending is None or result == ending.result:
+        return None
+    return (
+        f"is {result} but the moves end in {ending.how} after ply {len(played.moves)}: "
+        f"the game's result is {ending.result}"
+    )
+
+
 def moves_from_list(moves: Sequence[object]) -> tuple[str, ...]:
     """A list of moves, one ply each (SAN or UCI, annotation glyphs such as ``!?``
     tolerated), as UCI; :class:`MovesRefused` names the first ply that is not a legal
     move."""
+    return read_list(moves).moves
+
+
+def read_list(moves: Sequence[object]) -> Played:
+    """:func:`moves_from_list`, with the ending of the last position."""
     if len(moves) > MAX_MOVES:
         raise MovesRefused(f"holds {len(moves):,} plies; at most {MAX_MOVES}")
     board = chess.Board()
@@ -106,12 +152,17 @@ def moves_from_list(moves: Sequence[object]) -> tuple[str, ...]:
             raise MovesRefused(f"{ply_name(ply, text)}: not a legal move in the position")
         board.push(move)
         played.append(move.uci())
-    return tuple(played)
+    return Played(tuple(played), ending_of(board) if played else None)
 
 
 def moves_from_movetext(text: str) -> tuple[str, ...]:
     """PGN movetext (``1. e4 e5 2. Nf3 …``; comments, NAGs, variations, the result
     token and tag pairs tolerated; the main line is the game) as UCI."""
+    return read_movetext(text).moves
+
+
+def read_movetext(text: str) -> Played:
+    """:func:`moves_from_movetext`, with the ending of the main line's last position."""
     if len(text) > MOVETEXT_LONGEST:
         raise MovesRefused(f"is {len(text):,} characters long; at most {MOVETEXT_LONGEST:,}")
     _check_tokens(text)
@@ -122,8 +173,8 @@ def moves_from_movetext(text: str) -> tuple[str, ...]:
     except (ValueError, RecursionError) as error:  # a header python-chess refuses
         raise MovesRefused(f"cannot be read as PGN movetext: {str(error)[:200]}") from None
     if read is None:
-        return ()
-    headers, played = read
+        return Played((), None)
+    headers, played, board = read
     if "FEN" in headers or headers.get("Variant", "standard").lower() not in (
         "standard", "chess", "",
     ):  # fmt: skip
@@ -133,7 +184,8 @@ def moves_from_movetext(text: str) -> tuple[str, ...]:
             raise MovesRefused(f"ply {ply}: a null move ('--') is not a move")
         if ply > MAX_MOVES:
             raise MovesRefused(f"holds more than {MAX_MOVES} plies")
-    return tuple(move.uci() for move in played)
+    ending = ending_of(board) if board is not None and played else None
+    return Played(tuple(move.uci() for move in played), ending)
 
 
 def _check_tokens(text: str) -> None:
@@ -181,17 +233,20 @@ class _Illegal(Exception):
         self.reason = reason
 
 
-class _MainLine(chess.pgn.BaseVisitor[tuple[dict[str, str], list[chess.Move]]]):
+class _MainLine(chess.pgn.BaseVisitor[tuple[dict[str, str], list[chess.Move], chess.Board | None]]):
     """A reader of one game for ``chess.pgn.read_game``: its tags and its main line's
     moves, each parsed (legal: python-chess plays them on its board as it reads) and
     kept as it comes, without the game tree python-chess's own builder makes (a node a
     move, replayed again to list them). Variations are read and checked as the builder
     checks them, and left out; it stops at the first move it cannot play, saying which
-    (the builder notes the error and drops the rest silently)."""
+    (the builder notes the error and drops the rest silently). The main line's board
+    (python-chess plays the main line on one board throughout) is kept for the ending
+    of its last position."""
 
     def begin_game(self) -> None:
         self.headers: dict[str, str] = {}
         self.moves: list[chess.Move] = []
+        self.board: chess.Board | None = None
         self.depth = 0
 
     def visit_header(self, tagname: str, tagvalue: str) -> None:
@@ -206,6 +261,7 @@ class _MainLine(chess.pgn.BaseVisitor[tuple[dict[str, str], list[chess.Move]]]):
     def visit_move(self, board: chess.Board, move: chess.Move) -> None:
         if self.depth == 0:
             self.moves.append(move)
+            self.board = board
 
     def parse_san(self, board: chess.Board, san: str) -> chess.Move:
         try:
@@ -220,5 +276,5 @@ class _MainLine(chess.pgn.BaseVisitor[tuple[dict[str, str], list[chess.Move]]]):
             raise error
         raise _Illegal(f"cannot be read as PGN movetext: {str(error)[:200]}")
 
-    def result(self) -> tuple[dict[str, str], list[chess.Move]]:
-        return self.headers, self.moves
+    def result(self) -> tuple[dict[str, str], list[chess.Move], chess.Board | None]:
+        return self.headers, self.moves, self.board

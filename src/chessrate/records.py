@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from enum import Enum, StrEnum
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .errors import InvalidRecord
 from .identifiers import (
@@ -29,6 +29,9 @@ from .identifiers import (
 )  # fmt: skip
 from .numbers import HALF, ONE, RATING_HIGHEST, RATING_LOWEST, parse_rating
 from .timecontrol import TimeControl, parse_time_control
+
+if TYPE_CHECKING:
+    from .moves import Played
 
 E = TypeVar("E", bound=Enum)
 LOSS = Decimal(0)
@@ -303,18 +306,19 @@ class GameFields(FieldReader):
     def plies(self) -> int | None:
         return self.integer("plies", maximum=MAX_PLIES)
 
-    def moves(self, game_id: str) -> tuple[str, ...] | None:
+    def moves(self, game_id: str, result: Result | None = None) -> tuple[str, ...] | None:
         """The game's moves from the standard start position, checked legal, as UCI
         (:mod:`chessrate.moves`): ``moves``, a list of moves (SAN or UCI, one ply
         each), or ``movetext``, the PGN movetext as one string; not both. None when
         neither holds a move. A refusal names the game, the field, the ply and the
-        move."""
+        move. With ``result``, moves that end the game by themselves (checkmate,
+        stalemate, no mating material on either side) must end it with that result."""
         listed, text = self.data.get("moves"), self.data.get("movetext")
         if isinstance(listed, str) and not listed.strip():
             listed = None  # an empty cell (CSV)
         if listed is None and text is None:
             return None  # (python-chess is imported only for games with moves)
-        from .moves import MovesRefused, moves_from_list, moves_from_movetext
+        from .moves import MovesRefused, read_list, read_movetext
 
         if listed is not None and text is not None:
             raise self.fail("movetext", "give the moves as moves (a list) or as movetext, not both")
@@ -326,21 +330,32 @@ class GameFields(FieldReader):
                         "must be a list of moves, one a ply (SAN or UCI); PGN movetext as "
                         "one string goes in movetext"
                     )
-                found = moves_from_list(listed)
+                found = read_list(listed)
             elif text is not None:
                 if not isinstance(text, str):
                     raise MovesRefused("must be a string (the PGN movetext)")
                 problem = text_problem(text)
                 if problem is not None:
                     raise MovesRefused(problem)
-                found = moves_from_movetext(text)
+                found = read_movetext(text)
             else:
                 return None
         except MovesRefused as error:
             raise self.fail(
                 "moves" if listed is not None else "movetext", f"{game}{error}"
             ) from None
-        return found or None
+        if result is not None:
+            self.check_moves_end(result, found)
+        return found.moves or None
+
+    def check_moves_end(self, result: Result, played: Played) -> None:
+        """The result a game's last position imposes (the rules of play end the game
+        at checkmate, stalemate and a position where neither side can mate)."""
+        from .moves import result_problem
+
+        problem = result_problem(result.value, played)
+        if problem is not None:
+            raise self.fail("result", problem)
 
     def check_plies(self, plies: int | None, moves: tuple[str, ...] | None) -> int | None:
         """The game's plies: as given, else the moves' count; refused when both are
@@ -418,7 +433,8 @@ class GameRecord:
         rated = fields.rated()
         termination = fields.termination()
         fields.check_ending(result, termination)
-        moves = fields.moves(game_id)
+        # A stored game was checked when it came in (and is kept as it was then).
+        moves = fields.moves(game_id, None if stored else result)
         plies = fields.check_plies(fields.plies(), moves)
         return cls(
             id=game_id,

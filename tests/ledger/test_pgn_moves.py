@@ -2,7 +2,8 @@
 SQLite and PostgreSQL, the games then waiting for the fair-play detector; each game
 gets its own moves (a headers-only game between two has none); a movetext that is not
 a legal game, or a PlyCount that disagrees with it, refuses the whole file naming the
-game's first line; without --moves nothing changes."""
+game's first line, as does a result the moves' last position contradicts (checkmate,
+stalemate); without --moves nothing changes."""
 
 from __future__ import annotations
 
@@ -115,6 +116,30 @@ def test_a_bad_movetext_refuses_the_file_naming_the_game(
     line = FIRST.count("\n") + 2  # the second game's first tag
     assert refused.value.where == f"{path}:{line}" and refused.value.field == "movetext"
     assert "game cccc3333" in refused.value.reason and reason in refused.value.reason
+    assert list(ledger.games.export()) == []  # nothing stored
+    ledger.dispose()
+
+
+@pytest.mark.parametrize(
+    ("result", "ending"),
+    [("1-0", "checkmate after ply 4: the game's result is 0-1"),
+     ("*", "checkmate after ply 4")],
+)  # fmt: skip
+def test_a_result_the_moves_contradict_refuses_the_file_naming_the_game(
+    ledger_url: str, tmp_path: Path, result: str, ending: str
+) -> None:
+    mated = (
+        THIRD.replace('[PlyCount "4"]\n', "")
+        .replace('"1/2-1/2"', f'"{result}"')
+        .replace("1. d4 d5 2. c4 e6 1/2-1/2", f"1. f3 e5 2. g4 Qh4# {result}")
+    )
+    ledger = Ledger.create(ledger_url, "site", NOW)
+    path = pgn(tmp_path, FIRST, mated)
+    with pytest.raises(InvalidRecord) as refused:
+        import_file(ledger, path, None, [], NOW, moves=True)
+    line = FIRST.count("\n") + 2  # the second game's first tag
+    assert (refused.value.where, refused.value.field) == (f"{path}:{line}", "result")
+    assert f"is {result} but the moves end in {ending}" in refused.value.reason
     assert list(ledger.games.export()) == []  # nothing stored
     ledger.dispose()
 

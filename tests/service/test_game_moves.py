@@ -16,6 +16,7 @@ from chessrate.cli import main
 from chessrate.ledger import Ledger
 from chessrate.moves import MAX_MOVES
 from tests.service.conftest import Api
+from tests.test_moves import FOOLS_MATE, STALEMATE
 
 RUY = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"]
 RUY_UCI = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7"]
@@ -102,6 +103,21 @@ def test_a_game_without_moves_answers_none(site_pair: Api) -> None:
         ({"movetext": "e4 " * 40_000}, "movetext", "at most 100,000"),
         ({"moves": RUY, "movetext": MOVETEXT}, "movetext", "not both"),
         ({"moves": RUY, "plies": 61}, "plies", "is 61 but the moves hold 10 plies"),
+        (
+            {"moves": FOOLS_MATE, "result": "1-0"},
+            "result",
+            "is 1-0 but the moves end in checkmate after ply 4: the game's result is 0-1",
+        ),
+        (
+            {"movetext": "1. f3 e5 2. g4 Qh4# *", "result": "1/2-1/2"},
+            "result",
+            "the moves end in checkmate after ply 4",
+        ),
+        (
+            {"movetext": STALEMATE, "result": "1-0"},
+            "result",
+            "is 1-0 but the moves end in stalemate after ply 19: the game's result is 1/2-1/2",
+        ),
     ],
 )
 def test_bad_moves_are_422_naming_game_field_ply_and_move_and_store_nothing(
@@ -113,6 +129,17 @@ def test_bad_moves_are_422_naming_game_field_ply_and_move_and_store_nothing(
     assert site_pair.ledger.counts()["games"] == 0
     assert stored_moves(site_pair.ledger) == {}
     assert site_pair.ratings("alice") == {}
+
+
+def test_moves_that_end_the_game_are_taken_with_the_result_they_make(site_pair: Api) -> None:
+    """Checkmate is the mated side's loss, stalemate a draw: with that result the game
+    is taken (and ``*`` or another result refused, above)."""
+    mate = site_pair.post("/games", {**GAME, "moves": FOOLS_MATE, "result": "0-1"})
+    assert mate.status_code == 201, mate.text
+    stale = site_pair.post("/games", {**GAME, "id": "g2", "movetext": STALEMATE,
+                                      "result": "1/2-1/2"})  # fmt: skip
+    assert stale.status_code == 201, stale.text
+    assert site_pair.ledger.verify() == []
 
 
 def test_a_batch_stores_each_games_moves(site_pair: Api) -> None:

@@ -36,12 +36,16 @@ def move(api: Api, game_id: str, ply: int, **fields: Any) -> Any:
     return api.post(f"/live-games/{game_id}/moves", {"ply": ply, **fields})
 
 
+SHUFFLE = ("Nf3", "Nf6", "Ng1", "Ng8")
+"""Legal moves for as long as a test plays: the knights out and back."""
+
+
 def play(api: Api, game_id: str, plies: int, every: float = 1) -> dict[str, Any]:
     """Make ``plies`` moves, one every ``every`` seconds."""
     body: dict[str, Any] = {}
     for ply in range(1, plies + 1):
         api.clock.advance(seconds=every)
-        answer = move(api, game_id, ply, move=f"m{ply}")
+        answer = move(api, game_id, ply, move=SHUFFLE[(ply - 1) % 4])
         assert answer.status_code == 200, answer.text
         body = answer.json()
     return body
@@ -415,13 +419,70 @@ def test_live_game_moves_are_idempotent_and_in_order(live: Api) -> None:
     )
     assert other.status_code == 409
     play(live, "g1", 2)
-    assert move(live, "g1", 2, move="m2").status_code == 200  # a retry
-    assert move(live, "g1", 2, move="zz").status_code == 409
+    assert move(live, "g1", 2, move="Nf6").status_code == 200  # a retry
+    assert move(live, "g1", 2, move="e5").status_code == 409
     assert move(live, "g1", 5).status_code == 409
     wrong_side = move(live, "g1", 3, by="bob")
     assert wrong_side.status_code == 422
     assert live_game(live, "g1")["plies"] == 2
-    assert [m["move"] for m in live_game(live, "g1")["moves"]] == ["m1", "m2"]
+    assert [m["move"] for m in live_game(live, "g1")["moves"]] == ["Nf3", "Nf6"]
+
+
+def test_live_moves_are_checked_legal_and_the_rated_game_keeps_them_for_screening(
+    live: Api,
+) -> None:
+    """Moves (SAN or UCI) are checked as they come, as on ``POST /games``: an illegal
+    one is refused naming the ply and the move, and nothing is recorded. A game whose
+    every ply carried a move is rated with them (UCI), waiting for the detector."""
+    open_game(live, "g1", time_control=RAPID)
+    for ply, text in enumerate(["e4", "e7e5", "Nf3"], 1):
+        live.clock.advance(seconds=2)
+        assert move(live, "g1", ply, move=text).status_code == 200
+    illegal = move(live, "g1", 4, move="Ke6")
+    assert illegal.status_code == 422, illegal.text
+    error = illegal.json()["detail"][0]
+    assert (error["where"], error["field"]) == ("live game g1", "move")
+    assert "ply 4 (2... 'Ke6'): not a legal move in the position" in error["msg"]
+    assert live_game(live, "g1")["plies"] == 3
+    assert move(live, "g1", 4, move="Nc6").status_code == 200
+    finished = live.post("/live-games/g1/finish", {"result": "1-0", "termination": "resign",
+                                                   "by": "bob"})  # fmt: skip
+    assert finished.status_code == 200, finished.text
+    assert stored(live, "g1")["moves"] == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    (waiting,) = live.ledger.analyses.pending(10, 1)
+    assert (waiting.id, waiting.moves) == ("g1", ("e4", "e7e5", "Nf3", "Nc6"))
+    assert live.ledger.analyses.counts().pending == 1  # once, though kept in two places
+
+
+def test_live_moves_after_a_ply_without_one_are_labels(live: Api) -> None:
+    """A ply may come without its move; the moves are then the clock's plies only:
+    not checked, and the rated game has none (nothing to screen)."""
+    open_game(live, "g1", time_control=RAPID)
+    live.clock.advance(seconds=2)
+    assert move(live, "g1", 1).status_code == 200
+    live.clock.advance(seconds=2)
+    assert move(live, "g1", 2, move="anything").status_code == 200
+    finished = live.post("/live-games/g1/finish", {"result": "1/2-1/2"})
+    assert finished.status_code == 200, finished.text
+    assert stored(live, "g1")["moves"] is None
+
+
+def test_a_live_finish_must_agree_with_the_moves_last_position(live: Api) -> None:
+    """Checkmate on the board is the mated side's loss: another result is refused and
+    the game stays open; the right one rates it."""
+    open_game(live, "g1", time_control=RAPID)
+    for ply, text in enumerate(["f3", "e5", "g4", "Qh4#"], 1):
+        live.clock.advance(seconds=2)
+        assert move(live, "g1", ply, move=text).status_code == 200
+    wrong = live.post("/live-games/g1/finish", {"result": "1-0"})
+    assert wrong.status_code == 422, wrong.text
+    error = wrong.json()["detail"][0]
+    assert (error["where"], error["field"]) == ("live game g1", "result")
+    assert "the moves end in checkmate after ply 4: the game's result is 0-1" in error["msg"]
+    assert live_game(live, "g1")["status"] == "open"
+    assert live.post("/live-games/g1/finish", {"result": "0-1"}).status_code == 200
+    assert stored(live, "g1")["result"] == "0-1"
+    assert live.ledger.verify() == []
 
 
 def test_live_games_list_by_status_and_player(live: Api) -> None:

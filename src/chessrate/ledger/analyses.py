@@ -137,12 +137,7 @@ class Analyses:
             (as_utc(row.ended_at), row.id, tuple(move for _, _, move in json.loads(row.moves)))
             for row in live
         ]
-        live_ids = {row.id for row in live}
-        waiting += [
-            (moment(row.played_at), row.id, tuple(row.moves.split()))
-            for row in posted
-            if row.id not in live_ids
-        ]
+        waiting += [(moment(row.played_at), row.id, tuple(row.moves.split())) for row in posted]
         waiting.sort(key=lambda item: (item[0], item[1]))
         pending = []
         for _, game_id, moves in waiting[:limit]:
@@ -195,12 +190,15 @@ class Analyses:
     @staticmethod
     def _posted_waiting(min_plies: int) -> Select[tuple[str]]:
         """The rated online games submitted with ``min_plies`` moves or more, not
-        annulled, not analysed."""
+        annulled, not analysed; not live games (whose moves, kept with the rated game
+        too, :meth:`_live_waiting` reads)."""
         rated = rows.OUTCOMES.index(Outcome.RATED)
         return (
             select(games.c.id)
             .join(game_moves, game_moves.c.game_id == games.c.id)
             .outerjoin(analyses, analyses.c.game_id == games.c.id)
+            .outerjoin(live_games, live_games.c.id == games.c.id)
+            .where(live_games.c.id.is_(None))
             .where(game_moves.c.plies >= min_plies)
             .where(games.c.venue == rows.VENUES.index(Venue.ONLINE))
             .where(games.c.outcome == rated)

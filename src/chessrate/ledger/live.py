@@ -51,6 +51,7 @@ from .schema import games, live_games
 from .views import GameView
 
 if TYPE_CHECKING:
+    from ..moves import Played
     from .store import Ledger
 
 log = logging.getLogger(__name__)
@@ -212,6 +213,7 @@ class LiveGames:
                     )
                 if now < game.last_at:
                     raise InvalidRecord(where, "at", "a move cannot come before the previous one")
+                _check_move(where, game, move)
                 game = game.with_ply(Ply(number, now, move))
                 upcoming = deadline(game, self.rules)
                 conn.execute(
@@ -238,10 +240,12 @@ class LiveGames:
         abandonment (S7); ``expired`` and ``bot_no_move`` are the service's to declare."""
         if termination in SERVICE_ENDINGS:  # refused before the game is read
             finish_ending(LiveGame(game_id, "", "", now, None), result, termination, self.rules)
-        return self._act(
-            game_id, now, by,
-            lambda game: finish_ending(game, result, termination, self.rules),
-        )  # fmt: skip
+
+        def ending(game: LiveGame) -> Ending:
+            _check_result(f"live game {game_id}", game, result)
+            return finish_ending(game, result, termination, self.rules)
+
+        return self._act(game_id, now, by, ending)
 
     def abort(self, game_id: str, by: str, now: datetime) -> LiveView:
         """S8: either player may abort until both sides have made their first move."""
@@ -584,9 +588,52 @@ def _record(
         data["time_control"] = str(game.time_control)
     if game.venue is Venue.ONLINE:
         data["plies"] = game.ply_count
+        played = _played(game)
+        if played is not None:
+            data["moves"] = list(played.moves)
     if confirmed is not None:
         data["confirmed"] = confirmed
     return GameRecord.from_mapping(data, f"live game {game.id}", stored=True)
+
+
+def _played(game: LiveGame) -> Played | None:
+    """The game's moves from the start position when every ply carries one that is
+    legal there (each was checked as it came: :func:`_check_move`), else None: the
+    plies are then only the clock's, and the rated game has no moves."""
+    from ..moves import MovesRefused, read_list
+
+    moves = [ply.move for ply in game.plies]
+    if not moves or None in moves:
+        return None
+    try:
+        return read_list(moves)
+    except MovesRefused:  # moves recorded before they were checked
+        return None
+
+
+def _check_move(where: str, game: LiveGame, move: str | None) -> None:
+    """A move after plies that all carry legal moves must be legal too (SAN or UCI),
+    as on ``POST /games``; after a ply without one, a move is a label, not checked."""
+    if move is None or (game.plies and _played(game) is None):
+        return
+    from ..moves import MovesRefused, read_list
+
+    try:
+        read_list([*(ply.move for ply in game.plies), move])
+    except MovesRefused as error:
+        raise InvalidRecord(where, "move", str(error)) from None
+
+
+def _check_result(where: str, game: LiveGame, result: Result) -> None:
+    """A finish's result must be the one the moves' last position makes, if it makes
+    one (checkmate, stalemate, no mating material): the rules of play ended the game
+    there."""
+    from ..moves import result_problem
+
+    played = _played(game)
+    problem = None if played is None else result_problem(result.value, played)
+    if problem is not None:
+        raise InvalidRecord(where, "result", problem)
 
 
 def _repeated_ply(game: LiveGame, number: int, move: str | None) -> bool:

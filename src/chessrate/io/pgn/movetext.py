@@ -62,7 +62,9 @@ def iter_pgn_games_with_moves(
         stop = starts[following] if following < len(starts) else len(lines) + 2
         text = movetext_at(lines, first, stop)
         try:  # read as a record's movetext field is (the same checks, the same words)
-            moves = GameFields({"movetext": text} if text else {}, record.source).moves(record.id)
+            moves = GameFields({"movetext": text} if text else {}, record.source).moves(
+                record.id, record.result
+            )
             if moves and record.plies is not None and record.plies != len(moves):
                 raise InvalidRecord(
                     record.source, "movetext",
