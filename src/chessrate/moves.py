@@ -152,7 +152,7 @@ def read_list(moves: Sequence[object]) -> Played:
             raise MovesRefused(f"{ply_name(ply, text)}: not a legal move in the position")
         board.push(move)
         played.append(move.uci())
-    return Played(tuple(played), ending_of(board) if played else None)
+    return Played(tuple(played), ending_of(board))
 
 
 def moves_from_movetext(text: str) -> tuple[str, ...]:
@@ -184,7 +184,7 @@ def read_movetext(text: str) -> Played:
             raise MovesRefused(f"ply {ply}: a null move ('--') is not a move")
         if ply > MAX_MOVES:
             raise MovesRefused(f"holds more than {MAX_MOVES} plies")
-    ending = ending_of(board) if board is not None and played else None
+    ending = None if board is None else ending_of(board)  # None: no move
     return Played(tuple(move.uci() for move in played), ending)
 
 

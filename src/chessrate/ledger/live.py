@@ -614,13 +614,15 @@ def _played(game: LiveGame) -> Played | None:
 def _check_move(where: str, game: LiveGame, move: str | None) -> None:
     """A move after plies that all carry legal moves must be legal too (SAN or UCI),
     as on ``POST /games``; after a ply without one, a move is a label, not checked."""
-    if move is None or (game.plies and _played(game) is None):
+    if move is None or any(ply.move is None for ply in game.plies):
         return
     from ..moves import MovesRefused, read_list
 
     try:
         read_list([*(ply.move for ply in game.plies), move])
     except MovesRefused as error:
+        if game.plies and _played(game) is None:  # the earlier plies are labels
+            return
         raise InvalidRecord(where, "move", str(error)) from None
 
 
