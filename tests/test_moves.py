@@ -120,6 +120,27 @@ def test_moves_that_end_the_game_say_so_as_a_list_and_as_movetext() -> None:
     assert read_list([]).ending is None
 
 
+def test_the_sides_without_mating_material_are_named() -> None:
+    """A side left with a lone king (or king and minor piece) cannot mate: what a loss
+    on time against it makes a draw."""
+    sans = ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qe5+", "Qe2", "Qxe2+", "Bxe2"]
+    assert read_list(sans).cannot_mate == frozenset()
+    assert read_list([]).cannot_mate == frozenset()
+    lone = LONE_KING.split()
+    assert read_list(lone).cannot_mate == frozenset({"black"})
+    assert read_movetext(" ".join(lone)).cannot_mate == frozenset({"black"})
+    assert read_list(lone).ending is None
+
+
+LONE_KING = (  # lichess.org/0QMdshMI (CC0), tests/data/pgn/lichess_lone_king.pgn
+    "e4 e5 Nf3 Nc6 Bc4 Bc5 c3 Nf6 d4 exd4 e5 d5 exf6 dxc4 fxg7 Rg8 Bg5 Qd5 O-O Bg4 "
+    "Re1+ Kd7 cxd4 Bxd4 Nc3 Bxf3 gxf3 Rxg7 Ne4 f6 Nxf6+ Kc8 Nxd5 Rxg5+ Kf1 Rxd5 Re8+ Nd8 "
+    "Re4 c5 Qc2 b5 Re7 Rb8 Qxh7 Rb6 Rc7+ Kb8 Rxa7 Rbd6 Ra5 Bxb2 Rxb5+ Kc8 Rxb2 c3 Rc2 Rd3 "
+    "Rac1 Rd7 Qh3 Kc7 Rxc3 Rxc3 Rxc3 Rd1+ Kg2 Kb6 Qh6+ Nc6 Qg5 Rd4 Qxc5+ Kc7 Qxc6+ Kd8 "
+    "Qb6+ Ke8 Qxd4"
+)
+
+
 def test_only_the_main_lines_last_position_ends_the_game() -> None:
     """A mate in a variation ends nothing; a mate on the main line ends the game
     whatever its variations hold."""

@@ -14,14 +14,17 @@ from hypothesis import strategies as st
 from chessrate.records import Result, Termination
 from chessrate.systems.site import SiteRules
 from chessrate.systems.site_live import (
+    Board,
     DeadlineKind,
     LiveGame,
     Ply,
     Side,
+    board_ending,
     clock_left,
     deadline,
     deadline_ending,
     first_move_seconds,
+    timeout_problem,
 )
 from chessrate.timecontrol import parse_time_control
 
@@ -100,3 +103,35 @@ def test_s9_expiry_only_for_rated_unclocked_games() -> None:
     assert deadline(game("-", None, False, 60, 60)) is None
     casual_first = deadline(game("-", None, False, 60))
     assert casual_first is not None and casual_first.kind is DeadlineKind.FIRST_MOVE
+
+
+def test_the_board_ends_the_game_by_the_rules_of_play() -> None:
+    """Checkmate, stalemate or no mating material end the game with their result (a
+    normal ending); before both moved, void (S8), as any ending then; no ending while
+    the position plays on or the moves are unknown."""
+    played = game("10+0", None, True, 5, 5, 5, 5)
+    mate = Board("checkmate", Result.BLACK_WINS)
+    ended = board_ending(played, mate, RULES)
+    assert ended is not None
+    assert (ended.result, ended.termination) == (Result.BLACK_WINS, Termination.NORMAL)
+    assert ended.reason == "checkmate after 4 plies: 0-1 (the rules of play)"
+    early = board_ending(game("10+0", None, True, 5), Board("stalemate", Result.DRAW), RULES)
+    assert early is not None and "before both sides moved: void" in early.reason
+    assert board_ending(played, Board(), RULES) is None
+    assert board_ending(played, None, RULES) is None
+
+
+def test_s8_a_loss_on_time_against_a_side_that_cannot_mate_is_a_draw() -> None:
+    played = game("1+0", None, True, 5, 5, 5, 5)
+    passed = deadline(played, RULES)
+    assert passed is not None and passed.kind is DeadlineKind.CLOCK and passed.side is Side.WHITE
+    short = Board(cannot_mate=frozenset({Side.BLACK}))
+    drawn = deadline_ending(played, passed, RULES, short)
+    assert (drawn.result, drawn.termination) == (Result.DRAW, Termination.TIMEOUT)
+    lost = deadline_ending(played, passed, RULES, Board(cannot_mate=frozenset({Side.WHITE})))
+    assert lost.result is Result.BLACK_WINS
+    assert deadline_ending(played, passed, RULES).result is Result.BLACK_WINS
+    assert timeout_problem(played, Result.BLACK_WINS, short) is not None
+    assert timeout_problem(played, Result.WHITE_WINS, short) is None
+    assert timeout_problem(played, Result.DRAW, short) is None
+    assert timeout_problem(played, Result.BLACK_WINS, None) is None

@@ -69,10 +69,24 @@ class Ending(NamedTuple):
 
 
 class Played(NamedTuple):
-    """A game's moves as UCI, and the ending their last position makes, if any."""
+    """A game's moves as UCI, the ending their last position makes, if any, and the
+    sides (``"white"``, ``"black"``) left without the material to mate there (a loss
+    on time against such a side is a draw)."""
 
     moves: tuple[str, ...]
     ending: Ending | None
+    cannot_mate: frozenset[str] = frozenset()
+
+
+def _played(moves: Sequence[str], board: chess.Board | None) -> Played:
+    """The moves read, with what their last position (``board``; None: no move) says."""
+    if board is None:
+        return Played(tuple(moves), None)
+    short = frozenset(
+        name for name, color in (("white", chess.WHITE), ("black", chess.BLACK))
+        if board.has_insufficient_material(color)
+    )  # fmt: skip
+    return Played(tuple(moves), ending_of(board), short)
 
 
 def ending_of(board: chess.Board) -> Ending | None:
@@ -152,7 +166,7 @@ def read_list(moves: Sequence[object]) -> Played:
             raise MovesRefused(f"{ply_name(ply, text)}: not a legal move in the position")
         board.push(move)
         played.append(move.uci())
-    return Played(tuple(played), ending_of(board))
+    return _played(played, board if played else None)
 
 
 def moves_from_movetext(text: str) -> tuple[str, ...]:
@@ -184,8 +198,7 @@ def read_movetext(text: str) -> Played:
             raise MovesRefused(f"ply {ply}: a null move ('--') is not a move")
         if ply > MAX_MOVES:
             raise MovesRefused(f"holds more than {MAX_MOVES} plies")
-    ending = None if board is None else ending_of(board)  # None: no move
-    return Played(tuple(move.uci() for move in played), ending)
+    return _played([move.uci() for move in played], board)  # board None: no move
 
 
 def _check_tokens(text: str) -> None:

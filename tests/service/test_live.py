@@ -5,8 +5,10 @@ bot moves, expiry, and otb confirmation (S2)."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
+import chess.pgn
 import pytest
 
 from chessrate.ledger import Ledger
@@ -15,6 +17,7 @@ from chessrate.server import create_app
 from tests.service.conftest import API, NOW, Api, FakeClock, TestClient
 
 BULLET, BLITZ, RAPID, CLASSICAL = "60+0", "180+2", "600+0", "1800+0"
+DATA = Path(__file__).resolve().parents[1] / "data" / "pgn"
 
 
 @pytest.fixture
@@ -467,21 +470,118 @@ def test_live_moves_after_a_ply_without_one_are_labels(live: Api) -> None:
     assert stored(live, "g1")["moves"] is None
 
 
-def test_a_live_finish_must_agree_with_the_moves_last_position(live: Api) -> None:
-    """Checkmate on the board is the mated side's loss: another result is refused and
-    the game stays open; the right one rates it."""
+def moves_of(name: str) -> list[str]:
+    """The SAN moves of the one game of ``tests/data/pgn/NAME``."""
+    with (DATA / name).open(encoding="utf-8") as handle:
+        game = chess.pgn.read_game(handle)
+    assert game is not None
+    board = game.board()
+    sans = []
+    for played in game.mainline_moves():
+        sans.append(board.san(played))
+        board.push(played)
+    return sans
+
+
+def play_moves(api: Api, game_id: str, moves: list[str], every: float = 1) -> dict[str, Any]:
+    body: dict[str, Any] = {}
+    for ply, text in enumerate(moves, 1):
+        api.clock.advance(seconds=every)
+        answer = move(api, game_id, ply, move=text)
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+    return body
+
+
+def test_a_move_that_mates_ends_the_game_at_once(live: Api) -> None:
+    """The rules of play end the game at checkmate: the mating move's answer is the
+    ended game (the mated side's loss, rated); a finish with that result answers it
+    again, another result or a further move is refused."""
     open_game(live, "g1", time_control=RAPID)
-    for ply, text in enumerate(["f3", "e5", "g4", "Qh4#"], 1):
-        live.clock.advance(seconds=2)
-        assert move(live, "g1", ply, move=text).status_code == 200
-    wrong = live.post("/live-games/g1/finish", {"result": "1-0"})
-    assert wrong.status_code == 422, wrong.text
-    error = wrong.json()["detail"][0]
-    assert (error["where"], error["field"]) == ("live game g1", "result")
-    assert "the moves end in checkmate after ply 4: the game's result is 0-1" in error["msg"]
-    assert live_game(live, "g1")["status"] == "open"
-    assert live.post("/live-games/g1/finish", {"result": "0-1"}).status_code == 200
+    ended = play_moves(live, "g1", ["f3", "e5", "g4", "Qh4#"], every=2)
+    assert (ended["status"], ended["result"], ended["termination"]) == ("ended", "0-1", "normal")
+    assert ended["ending"] == "checkmate after 4 plies: 0-1 (the rules of play)"
+    assert (ended["ended_by"], ended["outcome"], ended["deadline"]) == ("bob", "rated", None)
     assert stored(live, "g1")["result"] == "0-1"
+    assert stored(live, "g1")["moves"] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    again = live.post("/live-games/g1/finish", {"result": "0-1"})
+    assert again.status_code == 200, again.text
+    assert again.json() == ended
+    wrong = live.post("/live-games/g1/finish", {"result": "1-0"})
+    assert wrong.status_code == 409, wrong.text
+    assert "checkmate after 4 plies" in wrong.json()["detail"]
+    assert move(live, "g1", 5, move="Kf2").status_code == 409
+    assert live.ratings("bob")["rapid"] != "1500.00"
+    assert live.ledger.verify() == []
+
+
+def test_a_move_that_stalemates_ends_the_game_drawn(live: Api) -> None:
+    """Sam Loyd's stalemate in ten moves: the 19th ply ends the game, a draw."""
+    board = chess.Board()
+    sans = []
+    for text in STALEMATE_SAN:
+        sans.append(board.san(board.parse_san(text)))
+        board.push_san(text)
+    open_game(live, "g1", time_control=RAPID)
+    ended = play_moves(live, "g1", sans)
+    assert (ended["status"], ended["result"], ended["plies"]) == ("ended", "1/2-1/2", 19)
+    assert ended["ending"] == "stalemate after 19 plies: 1/2-1/2 (the rules of play)"
+    assert stored(live, "g1")["result"] == "1/2-1/2"
+
+
+STALEMATE_SAN = [
+    "e3",
+    "a5",
+    "Qh5",
+    "Ra6",
+    "Qxa5",
+    "h5",
+    "h4",
+    "Rah6",
+    "Qxc7",
+    "f6",
+    "Qxd7+",
+    "Kf7",
+    "Qxb7",
+    "Qd3",
+    "Qxb8",
+    "Qh7",
+    "Qxc8",
+    "Kg6",
+    "Qe6",
+]
+
+
+def test_a_loss_on_time_against_a_lone_king_is_a_draw(live: Api) -> None:
+    """A real blitz game (lichess.org/0QMdshMI) left Black a lone king. Black running
+    out of time loses (White can mate); White running out of time draws (Black cannot
+    mate), by the sweeper or as a client reports it."""
+    sans = moves_of("lichess_lone_king.pgn")
+    assert len(sans) == 79
+    for game_id, extra in (("black-flags", []), ("white-flags", ["Kf7"])):
+        open_game(live, game_id, time_control=RAPID)
+        body = play_moves(live, game_id, [*sans, *extra])
+        assert body["deadline"]["kind"] == "clock", body
+    live.clock.advance(seconds=600)
+    assert sorted(sweep(live)) == ["black-flags", "white-flags"]
+    lost = live_game(live, "black-flags")
+    assert (lost["result"], lost["termination"]) == ("1-0", "timeout")
+    drawn = live_game(live, "white-flags")
+    assert (drawn["result"], drawn["termination"], drawn["outcome"]) == (
+        "1/2-1/2", "timeout", "rated",
+    )  # fmt: skip
+    assert "Black has not the material to mate: a draw" in drawn["ending"]
+    open_game(live, "reported", time_control=RAPID)
+    play_moves(live, "reported", sans)
+    refused = live.post("/live-games/reported/finish", {"result": "0-1", "termination": "timeout"})
+    assert refused.status_code == 422, refused.text
+    error = refused.json()["detail"][0]
+    assert (error["where"], error["field"]) == ("live game reported", "result")
+    assert "Black has not the material to mate after ply 79" in error["msg"]
+    drawn_report = live.post(
+        "/live-games/reported/finish", {"result": "1/2-1/2", "termination": "timeout"}
+    )
+    assert drawn_report.status_code == 200, drawn_report.text
     assert live.ledger.verify() == []
 
 

@@ -8,6 +8,12 @@ the game ends, rates it through :meth:`Games.submit_in
 transaction. Locks are always taken live game first, then players (the rating
 path locks the players), so actions and sweepers cannot deadlock.
 
+When every ply carries its move, the board has its say: a move that checkmates,
+stalemates or leaves neither side the material to mate ends the game at once, with
+that result (the move's answer is the ended game; a finish sent after it with the
+same result answers the same game); a loss on time against a side without mating
+material is a draw.
+
 A deadline is applied by whoever meets it first: the sweeper, or an action on the
 game (a move that comes too late ends the game by its deadline and is refused). The
 sweeper takes due games with ``FOR UPDATE SKIP LOCKED`` and checks the status under
@@ -18,8 +24,10 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, Connection, func, insert, select, update
@@ -31,6 +39,7 @@ from ..records import GameRecord, Player, Result, Termination, Venue
 from ..systems.site import SiteRules, SiteSystem
 from ..systems.site_live import (
     SERVICE_ENDINGS,
+    Board,
     Deadline,
     Ending,
     LiveGame,
@@ -38,11 +47,13 @@ from ..systems.site_live import (
     Ply,
     Side,
     abort_ending,
+    board_ending,
     deadline,
     deadline_ending,
     due,
     finish_ending,
     plies_text,
+    timeout_problem,
 )
 from ..timecontrol import parse_time_control
 from . import codec, common, rows
@@ -223,6 +234,10 @@ class LiveGames:
                     )
                 )  # fmt: skip
                 row = self._row(conn, game_id, lock=False)
+                over = board_ending(game, _board(game), self.rules)
+                if over is not None:  # the move ended the game by the rules of play
+                    mover = by or game.player(Side.BLACK if number % 2 == 0 else Side.WHITE)
+                    return self._end(conn, row, game, over, mover, now, now)
                 return self._view(conn, row)
         assert late is not None
         raise Conflict(f"{where}: the move came too late: {late.ending}")
@@ -242,10 +257,15 @@ class LiveGames:
             finish_ending(LiveGame(game_id, "", "", now, None), result, termination, self.rules)
 
         def ending(game: LiveGame) -> Ending:
-            _check_result(f"live game {game_id}", game, result)
+            _check_result(f"live game {game_id}", game, result, termination)
             return finish_ending(game, result, termination, self.rules)
 
-        return self._act(game_id, now, by, ending)
+        def ended_so(row: Any) -> bool:
+            """The board ended the game with this result: the finish is answered."""
+            over = board_ending(_game(row), _board(_game(row)), self.rules)
+            return over is not None and row.result == result.value and row.ending == over.reason
+
+        return self._act(game_id, now, by, ending, ended_so=ended_so)
 
     def abort(self, game_id: str, by: str, now: datetime) -> LiveView:
         """S8: either player may abort until both sides have made their first move."""
@@ -260,6 +280,7 @@ class LiveGames:
         by: str | None,
         ending_of: Any,
         by_required: bool = False,
+        ended_so: Callable[[Any], bool] | None = None,
     ) -> LiveView:
         self._require_site()
         where = f"live game {game_id}"
@@ -267,6 +288,8 @@ class LiveGames:
         with self.ledger.transaction() as conn:
             row = self._locked(conn, game_id)
             if row.status != LiveStatus.OPEN.value:
+                if row.status == LiveStatus.ENDED.value and ended_so is not None and ended_so(row):
+                    return self._view(conn, row)
                 raise Conflict(f"{where}: {_ended_text(row)}")
             game = _game(row)
             if (by_required or by is not None) and game.side_of(by or "") is None:
@@ -453,7 +476,11 @@ class LiveGames:
     def _end_by_deadline(
         self, conn: Connection, row: Any, game: LiveGame, passed: Deadline, by: str, now: datetime
     ) -> LiveView:
-        ending = deadline_ending(game, passed, self.rules)
+        board = _board(game)
+        over = board_ending(game, board, self.rules)
+        if over is not None:  # ended on the board before the deadline (an older row)
+            return self._end(conn, row, game, over, by, game.last_at, now)
+        ending = deadline_ending(game, passed, self.rules, board)
         return self._end(conn, row, game, ending, by, passed.at, now)
 
     def _end(
@@ -596,19 +623,38 @@ def _record(
     return GameRecord.from_mapping(data, f"live game {game.id}", stored=True)
 
 
+@lru_cache(maxsize=256)
+def _read(moves: tuple[str, ...]) -> Played | str:
+    """The moves read from the start position, or why they cannot be (one replay of a
+    game's moves serves its move's check, its board and its record)."""
+    from ..moves import MovesRefused, read_list
+
+    try:
+        return read_list(moves)
+    except MovesRefused as error:
+        return str(error)
+
+
 def _played(game: LiveGame) -> Played | None:
     """The game's moves from the start position when every ply carries one that is
     legal there (each was checked as it came: :func:`_check_move`), else None: the
     plies are then only the clock's, and the rated game has no moves."""
-    from ..moves import MovesRefused, read_list
+    moves = tuple(ply.move for ply in game.plies)
+    if not moves or any(move is None for move in moves):
+        return None
+    read = _read(moves)
+    return None if isinstance(read, str) else read  # str: recorded before they were checked
 
-    moves = [ply.move for ply in game.plies]
-    if not moves or None in moves:
+
+def _board(game: LiveGame) -> Board | None:
+    """What the moves make of the last position, when every ply carried one."""
+    played = _played(game)
+    if played is None:
         return None
-    try:
-        return read_list(moves)
-    except MovesRefused:  # moves recorded before they were checked
-        return None
+    short = frozenset(Side(name) for name in played.cannot_mate)
+    if played.ending is None:
+        return Board(cannot_mate=short)
+    return Board(played.ending.how, Result(played.ending.result), short)
 
 
 def _check_move(where: str, game: LiveGame, move: str | None) -> None:
@@ -616,24 +662,23 @@ def _check_move(where: str, game: LiveGame, move: str | None) -> None:
     as on ``POST /games``; after a ply without one, a move is a label, not checked."""
     if move is None or any(ply.move is None for ply in game.plies):
         return
-    from ..moves import MovesRefused, read_list
-
-    try:
-        read_list([*(ply.move for ply in game.plies), move])
-    except MovesRefused as error:
+    read = _read((*(ply.move for ply in game.plies), move))
+    if isinstance(read, str):
         if game.plies and _played(game) is None:  # the earlier plies are labels
             return
-        raise InvalidRecord(where, "move", str(error)) from None
+        raise InvalidRecord(where, "move", read)
 
 
-def _check_result(where: str, game: LiveGame, result: Result) -> None:
+def _check_result(where: str, game: LiveGame, result: Result, termination: Termination) -> None:
     """A finish's result must be the one the moves' last position makes, if it makes
     one (checkmate, stalemate, no mating material): the rules of play ended the game
-    there."""
+    there; and a loss on time cannot be against a side without mating material."""
     from ..moves import result_problem
 
     played = _played(game)
     problem = None if played is None else result_problem(result.value, played)
+    if problem is None and termination is Termination.TIMEOUT:
+        problem = timeout_problem(game, result, _board(game))
     if problem is not None:
         raise InvalidRecord(where, "result", problem)
 

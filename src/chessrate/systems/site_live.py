@@ -22,6 +22,11 @@ Decisions (the spec is silent; README "Live games"):
   to move has its days per move. A client may report a timeout earlier (its own clock).
 * A rated unclocked game's side to move has 7 days (S9, ``expired``); a casual
   unclocked game has no deadline once both moved.
+* When every ply carried its move, the board has its say (the rules of play, as on
+  any chess site; :class:`Board`): a move that checkmates, stalemates, or leaves
+  neither side the material to mate ends the game there with that result
+  (:func:`board_ending`), and a side that runs out of time against an opponent left
+  without mating material draws (:func:`deadline_ending`, :func:`timeout_problem`).
 """
 
 from __future__ import annotations
@@ -96,6 +101,18 @@ class Ending:
     result: Result
     termination: Termination
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What a game's moves make of its last position (known when every ply carried a
+    legal move): the ending the rules of play make there (``how``: checkmate,
+    stalemate, insufficient material; ``result``), if any, and the sides without the
+    material to mate."""
+
+    how: str | None = None
+    result: Result | None = None
+    cannot_mate: frozenset[Side] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,8 +256,44 @@ def deadline(game: LiveGame, rules: SiteRules | None = None) -> Deadline | None:
     )  # fmt: skip
 
 
-def deadline_ending(game: LiveGame, passed: Deadline, rules: SiteRules | None = None) -> Ending:
-    """How the game ends when ``passed`` has passed without a move from its side."""
+def board_ending(
+    game: LiveGame, board: Board | None, rules: SiteRules | None = None
+) -> Ending | None:
+    """How the game ends by the rules of play at its last position (checkmate,
+    stalemate, no mating material), if it does: that result, a normal ending; void
+    before both moved (S8), as any ending then."""
+    if board is None or board.result is None:
+        return None
+    rules = rules or SiteRules()
+    if not game.both_moved(rules):
+        return finish_ending(game, board.result, Termination.NORMAL, rules)
+    return Ending(
+        board.result, Termination.NORMAL,
+        f"{board.how} after {game.ply_count} plies: {board.result.value} (the rules of play)",
+    )  # fmt: skip
+
+
+def timeout_problem(game: LiveGame, result: Result, board: Board | None) -> str | None:
+    """Why ``result`` cannot end ``game`` on time: the side it makes the winner has not
+    the material to mate, so a loss on time against it is a draw (the rules of play);
+    None when it can."""
+    if board is None or result not in (Result.WHITE_WINS, Result.BLACK_WINS):
+        return None
+    winner = Side.WHITE if result is Result.WHITE_WINS else Side.BLACK
+    if winner not in board.cannot_mate:
+        return None
+    return (
+        f"is {result.value} on time, but {winner.value.capitalize()} has not the material "
+        f"to mate after ply {game.ply_count}: a loss on time against it is a draw "
+        f"({Result.DRAW.value})"
+    )
+
+
+def deadline_ending(
+    game: LiveGame, passed: Deadline, rules: SiteRules | None = None, board: Board | None = None
+) -> Ending:
+    """How the game ends when ``passed`` has passed without a move from its side
+    (``board``: what the moves make of the last position, when known)."""
     rules = rules or SiteRules()
     side = passed.side
     name = "the bot" if game.bot is side else side.value.capitalize()
@@ -265,6 +318,12 @@ def deadline_ending(game: LiveGame, passed: Deadline, rules: SiteRules | None = 
             f"{human.value.capitalize()} loses (site S7)",
         )  # fmt: skip
     if passed.kind is DeadlineKind.CLOCK:
+        if board is not None and side.other in board.cannot_mate:
+            return Ending(
+                Result.DRAW, Termination.TIMEOUT,
+                f"{name} ran out of time, but {side.other.value.capitalize()} has not the "
+                "material to mate: a draw (site S8, the rules of play)",
+            )  # fmt: skip
         return Ending(side.loses(), Termination.TIMEOUT, f"{name} ran out of time (site S8)")
     return Ending(
         side.loses(), Termination.EXPIRED,

@@ -55,7 +55,10 @@ def live_move(
     _: Writer, game_id: str, body: live.LiveMoveCreate, ledger: LedgerDep, now: Now
 ) -> live.LiveGamePublic:
     """Record the next ply at the service's time. The same ply again changes nothing.
-    A move after the game's deadline ends the game by that deadline and answers 409."""
+    A move after the game's deadline ends the game by that deadline and answers 409.
+    When every ply carried its move, a move that checkmates, stalemates or leaves
+    neither side the material to mate ends the game with that result: the answer is
+    the ended game."""
     return live.live_move(ledger, game_id, body, now)
 
 
@@ -65,7 +68,10 @@ def finish_live_game(
 ) -> live.LiveGamePublic:
     """End the game (result, termination) and rate it like a submitted game: void
     before both sides moved, a rated loss after (S8); a bot never loses on time or by
-    abandonment (S7)."""
+    abandonment (S7). With the moves known, the result must be the one their last
+    position makes, and a loss on time cannot be against a side without mating
+    material (422); after a move that ended the game, the same result answers the
+    ended game."""
     return live.finish_live_game(ledger, game_id, body, now)
 
 
