@@ -170,8 +170,10 @@ def _site_extras(ledger: Ledger) -> None:
     ledger.reviews.file_report(REPORTED_GAME, "ana", "engine-like accuracy", None, "player", NOW)
 
 
-def _fuzzed(system: str, folder: Path) -> Iterator[Fuzzed]:
-    ledger = Ledger.create(f"sqlite:///{folder / 'ledger.db'}", system, NOW)
+def fuzzed(system: str, url: str) -> Iterator[Fuzzed]:
+    """The app on a new ledger at ``url`` holding the system's sample (and the site's
+    extras), with a writer's and a moderator's tokens."""
+    ledger = Ledger.create(url, system, NOW)
     load_sample(ledger, NOW)
     if system == "site":
         _site_extras(ledger)
@@ -187,13 +189,13 @@ def _fuzzed(system: str, folder: Path) -> Iterator[Fuzzed]:
 def site_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
     """A site ledger with the site sample, the document's players, a live game and a
     review case."""
-    yield from _fuzzed("site", tmp_path_factory.mktemp("site"))
+    yield from fuzzed("site", f"sqlite:///{tmp_path_factory.mktemp('site') / 'ledger.db'}")
 
 
 @pytest.fixture(scope="module")
 def fide_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
     """A fide ledger with the fide sample: a closed period of each list."""
-    yield from _fuzzed("fide", tmp_path_factory.mktemp("fide"))
+    yield from fuzzed("fide", f"sqlite:///{tmp_path_factory.mktemp('fide') / 'ledger.db'}")
 
 
 @site_schema.parametrize()
