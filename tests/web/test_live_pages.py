@@ -64,7 +64,12 @@ def test_live_pages_show_open_awaiting_and_ended_games(site_sample: Site, page: 
     ended.locator("a.live-game").click()
     page.wait_for_url("**/live/web-aborted")
     screenshot(page, "site-live-game")
-    assert api_ended["ending"] in page.locator("dd.ending").inner_text()
+    ending = page.locator("dd.ending").inner_text()
+    assert api_ended["ending"] in ending
+    # who ended it, in words, once: the sweeper is the server at the deadline
+    assert api_ended["ended_by"] == "sweeper"
+    assert "; ended by the server at the deadline, " in ending
+    assert "sweeper" not in ending and ") (" not in ending
     page.locator("dd.outcome a").click()
     page.wait_for_url("**/games/web-aborted")
     assert page.locator("dd.outcome").inner_text() == "void"
