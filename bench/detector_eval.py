@@ -208,10 +208,13 @@ def main(argv: Sequence[str] | None = None) -> None:
                   f"{len(recs)} | {pct(rflag, len(recs))} |")  # fmt: skip
         if args.scores:
             games = sorted(j.verdict.score for j in judged)
+            choices = sorted(j.verdict.choice_score for j in judged
+                             if j.verdict.moves >= rules.min_moves)  # fmt: skip
             windows = sorted(j.verdict.window.score for j in judged if j.verdict.window)
             recs_s = sorted(judge_record([(j.gid, j.verdict) for j in r], rules, model).score
                             for r in records)  # fmt: skip
-            for name, values in (("game", games), ("window", windows), ("record", recs_s)):
+            for name, values in (("game", games), ("choice", choices), ("window", windows),
+                                 ("record", recs_s)):  # fmt: skip
                 if values:
                     q = statistics.quantiles(values, n=100)
                     print(f"\n{name} score: p50 {q[49]:.2f} p99 {q[98]:.2f} max {values[-1]:.2f}")

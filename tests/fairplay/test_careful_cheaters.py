@@ -42,6 +42,7 @@ def test_a_late_switcher_is_flagged_by_its_window_not_its_whole_game(
     evidence = detector.analyse(list(game.moves), game.ratings)
     mine = evidence.side(side)
     assert mine.score < RULES.game_score  # the whole game is not improbable
+    assert mine.choice_score < RULES.choice_score  # nor are its choices
     assert mine.reason is Reason.WINDOW
     # after move 20: the most a window holds of the player's own play is its last move
     assert mine.windows and all(w.from_ply >= 40 for w in mine.windows)

@@ -14,7 +14,7 @@ from .conftest import PGN
 
 GAME_KEYS = {
     "type", "game", "player", "side", "rating", "flagged", "reason", "score",
-    "moves_analysed", "match_rate", "windows",
+    "choice_score", "moves_analysed", "match_rate", "windows",
 }  # fmt: skip
 PLAYER_KEYS = {"type", "player", "games", "record_games", "flagged", "score", "games_flagged"}
 

@@ -34,10 +34,13 @@ RULES = replace(
 calibrated ones, tested on real games in test_detector.py)."""
 
 
-def flat(p: float = 0.4, mu: float = 0.05, var: float = 0.0064, rho: float = 0.5) -> HumanModel:
-    """Every cell the same: a human matches 40 % and loses 0.05 (sd 0.08) a move."""
+def flat(
+    p: float = 0.4, mu: float = 0.05, var: float = 0.0064, rho: float = 0.5, q: float = 0.0
+) -> HumanModel:
+    """Every cell the same: a human matches 40 % and loses 0.05 (sd 0.08) a move (and
+    plays outside the engine's two best ``q`` of the time; 0: no choice score)."""
     cells = {
-        (b, s, d): Cell(p, mu, var, 100)
+        (b, s, d): Cell(p, mu, var, 100, q)
         for b in range(len(BAND_EDGES) + 1)
         for s in range(len(SPREAD_EDGES) + 1)
         for d in (False, True)
@@ -45,8 +48,8 @@ def flat(p: float = 0.4, mu: float = 0.05, var: float = 0.0064, rho: float = 0.5
     return HumanModel(cells, rho, "test")
 
 
-def move(ply: int, matched: bool, loss: float = 0.0) -> Move:
-    return Move(ply, "e2e4", "e2e4" if matched else "d2d4", matched, loss, 1, False)
+def move(ply: int, matched: bool, loss: float = 0.0, outside: bool = False) -> Move:
+    return Move(ply, "e2e4", "e2e4" if matched else "d2d4", matched, loss, 1, False, outside)
 
 
 def test_expected_score_is_lichess_winning_chances_curve() -> None:
@@ -76,6 +79,19 @@ def test_which_moves_carry_evidence() -> None:
     assert blunder is not None and blunder.loss == RULES.loss_cap  # capped
 
 
+def test_a_move_outside_the_engines_two_best() -> None:
+    """The engine's first choice and its second are inside; any other move, or a move
+    the engine did not list, is outside."""
+    s = RULES.moves
+    top = (("e2e4", 30), ("d2d4", 20))
+    first = evidence_move(Position(21, 30, top, "e2e4"), s)
+    second = evidence_move(Position(21, 30, top, "d2d4"), s)
+    other = evidence_move(Position(21, 30, top, "g1f3", after=10), s)
+    assert first is not None and first.matched and not first.outside
+    assert second is not None and not second.matched and not second.outside
+    assert other is not None and not other.matched and other.outside
+
+
 def test_the_score_of_a_set_of_moves_by_hand() -> None:
     """Ten moves, eight matched and no loss, against a human's 40 % and 0.05 a move:
     z_match = (8 − 4) / √(10 · 0.24) = 2.582, z_loss = (0.5 − 0) / √(10 · 0.0064) =
@@ -89,6 +105,50 @@ def test_the_score_of_a_set_of_moves_by_hand() -> None:
     again = Tally.from_json(tally.to_json())  # as stored: rounded
     assert again.score(0.5) == pytest.approx(tally.score(0.5), abs=1e-3)
     assert Tally().score(0.5) == 0.0
+
+
+def test_the_choice_score_of_a_set_of_moves_by_hand() -> None:
+    """Ten moves, 5 first choices, 5 second, none outside, against a human's 40 % first
+    choices and 40 % outside: (5 − 4) + 2 (4 − 0) = 9 over √(10 (0.24 + 4 · 0.24 + 4 ·
+    0.16)) = √18.4."""
+    model = flat(q=0.4)
+    tally = model.tally([move(21 + 2 * i, i < 5) for i in range(10)], 1500)
+    assert tally.outside == 0 and tally.expected_outside == pytest.approx(4.0)
+    assert tally.choice_score() == pytest.approx(9 / math.sqrt(18.4))
+    again = Tally.from_json(tally.to_json())  # as stored: rounded
+    assert again.choice_score() == pytest.approx(tally.choice_score(), abs=1e-3)
+    # a tally stored before the choice score has none of its sums: 0, not a guess
+    old = {k: v for k, v in tally.to_json().items()
+           if k not in ("outside", "expected_outside", "outside_var", "cross")}  # fmt: skip
+    assert Tally.from_json(old).choice_score() == 0.0
+    assert Tally.from_json(old).score(0.5) == pytest.approx(again.score(0.5))
+    # every move outside the two best: far below a human
+    worse = model.tally([move(21 + 2 * i, False, 0.05, outside=True) for i in range(10)], 1500)
+    assert worse.choice_score() < -3
+
+
+def test_a_game_inside_the_engines_two_best_is_flagged_by_its_choices() -> None:
+    """Fifty moves that match as often as a human's and lose as much in all (20 first
+    choices, 30 second choices losing 1/12 each: 0.05 a move), but none outside the two
+    best where a human is 40 % of the time: the score says nothing, the choice score
+    (2 · 20 / √(50 · 1.84) = 4.17) flags the game; the same moves with a human's share
+    outside do not."""
+    model = flat(q=0.4)
+    inside = [move(21 + 2 * i, i % 5 < 2, 0.0 if i % 5 < 2 else 0.05 / 0.6) for i in range(50)]
+    verdict = judge_side(Side.WHITE, 1500, inside, RULES, model)
+    assert abs(verdict.score) < 0.01
+    assert verdict.choice_score == pytest.approx(40 / math.sqrt(50 * 1.84))
+    assert verdict.reason is Reason.CHOICES and verdict.flagged
+    data = verdict.to_json()
+    assert (data["reason"], data["choice_score"], data["outside_rate"]) == ("choices", 4.17, 0.0)
+    assert data["expected_outside_rate"] == 0.4
+    stored = type(verdict).from_json(data)
+    assert stored is not None and stored.choice_score == pytest.approx(4.17)
+    assert stored.reason is Reason.CHOICES
+    human = [replace(m, outside=i % 5 >= 3) for i, m in enumerate(inside)]
+    assert judge_side(Side.WHITE, 1500, human, RULES, model).reason is None
+    # under the minimum of moves a game is not judged whole
+    assert judge_side(Side.WHITE, 1500, inside[:9], RULES, model).reason is None
 
 
 def test_a_rating_between_two_band_centres_blends_their_cells() -> None:
@@ -159,9 +219,12 @@ def test_judge_names_the_suspicious_moves_of_a_flagged_player() -> None:
 
 
 def test_the_fit_counts_each_cell_and_lends_to_thin_ones() -> None:
-    samples = [(1500, [move(21, True), move(23, False, 0.1)]), (2700, [move(21, True)])]
+    samples = [
+        (1500, [move(21, True), move(23, False, 0.1, outside=True)]), (2700, [move(21, True)]),
+    ]  # fmt: skip
     model = fit(samples, "two games", prior_moves=0.0)
-    assert model.cells[(2, 1, False)] == Cell(0.5, 0.05, pytest.approx(0.0025), 2)  # type: ignore[arg-type]
+    assert model.cells[(2, 1, False)] == Cell(0.5, 0.05, pytest.approx(0.0025), 2, 0.5)  # type: ignore[arg-type]
+    assert model.cells[(8, 1, False)].q == 0.005  # none outside: kept off 0
     assert model.cells[(8, 1, False)].p == 0.995  # all matched: kept off 1
     assert model.cells[(0, 1, False)].n == 0
 
@@ -171,5 +234,7 @@ def test_the_shipped_model_is_fitted_on_every_band() -> None:
     assert "held out" in model.fitted_on
     for band in range(len(BAND_EDGES) + 1):
         assert model.cells[(band, 1, False)].n > 0
-    # stronger players find the best move more often in the same kind of position
+    # stronger players find the best move more often in the same kind of position, and
+    # play outside the engine's two best less often
     assert model.cell(2700, 1, False).p > model.cell(1100, 1, False).p
+    assert 0 < model.cell(2700, 1, False).q < model.cell(1100, 1, False).q < 1

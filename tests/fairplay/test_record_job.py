@@ -116,6 +116,43 @@ def test_a_game_flagged_alone_is_reported_per_accused_side(tmp_path: Path) -> No
     ledger.dispose()
 
 
+class Inside(Scripted):
+    """White, over 50 moves, takes the engine's first choice as often as a human (2 in
+    5) and its second every other time, never a move outside its two best (a human of
+    this model: 40 % of the time); Black plays outside them every time."""
+
+    model = flat(q=0.4)
+
+    def analyse(self, moves: Sequence[str | None], ratings: Mapping[Side, int | None]) -> Evidence:
+        positions = []
+        for i in range(100):
+            ply = 11 + i
+            if ply % 2 == 1:
+                played = "e2e4" if (i // 2) % 5 < 2 else "d2d4"
+                positions.append(Position(ply, 30, TOP, played))
+            else:
+                positions.append(Position(ply, 30, TOP, "b1c3", -30))
+        return judge(positions, ratings, self.rules, self.model, "scripted")
+
+
+def test_a_game_flagged_by_its_choices_is_reported_in_those_words(tmp_path: Path) -> None:
+    ledger = ledger_with(f"sqlite:///{tmp_path / 'ledger.db'}", "site", "ana", "ben")
+    submit(ledger, "g1", 10)
+    report = DetectionJob(ledger, Inside(), lambda: NOW, RULES).run(5)
+    assert report.flags == [("g1", "ana")]
+    (filed,) = ledger.reviews.get("g1").reports
+    assert filed.evidence is not None
+    white = filed.evidence["white"]
+    assert (white["reason"], white["choice_score"]) == ("choices", 4.17)
+    assert white["score"] < RULES.game_score  # the score alone would not flag it
+    assert filed.reason == (
+        "engine-like play by ana: choice score 4.2 over the whole game (score "
+        f"{white['score']:.1f}; 0% of moves outside the engine's two best), 50 moves, "
+        "40% engine matches"
+    )
+    ledger.dispose()
+
+
 def test_a_record_adds_up_only_analyses_of_the_same_search(tmp_path: Path) -> None:
     """Games analysed at another depth (an earlier release's, say) stay listed but are
     not added to the record: their matches are not on the model's scale."""

@@ -36,7 +36,9 @@ def evidence_v2(flagged: bool, suspicious: int | None = SUSPICIOUS) -> dict[str,
         return {
             "side": name, "rating": 1500, "moves": 3, "matches": 3, "match_rate": 1.0,
             "expected_match_rate": 0.45, "loss": 0.0, "expected_loss": 0.05, "score": score,
-            "window": None, "flagged": flag, "reason": "game" if flag else None,
+            "window": None, "flagged": flag, "reason": "choices" if flag else None,
+            "choice_score": 4.0 if flag else 0.5, "outside_rate": 0.0,
+            "expected_outside_rate": 0.4,
         }  # fmt: skip
 
     moves = [
@@ -142,6 +144,11 @@ def test_sign_in_queue_confirm_sign_out(moderated: tuple[Site, str], screen: Pag
     marked = page.locator("table.moves td.suspicious")
     assert marked.count() == 1 and marked.get_attribute("data-ply") == str(SUSPICIOUS)
     assert "d4" in marked.inner_text() and "suspicious" in marked.inner_text()
+    # each side's numbers in words, and why the flagged one is flagged
+    white = page.locator("table.sides tr[data-side='white']").inner_text()
+    assert "choice score 4.0, outside the engine's two best 0% (expected 40%)" in white
+    assert "flagged (by its choices over the whole game)" in white
+    assert "flagged" not in page.locator("table.sides tr[data-side='black'] td").nth(3).inner_text()
     # another move: its position, from the list's link
     page.click("table.moves td[data-ply='17'] a")
     assert page.locator("figure.chessboard").get_attribute("data-ply") == "17"

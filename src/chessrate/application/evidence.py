@@ -4,9 +4,10 @@ Two kinds of evidence, in two versions, are read into one shape for the pages:
 
 - a **game's** evidence: per side the statistics, who is flagged, every analysed move.
   Version 2 (``"version": 2``) has per side ``score``, ``loss``, the expected values
-  and a ``window``, and each move as ``{"ply", "played", "best", "loss", "expected",
-  "counted", "suspicious"}``; version 1 (no ``version``) has per side ``match_rate``
-  and ``acpl`` and each move as ``[ply, played, best, loss]``.
+  and a ``window`` (and, since the choice score, ``choice_score`` and the shares of
+  moves outside the engine's two best), and each move as ``{"ply", "played", "best",
+  "loss", "expected", "counted", "suspicious"}``; version 1 (no ``version``) has per
+  side ``match_rate`` and ``acpl`` and each move as ``[ply, played, best, loss]``.
 - a **record** (``"kind": "record"``): a player flagged on their last games together,
   ``{"player", "score", "limit", "games": [{"game", "side", "score", "moves",
   "flagged"}]}``.
@@ -76,6 +77,9 @@ class SideEvidence:
     window: Window | None = None
     flagged: bool = False
     reason: str | None = None
+    choice_score: float | None = None
+    outside_rate: float | None = None
+    expected_outside_rate: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +172,9 @@ def _side(side: str, value: Any, flagged: Iterable[str]) -> SideEvidence | None:
         window=_window(value.get("window")),
         flagged=flag if flag is not None else side in flagged,
         reason=reason,
+        choice_score=_number(value.get("choice_score")),
+        outside_rate=_number(value.get("outside_rate")),
+        expected_outside_rate=_number(value.get("expected_outside_rate")),
     )
 
 

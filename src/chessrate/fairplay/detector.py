@@ -21,7 +21,11 @@ All numbers live in :class:`DetectorRules`:
 * **The flag rule.** A player's game is flagged when its score (the combined surprise,
   about a standard normal for a human the model describes) reaches ``game_score`` over
   at least ``min_moves`` moves, or when a run of ``window`` consecutive moves reaches
-  ``window_score`` (higher: a game has many runs, and the best of them is looked at).
+  ``window_score`` (higher: a game has many runs, and the best of them is looked at),
+  or when its choice score (where the moves stand in the engine's list:
+  :mod:`.model`, "The choices") reaches ``choice_score`` over at least ``min_moves``
+  moves. The reason given is the first of these that holds: a window names the moves
+  that carry it, the choices only the game.
   A player is flagged on their record when their last ``record_games`` analysed games
   together (at least ``record_min_games``) reach ``record_score`` over at least
   ``record_min_moves`` moves.
@@ -90,6 +94,7 @@ class DetectorRules:
     # the flag rule
     min_moves: int = 10
     game_score: float = 3.75
+    choice_score: float = 3.75
     window: int = 20
     window_score: float = 4.0
     record_games: int = 10
@@ -151,16 +156,20 @@ class Window:
 
 
 class Reason(StrEnum):
-    """What flagged a player's game: the whole game, or a run of moves in it."""
+    """What flagged a player's game: the whole game's score, the whole game's choices
+    (first choices, and how rarely a move outside the engine's two best), or a run of
+    moves in it."""
 
     GAME = "game"
+    CHOICES = "choices"
     WINDOW = "window"
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerGame:
     """One player's evidence in one game: the sums over their evidence moves, the
-    score, the most surprising window, and whether (and why) the game is flagged."""
+    score and the choice score, the most surprising window, and whether (and why) the
+    game is flagged."""
 
     side: Side
     rating: int | None
@@ -169,6 +178,7 @@ class PlayerGame:
     window: Window | None
     reason: Reason | None
     windows: tuple[Window, ...] = ()
+    choice_score: float = 0.0
 
     @property
     def flagged(self) -> bool:
@@ -182,6 +192,11 @@ class PlayerGame:
     def match_rate(self) -> float:
         return self.tally.matches / self.tally.moves if self.tally.moves else 0.0
 
+    @property
+    def outside_rate(self) -> float:
+        """The share of the moves outside the engine's two best."""
+        return self.tally.outside / self.tally.moves if self.tally.moves else 0.0
+
     def to_json(self) -> dict[str, Any]:
         t = self.tally
         n = t.moves or 1
@@ -190,7 +205,9 @@ class PlayerGame:
             "matches": t.matches, "match_rate": round(t.matches / n, 4),
             "expected_match_rate": round(t.expected_matches / n, 4),
             "loss": round(t.loss / n, 4), "expected_loss": round(t.expected_loss / n, 4),
-            "score": round(self.score, 2),
+            "score": round(self.score, 2), "choice_score": round(self.choice_score, 2),
+            "outside_rate": round(t.outside / n, 4),
+            "expected_outside_rate": round(t.expected_outside / n, 4),
             "window": None if self.window is None else self.window.to_json(),
             "windows": [w.to_json() for w in self.windows],
             "flagged": self.flagged, "reason": None if self.reason is None else self.reason.value,
@@ -209,6 +226,7 @@ class PlayerGame:
             float(data["score"]), None if window is None else _window(window),
             None if data.get("reason") is None else Reason(data["reason"]),
             tuple(_window(w) for w in data.get("windows", ())),
+            float(data.get("choice_score", 0.0)),
         )  # fmt: skip
 
 
@@ -221,12 +239,13 @@ def judge_side(
     side: Side, rating: int | None, moves: Sequence[Move], rules: DetectorRules,
     model: HumanModel,
 ) -> PlayerGame:  # fmt: skip
-    """A player's game judged: the whole game's score, then every run of
-    ``rules.window`` consecutive evidence moves."""
+    """A player's game judged: the whole game's score and choice score, then every
+    run of ``rules.window`` consecutive evidence moves."""
     mine = [m for m in moves if (m.ply % 2 == 1) == (side is Side.WHITE)]
     tallies = [model.tally_move(m, rating) for m in mine]
     total = sum(tallies, Tally())
     score = total.score(model.rho)
+    choices = total.choice_score()
     runs: list[Window] = []
     if len(mine) > rules.window:
         for start in range(len(mine) - rules.window + 1):
@@ -240,13 +259,15 @@ def judge_side(
             break
         if all(best.to_ply < w.from_ply or best.from_ply > w.to_ply for w in flagged):
             flagged.append(best)
-    reason = None
+    reason = None  # the most telling first: a window names the moves, the choices do not
     if total.moves >= rules.min_moves and score >= rules.game_score:
         reason = Reason.GAME
     elif flagged:
         reason = Reason.WINDOW
+    elif total.moves >= rules.min_moves and choices >= rules.choice_score:
+        reason = Reason.CHOICES
     windows = tuple(sorted(flagged, key=lambda w: w.from_ply))
-    return PlayerGame(side, rating, total, score, window, reason, windows)
+    return PlayerGame(side, rating, total, score, window, reason, windows, choices)
 
 
 @dataclass(frozen=True, slots=True)

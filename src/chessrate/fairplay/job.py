@@ -186,6 +186,12 @@ class DetectionJob:
             summary = (
                 f"a run of {mine.windows[0].moves} moves: {runs} (whole game {mine.score:.1f})"
             )
+        elif mine.reason is Reason.CHOICES:
+            summary = (
+                f"choice score {mine.choice_score:.1f} over the whole game (score "
+                f"{mine.score:.1f}; {mine.outside_rate:.0%} of moves outside the engine's "
+                "two best)"
+            )
         else:
             summary = f"score {mine.score:.1f} over the whole game"
         summary += f", {mine.moves} moves, {mine.match_rate:.0%} engine matches"

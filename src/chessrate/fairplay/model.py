@@ -31,6 +31,19 @@ from the same cell of every band (a weight of ``prior_moves`` moves).
 positive when the play is better than the model expects of a human at that rating;
 their sum scaled by ``√(2(1 + rho))`` (``rho`` the two residuals' correlation in the
 fit) is the *score*, roughly a standard normal for a human the model describes.
+
+**The choices.** A second reading of the same moves looks only at where the move
+played stands in the engine's list: its first choice, its second, or neither (the
+cell's ``q``: the human share of moves outside the engine's two best). An engine user
+is rarely outside the judge's two best even when the judge prefers the other of the
+two (about one move in three, whatever its depth: among moves of nearly equal value,
+what an engine searched before decides which it plays), so a game that is never or
+almost never outside them says more than its matches do. ``choice_score = (Σ(match −
+p) + 2 Σ(q − outside)) / √(Σ p(1 − p) + 4 Σ q(1 − q) + 4 Σ p q)``, about a standard
+normal for a human too (a move is a first choice or outside, never both, hence the
+``p q`` term). It ignores the size of a loss, which human tails (a strong player's
+quiet, accurate game) make noisy in one game; the score keeps it, and a player's
+record uses the score.
 """
 
 from __future__ import annotations
@@ -110,7 +123,8 @@ class MoveSettings:
 @dataclass(frozen=True, slots=True)
 class Move:
     """One move that carries evidence: its ply, the move and the engine's choice (UCI),
-    whether it matched, its loss (expected score, capped), and its cell's coordinates."""
+    whether it matched, its loss (expected score, capped), its cell's coordinates, and
+    whether it is outside the engine's two best."""
 
     ply: int
     played: str
@@ -119,6 +133,8 @@ class Move:
     loss: float
     spread: int
     decided: bool
+    outside: bool = False
+    """Neither the engine's first choice nor its second."""
 
 
 def evidence_move(position: Position, settings: MoveSettings) -> Move | None:
@@ -134,24 +150,30 @@ def evidence_move(position: Position, settings: MoveSettings) -> Move | None:
     matched = position.played == best_move or played_cp == best_cp
     loss = 0.0 if matched else min(settings.loss_cap, max(0.0, best - expected(played_cp)))
     decided = abs(best - 0.5) >= settings.decided
-    return Move(position.ply, position.played, best_move, matched, loss, spread_of(gap), decided)
+    second = len(position.top) > 1 and position.played == position.top[1][0]
+    return Move(position.ply, position.played, best_move, matched, loss, spread_of(gap), decided,
+                outside=not matched and not second)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class Cell:
     """What humans of one band do in one kind of position: the share that matched, the
-    mean and variance of the loss, over ``n`` moves."""
+    mean and variance of the loss, over ``n`` moves, and the share outside the engine's
+    two best."""
 
     p: float
     mu: float
     var: float
     n: int
+    q: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class Tally:
     """The sums a score is made of, over any set of moves: they add up across windows
-    and games (a player's record is the sum of their games' tallies)."""
+    and games (a player's record is the sum of their games' tallies). ``outside`` and
+    the three sums after it are the choice score's (a tally stored before it has
+    none: its choice score is 0)."""
 
     moves: int = 0
     matches: int = 0
@@ -160,13 +182,19 @@ class Tally:
     loss: float = 0.0
     expected_loss: float = 0.0
     loss_var: float = 0.0
+    outside: int = 0
+    expected_outside: float = 0.0
+    outside_var: float = 0.0
+    cross: float = 0.0
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(
             self.moves + other.moves, self.matches + other.matches,
             self.expected_matches + other.expected_matches, self.match_var + other.match_var,
             self.loss + other.loss, self.expected_loss + other.expected_loss,
-            self.loss_var + other.loss_var,
+            self.loss_var + other.loss_var, self.outside + other.outside,
+            self.expected_outside + other.expected_outside,
+            self.outside_var + other.outside_var, self.cross + other.cross,
         )  # fmt: skip
 
     def z_match(self) -> float:
@@ -189,12 +217,24 @@ class Tally:
             return 0.0
         return (self.z_match() + self.z_loss()) / math.sqrt(2.0 * (1.0 + rho))
 
+    def choice_score(self) -> float:
+        """The surprise of where the moves stand in the engine's list (module
+        docstring, "The choices"); 0 for a tally without the choices' sums."""
+        if self.outside_var <= 0:
+            return 0.0
+        first = self.matches - self.expected_matches
+        rare = self.expected_outside - self.outside
+        var = self.match_var + 4.0 * self.outside_var + 4.0 * self.cross
+        return (first + 2.0 * rare) / math.sqrt(var)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "moves": self.moves, "matches": self.matches,
             "expected_matches": round(self.expected_matches, 4),
             "match_var": round(self.match_var, 4), "loss": round(self.loss, 5),
             "expected_loss": round(self.expected_loss, 5), "loss_var": round(self.loss_var, 6),
+            "outside": self.outside, "expected_outside": round(self.expected_outside, 4),
+            "outside_var": round(self.outside_var, 4), "cross": round(self.cross, 4),
         }  # fmt: skip
 
     @classmethod
@@ -202,7 +242,9 @@ class Tally:
         return cls(
             int(data["moves"]), int(data["matches"]), float(data["expected_matches"]),
             float(data["match_var"]), float(data["loss"]), float(data["expected_loss"]),
-            float(data["loss_var"]),
+            float(data["loss_var"]), int(data.get("outside", 0)),
+            float(data.get("expected_outside", 0.0)), float(data.get("outside_var", 0.0)),
+            float(data.get("cross", 0.0)),
         )  # fmt: skip
 
 
@@ -223,7 +265,7 @@ class HumanModel:
         low, high, t = blend(rating)
         a, b = self.cells[(low, spread, decided)], self.cells[(high, spread, decided)]
         return Cell(a.p + t * (b.p - a.p), a.mu + t * (b.mu - a.mu),
-                    a.var + t * (b.var - a.var), min(a.n, b.n))  # fmt: skip
+                    a.var + t * (b.var - a.var), min(a.n, b.n), a.q + t * (b.q - a.q))  # fmt: skip
 
     def tally(self, moves: Iterable[Move], rating: int | None) -> Tally:
         total = Tally()
@@ -233,13 +275,14 @@ class HumanModel:
 
     def tally_move(self, move: Move, rating: int | None) -> Tally:
         c = self.cell(rating, move.spread, move.decided)
-        return Tally(1, int(move.matched), c.p, c.p * (1.0 - c.p), move.loss, c.mu, c.var)
+        return Tally(1, int(move.matched), c.p, c.p * (1.0 - c.p), move.loss, c.mu, c.var,
+                     int(move.outside), c.q, c.q * (1.0 - c.q), c.p * c.q)  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         return {
             "fitted_on": self.fitted_on, "rho": self.rho,
             "band_edges": list(BAND_EDGES), "spread_edges": list(SPREAD_EDGES),
-            "cells": [[b, s, d, c.p, c.mu, c.var, c.n]
+            "cells": [[b, s, d, c.p, c.mu, c.var, c.n, c.q]
                       for (b, s, d), c in sorted(self.cells.items())],
         }  # fmt: skip
 
@@ -250,8 +293,8 @@ class HumanModel:
         ):
             raise ValueError("the model was fitted on other bands or spreads")
         cells = {
-            (int(b), int(s), bool(d)): Cell(float(p), float(mu), float(var), int(n))
-            for b, s, d, p, mu, var, n in data["cells"]
+            (int(b), int(s), bool(d)): Cell(float(p), float(mu), float(var), int(n), float(q))
+            for b, s, d, p, mu, var, n, q in data["cells"]
         }
         return cls(cells, float(data["rho"]), str(data["fitted_on"]))
 
@@ -264,32 +307,38 @@ def fit(
     for rating, moves in samples:
         band = band_of(rating)
         for m in moves:
-            acc = counts.setdefault((band, m.spread, m.decided), [0.0, 0.0, 0.0, 0.0])
+            acc = counts.setdefault((band, m.spread, m.decided), [0.0] * 5)
             acc[0] += 1
             acc[1] += m.matched
             acc[2] += m.loss
             acc[3] += m.loss * m.loss
+            acc[4] += m.outside
     pooled: dict[tuple[int, bool], list[float]] = {}
     for (_, spread, decided), acc in counts.items():
-        total = pooled.setdefault((spread, decided), [0.0, 0.0, 0.0, 0.0])
-        for i in range(4):
+        total = pooled.setdefault((spread, decided), [0.0] * 5)
+        for i in range(5):
             total[i] += acc[i]
     cells = {}
     for band in range(len(BAND_EDGES) + 1):
         for spread in range(len(SPREAD_EDGES) + 1):
             for decided in (False, True):
-                prior = pooled.get((spread, decided), [0.0, 0.0, 0.0, 0.0])
-                own = counts.get((band, spread, decided), [0.0, 0.0, 0.0, 0.0])
+                prior = pooled.get((spread, decided), [0.0] * 5)
+                own = counts.get((band, spread, decided), [0.0] * 5)
                 weight = prior_moves / prior[0] if prior[0] else 0.0
                 n = own[0] + weight * prior[0]
                 if n <= 0:
-                    cells[(band, spread, decided)] = Cell(0.5, 0.05, 0.01, 0)
+                    cells[(band, spread, decided)] = Cell(0.5, 0.05, 0.01, 0, 0.25)
                     continue
                 p = (own[1] + weight * prior[1]) / n
                 mu = (own[2] + weight * prior[2]) / n
                 var = max(1e-6, (own[3] + weight * prior[3]) / n - mu * mu)
+                q = (own[4] + weight * prior[4]) / n
                 cells[(band, spread, decided)] = Cell(
-                    min(0.995, max(0.005, p)), mu, var, int(own[0])
+                    min(0.995, max(0.005, p)),
+                    mu,
+                    var,
+                    int(own[0]),
+                    min(0.995, max(0.005, q)),
                 )
     model = HumanModel(cells, 0.0, fitted_on)
     return HumanModel(cells, _rho(model, samples), fitted_on)

@@ -101,7 +101,8 @@ def game_line(
         "player": game.white if side is Side.WHITE else game.black,
         "side": side.value, "rating": game.ratings[side], "flagged": evidence.flagged,
         "reason": None if evidence.reason is None else evidence.reason.value,
-        "score": round(evidence.score, 2), "moves_analysed": evidence.moves,
+        "score": round(evidence.score, 2), "choice_score": round(evidence.choice_score, 2),
+        "moves_analysed": evidence.moves,
         "match_rate": round(evidence.match_rate, 3),
         "windows": list(flagged_windows),
     }  # fmt: skip

@@ -83,6 +83,13 @@ def side_words(found: SideEvidence | None) -> str:
         if found.expected_loss is not None:
             loss += f" (expected {found.expected_loss:.3f})"
         parts.append(loss)
+    if found.choice_score is not None:
+        choices = f"choice score {found.choice_score:.1f}"
+        if found.outside_rate is not None:
+            choices += f", outside the engine's two best {found.outside_rate:.0%}"
+            if found.expected_outside_rate is not None:
+                choices += f" (expected {found.expected_outside_rate:.0%})"
+        parts.append(choices)
     if found.acpl is not None:
         parts.append(f"ACPL {found.acpl:.1f}")
     return ", ".join(parts) or "no numbers"
