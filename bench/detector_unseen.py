@@ -8,8 +8,9 @@ corpus holds (the same White, Black, Date and Round), keeps the games of 30 plie
 more with both Elo tags and at least one player in ``--bands``, takes ``--games`` of
 them evenly spaced, screens them with ``chessrate detect`` (the detector's default
 limits and shipped model, ``--jobs`` processes at once) and prints, per rating band,
-the player-games screened, how many were flagged (whole game or window) and the
-highest game score; then the players with five or more of these games and their records.
+the player-games screened, how many were flagged (whole game, window or choices) and
+by the choices, and the highest game score and choice score; then the players with
+five or more of these games and their records.
 
     .venv/bin/python bench/detector_unseen.py SOURCE.pgn [--bands 2000-2599]
         [--games 300] [--jobs 2]
@@ -122,8 +123,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"{len(games)} games of {args.source.name} not in the corpus, a player rated "
           f"{low}-{high}; {len(player_games)} player-games; {seconds:.0f} s with "
           f"{args.jobs} processes\n")  # fmt: skip
-    print("| band | player-games | 10+ evidence moves | flagged | highest game score |")
-    print("|---|---:|---:|---:|---:|")
+    print("| band | player-games | 10+ evidence moves | flagged | by the choices | "
+          "highest game score | highest choice score |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|")
     bands: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for line in player_games:
         if line["rating"] is not None:
@@ -132,9 +134,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         items = bands[band]
         counted = [g for g in items if g["moves_analysed"] >= 10]
         flagged = [g for g in items if g["flagged"]]
+        choices = [g for g in items if g["reason"] == "choices"]
         top = max((g["score"] for g in counted), default=0.0)
+        top_choice = max((g["choice_score"] for g in counted), default=0.0)
         print(f"| {band_name(band)} | {len(items)} | {len(counted)} | {len(flagged)} | "
-              f"{top:.2f} |")  # fmt: skip
+              f"{len(choices)} | {top:.2f} | {top_choice:.2f} |")  # fmt: skip
     regulars = [p for p in players if p["games"] >= 5]
     flagged_players = [p for p in players if p["flagged"]]
     print(f"\nplayers: {len(players)}, {len(flagged_players)} flagged; with 5 or more of "
@@ -144,7 +148,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for line in player_games:
         if line["flagged"]:
             print(f"flagged: {line['game']} {line['player']} ({line['rating']}) score "
-                  f"{line['score']:.2f}, {line['moves_analysed']} moves")  # fmt: skip
+                  f"{line['score']:.2f}, choice score {line['choice_score']:.2f}, "
+                  f"{line['moves_analysed']} moves ({line['reason']})")  # fmt: skip
 
 
 if __name__ == "__main__":
