@@ -206,7 +206,7 @@ class PlayerGame:
             "expected_match_rate": round(t.expected_matches / n, 4),
             "loss": round(t.loss / n, 4), "expected_loss": round(t.expected_loss / n, 4),
             "score": round(self.score, 2), "choice_score": round(self.choice_score, 2),
-            "outside_rate": round(t.outside / n, 4),
+            "outside_rate": round(self.outside_rate, 4),
             "expected_outside_rate": round(t.expected_outside / n, 4),
             "window": None if self.window is None else self.window.to_json(),
             "windows": [w.to_json() for w in self.windows],
