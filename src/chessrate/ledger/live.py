@@ -22,12 +22,10 @@ the lock, so several sweepers (one per worker, plus cron) end each game once.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, Connection, func, insert, select, update
@@ -39,7 +37,6 @@ from ..records import GameRecord, Player, Result, Termination, Venue
 from ..systems.site import SiteRules, SiteSystem
 from ..systems.site_live import (
     SERVICE_ENDINGS,
-    Board,
     Deadline,
     Ending,
     LiveGame,
@@ -53,16 +50,13 @@ from ..systems.site_live import (
     due,
     finish_ending,
     plies_text,
-    timeout_problem,
 )
-from ..timecontrol import parse_time_control
-from . import codec, common, rows
+from . import codec, common, live_rows, rows
 from .connection import as_utc
 from .schema import games, live_games
 from .views import GameView
 
 if TYPE_CHECKING:
-    from ..moves import Played
     from .store import Ledger
 
 log = logging.getLogger(__name__)
@@ -164,7 +158,9 @@ class LiveGames:
                 where, "time_control", "is required: a live game's deadlines depend on it (S8)"
             )
         if game.rated:  # refuse what could never be rated, before anyone plays
-            system.game_type(_record(game, Result.NO_RESULT, Termination.NORMAL), white, black)
+            system.game_type(
+                live_rows.game_record(game, Result.NO_RESULT, Termination.NORMAL), white, black
+            )
         existing = self._row(conn, game.id, lock=True)
         if existing is not None:
             stored = self._view(conn, existing)
@@ -206,8 +202,8 @@ class LiveGames:
         late: LiveView | None = None
         with self.ledger.transaction() as conn:
             row = self._locked(conn, game_id)
-            game = _game(row)
-            repeated = _repeated_ply(game, number, move)
+            game = live_rows.live_game(row)
+            repeated = live_rows.repeated_ply(game, number, move)
             if repeated:
                 return self._view(conn, row)
             if row.status != LiveStatus.OPEN.value:
@@ -224,7 +220,7 @@ class LiveGames:
                     )
                 if now < game.last_at:
                     raise InvalidRecord(where, "at", "a move cannot come before the previous one")
-                _check_move(where, game, move)
+                live_rows.check_move(where, game, move)
                 game = game.with_ply(Ply(number, now, move))
                 upcoming = deadline(game, self.rules)
                 conn.execute(
@@ -234,7 +230,7 @@ class LiveGames:
                     )
                 )  # fmt: skip
                 row = self._row(conn, game_id, lock=False)
-                over = board_ending(game, _board(game), self.rules)
+                over = board_ending(game, live_rows.last_board(game), self.rules)
                 if over is not None:  # the move ended the game by the rules of play
                     mover = by or game.player(Side.BLACK if number % 2 == 0 else Side.WHITE)
                     return self._end(conn, row, game, over, mover, now, now)
@@ -257,12 +253,13 @@ class LiveGames:
             finish_ending(LiveGame(game_id, "", "", now, None), result, termination, self.rules)
 
         def ending(game: LiveGame) -> Ending:
-            _check_result(f"live game {game_id}", game, result, termination)
+            live_rows.check_result(f"live game {game_id}", game, result, termination)
             return finish_ending(game, result, termination, self.rules)
 
         def ended_so(row: Any) -> bool:
             """The board ended the game with this result: the finish is answered."""
-            over = board_ending(_game(row), _board(_game(row)), self.rules)
+            game = live_rows.live_game(row)
+            over = board_ending(game, live_rows.last_board(game), self.rules)
             return over is not None and row.result == result.value and row.ending == over.reason
 
         return self._act(game_id, now, by, ending, ended_so=ended_so)
@@ -291,7 +288,7 @@ class LiveGames:
                 if row.status == LiveStatus.ENDED.value and ended_so is not None and ended_so(row):
                     return self._view(conn, row)
                 raise Conflict(f"{where}: {_ended_text(row)}")
-            game = _game(row)
+            game = live_rows.live_game(row)
             if (by_required or by is not None) and game.side_of(by or "") is None:
                 raise InvalidRecord(where, "by", f"{by!r} does not play in this game")
             passed = due(game, now, self.rules)
@@ -311,7 +308,7 @@ class LiveGames:
         where = f"live game {game_id}"
         with self.ledger.transaction() as conn:
             row = self._locked(conn, game_id)
-            game = _game(row)
+            game = live_rows.live_game(row)
             self._check_other_player(where, row, game, by)
             if row.status == LiveStatus.ENDED.value and row.ended_by == by:
                 return self._view(conn, row)  # confirmed before: the same answer
@@ -329,7 +326,7 @@ class LiveGames:
         where = f"live game {game_id}"
         with self.ledger.transaction() as conn:
             row = self._locked(conn, game_id)
-            game = _game(row)
+            game = live_rows.live_game(row)
             self._check_other_player(where, row, game, by)
             if row.status == LiveStatus.DISPUTED.value and row.ended_by == by:
                 return self._view(conn, row)
@@ -413,7 +410,7 @@ class LiveGames:
             row = conn.execute(query).first()
             if row is None:
                 return None  # ended meanwhile, or another sweeper holds it
-            game = _game(row)
+            game = live_rows.live_game(row)
             passed = due(game, now, self.rules)
             if passed is None:  # a stale deadline_at: store the right one
                 upcoming = deadline(game, self.rules)
@@ -476,7 +473,7 @@ class LiveGames:
     def _end_by_deadline(
         self, conn: Connection, row: Any, game: LiveGame, passed: Deadline, by: str, now: datetime
     ) -> LiveView:
-        board = _board(game)
+        board = live_rows.last_board(game)
         over = board_ending(game, board, self.rules)
         if over is not None:  # ended on the board before the deadline (an older row)
             return self._end(conn, row, game, over, by, game.last_at, now)
@@ -497,7 +494,9 @@ class LiveGames:
         live game, in the caller's transaction."""
         confirmed = True if row.venue == Venue.OTB.value else None
         played_at = as_utc(row.played_at) if row.played_at is not None else game.opened_at
-        record = _record(game, ending.result, ending.termination, played_at, confirmed)
+        record = live_rows.game_record(
+            game, ending.result, ending.termination, played_at, confirmed
+        )
         view = self._submit(conn, record, now)
         conn.execute(
             update(live_games).where(live_games.c.id == game.id).values(
@@ -522,7 +521,7 @@ class LiveGames:
         return view
 
     def _view(self, conn: Connection, row: Any, outcome: str | None = None) -> LiveView:
-        game = _game(row)
+        game = live_rows.live_game(row)
         status = LiveStatus(row.status)
         if outcome is None and status is LiveStatus.ENDED:
             stored = conn.execute(
@@ -573,122 +572,6 @@ def _same_opening(stored: LiveView, game: LiveGame, otb: OtbRegistration | None)
     return same and (stored.result, stored.registered_by, stored.played_at) == (
         otb.result, otb.registered_by, otb.played_at,
     )  # fmt: skip
-
-
-def _game(row: Any) -> LiveGame:
-    plies = tuple(
-        Ply(int(number), as_utc(datetime.fromisoformat(at)), move)
-        for number, at, move in json.loads(row.moves)
-    )
-    return LiveGame(
-        id=row.id,
-        white=row.white,
-        black=row.black,
-        opened_at=as_utc(row.opened_at),
-        time_control=None if row.time_control is None else parse_time_control(row.time_control),
-        rated=row.rated,
-        venue=Venue(row.venue),
-        bot=None if row.bot is None else Side(row.bot),
-        plies=plies,
-    )
-
-
-def _record(
-    game: LiveGame,
-    result: Result,
-    termination: Termination,
-    played_at: datetime | None = None,
-    confirmed: bool | None = None,
-) -> GameRecord:
-    """The finished game as a game record, validated like a submitted one."""
-    data: dict[str, object] = {
-        "id": game.id,
-        "played_at": (played_at or game.opened_at).isoformat(),
-        "white": game.white,
-        "black": game.black,
-        "result": result.value,
-        "rated": game.rated,
-        "termination": termination.value,
-        "venue": game.venue.value,
-    }
-    if game.time_control is not None:
-        data["time_control"] = str(game.time_control)
-    if game.venue is Venue.ONLINE:
-        data["plies"] = game.ply_count
-        played = _played(game)
-        if played is not None:
-            data["moves"] = list(played.moves)
-    if confirmed is not None:
-        data["confirmed"] = confirmed
-    return GameRecord.from_mapping(data, f"live game {game.id}", stored=True)
-
-
-@lru_cache(maxsize=256)
-def _read(moves: tuple[str, ...]) -> Played | str:
-    """The moves read from the start position, or why they cannot be (one replay of a
-    game's moves serves its move's check, its board and its record)."""
-    from ..moves import MovesRefused, read_list
-
-    try:
-        return read_list(moves)
-    except MovesRefused as error:
-        return str(error)
-
-
-def _played(game: LiveGame) -> Played | None:
-    """The game's moves from the start position when every ply carries one that is
-    legal there (each was checked as it came: :func:`_check_move`), else None: the
-    plies are then only the clock's, and the rated game has no moves."""
-    moves = tuple(ply.move for ply in game.plies)
-    if not moves or any(move is None for move in moves):
-        return None
-    read = _read(moves)
-    return None if isinstance(read, str) else read  # str: recorded before they were checked
-
-
-def _board(game: LiveGame) -> Board | None:
-    """What the moves make of the last position, when every ply carried one."""
-    played = _played(game)
-    if played is None:
-        return None
-    short = frozenset(Side(name) for name in played.cannot_mate)
-    if played.ending is None:
-        return Board(cannot_mate=short)
-    return Board(played.ending.how, Result(played.ending.result), short)
-
-
-def _check_move(where: str, game: LiveGame, move: str | None) -> None:
-    """A move after plies that all carry legal moves must be legal too (SAN or UCI),
-    as on ``POST /games``; after a ply without one, a move is a label, not checked."""
-    if move is None or any(ply.move is None for ply in game.plies):
-        return
-    read = _read((*(ply.move for ply in game.plies), move))
-    if isinstance(read, str):
-        if game.plies and _played(game) is None:  # the earlier plies are labels
-            return
-        raise InvalidRecord(where, "move", read)
-
-
-def _check_result(where: str, game: LiveGame, result: Result, termination: Termination) -> None:
-    """A finish's result must be the one the moves' last position makes, if it makes
-    one (checkmate, stalemate, no mating material): the rules of play ended the game
-    there; and a loss on time cannot be against a side without mating material."""
-    from ..moves import result_problem
-
-    played = _played(game)
-    problem = None if played is None else result_problem(result.value, played)
-    if problem is None and termination is Termination.TIMEOUT:
-        problem = timeout_problem(game, result, _board(game))
-    if problem is not None:
-        raise InvalidRecord(where, "result", problem)
-
-
-def _repeated_ply(game: LiveGame, number: int, move: str | None) -> bool:
-    """A ply sent again (a client's retry): the same number and the same move."""
-    if not 1 <= number <= game.ply_count:
-        return False
-    stored = game.plies[number - 1]
-    return move is None or stored.move == move
 
 
 def _ended_text(row: Any) -> str:
