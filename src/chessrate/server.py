@@ -303,7 +303,13 @@ GZIP_FROM = 1000
 class HeadAsGet:
     """``HEAD`` answered on every ``GET`` route (pages, API, files): the request goes on
     as a ``GET`` and its answer is sent without its body (status and headers, its
-    ``Content-Length`` included, as the ``GET``'s)."""
+    ``Content-Length`` included, as the ``GET``'s).
+
+    The method is changed in the scope itself (the routes write what matched into it,
+    which :class:`Observe` reads), and set back to ``HEAD`` before the answer starts:
+    the server reads the scope's method then to know that no body follows the
+    ``Content-Length`` (as a ``GET``, uvicorn would wait for the body, and log "content
+    shorter than Content-Length" and drop the connection)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -316,7 +322,9 @@ class HeadAsGet:
 
         async def headers_only(message: Message) -> None:
             nonlocal ended
-            if message["type"] == "http.response.body":
+            if message["type"] == "http.response.start":
+                scope["method"] = "HEAD"
+            elif message["type"] == "http.response.body":
                 if ended or message.get("more_body", False):
                     return
                 ended = True

@@ -5,10 +5,15 @@ users type it (folded case and accents, wildcards as themselves, cut results sai
 from __future__ import annotations
 
 import gzip
+from pathlib import Path
 
+import httpx
 import pytest
 
-from .conftest import API, Api
+from chessrate.ledger import Ledger
+from tests.support.server import server_process, written
+
+from .conftest import API, NOW, Api
 
 PATHS = ["/", "/players/alice", "/leaderboards/blitz", "/search?q=ali",
          f"{API}/players/alice", f"{API}/leaderboards/blitz", "/static/style.css",
@@ -24,6 +29,34 @@ def test_head_answers_as_get_without_a_body(site_pair: Api, path: str) -> None:
     assert head.content == b""
     assert head.headers["content-type"] == got.headers["content-type"]
     assert head.headers["content-length"] == str(len(got.content))
+
+
+@pytest.mark.slow
+def test_head_on_a_real_server_ends_its_answer_and_keeps_the_connection(tmp_path: Path) -> None:
+    """Through uvicorn, not the test client: a ``HEAD`` answer carries the ``GET``'s
+    ``Content-Length`` and no body, and the server must know that no body follows (it
+    once waited for one, logged an error for every ``HEAD`` and dropped the
+    connection)."""
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    Ledger.create(url, "site", NOW).dispose()
+    paths = ["/healthz", f"{API}/players", "/", "/static/style.css", f"{API}/players/nobody"]
+    env: dict[str, str | None] = {"CHESSRATE_DETECT_SECONDS": "0"}
+    with tmp_path.joinpath("log").open("w+b") as log:
+        with (
+            server_process(url, env=env, log=log) as (base, _),
+            httpx.Client(
+                base_url=base, headers={"accept-encoding": "identity"}, timeout=10
+            ) as http,
+        ):
+            for path in paths:
+                got = http.get(path)
+                head = http.head(path)  # on the same connection, kept alive
+                assert (head.status_code, head.content) == (got.status_code, b"")
+                assert head.headers["content-length"] == str(len(got.content))
+            assert http.get("/healthz").status_code == 200  # the connection still works
+        output = written(log).decode(errors="replace")
+    assert "Traceback" not in output and "Content-Length" not in output
+    assert output.count('"HEAD ') == len(paths)
 
 
 def test_pages_and_answers_are_gzipped_for_clients_that_accept_it(site_pair: Api) -> None:
