@@ -148,3 +148,19 @@ def test_only_the_main_lines_last_position_ends_the_game() -> None:
     assert read_movetext("1. f3 e5 2. g4 Qh4# (2... Nc6 3. Nc3) 0-1").ending == Ending(
         "checkmate", "0-1"
     )
+
+
+def test_the_result_movetext_states_is_its_token_else_its_result_tag() -> None:
+    """What a game's ``result`` must agree with (PGN's rule: the termination marker is
+    the Result tag's); ``½-½`` is read as ``1/2-1/2``."""
+    assert read_movetext("1. e4 e5 0-1").stated == "0-1"
+    assert read_movetext("1. e4 e5 ½-½").stated == "1/2-1/2"
+    assert read_movetext("1. e4 e5 *").stated == "*"
+    assert read_movetext('[Result "1-0"]\n1. e4 e5').stated == "1-0"
+    assert read_movetext('[Result "1/2-1/2"]\n1. e4 e5 ½-½').stated == "1/2-1/2"
+    assert read_movetext("1. e4 e5").stated is None
+    assert read_movetext("").stated is None
+    assert read_movetext("1-0").stated == "1-0"  # a result alone: no move
+    assert read_list(["e4", "e5"]).stated is None
+    with pytest.raises(MovesRefused, match="its Result tag says 1-0 but it ends with 0-1"):
+        read_movetext('[Result "1-0"]\n1. e4 e5 0-1')

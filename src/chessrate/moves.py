@@ -76,6 +76,10 @@ class Played(NamedTuple):
     moves: tuple[str, ...]
     ending: Ending | None
     cannot_mate: frozenset[str] = frozenset()
+    stated: str | None = None
+    """The result movetext states (its result token, else its ``Result`` tag):
+    ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``; None for a list of moves or movetext that
+    states none."""
 
 
 def _played(moves: Sequence[str], board: chess.Board | None) -> Played:
@@ -127,14 +131,17 @@ def legal_move(board: chess.Board, text: str) -> chess.Move | None:
 
 def result_problem(result: str, played: Played) -> str | None:
     """Why ``result`` cannot be the result of a game whose moves are ``played``: the
-    rules of play ended it at their last position with another; None when it can."""
+    rules of play ended it at their last position with another, or its movetext
+    states another; None when it can."""
     ending = played.ending
-    if ending is None or result == ending.result:
-        return None
-    return (
-        f"is {result} but the moves end in {ending.how} after ply {len(played.moves)}: "
-        f"the game's result is {ending.result}"
-    )
+    if ending is not None and result != ending.result:
+        return (
+            f"is {result} but the moves end in {ending.how} after ply {len(played.moves)}: "
+            f"the game's result is {ending.result}"
+        )
+    if played.stated is not None and result != played.stated:
+        return f"is {result} but the movetext ends with {played.stated}"
+    return None
 
 
 def moves_from_list(moves: Sequence[object]) -> tuple[str, ...]:
@@ -179,7 +186,7 @@ def read_movetext(text: str) -> Played:
     """:func:`moves_from_movetext`, with the ending of the main line's last position."""
     if len(text) > MOVETEXT_LONGEST:
         raise MovesRefused(f"is {len(text):,} characters long; at most {MOVETEXT_LONGEST:,}")
-    _check_tokens(text)
+    token = _check_tokens(text)
     try:
         read = chess.pgn.read_game(io.StringIO(text), Visitor=_MainLine)
     except _Illegal as error:
@@ -187,8 +194,15 @@ def read_movetext(text: str) -> Played:
     except (ValueError, RecursionError) as error:  # a header python-chess refuses
         raise MovesRefused(f"cannot be read as PGN movetext: {str(error)[:200]}") from None
     if read is None:
-        return Played((), None)
+        return Played((), None, stated=token)
     headers, played, board = read
+    tagged = headers.get("Result", "").strip() or None
+    if tagged is not None and tagged.replace("½-½", "1/2-1/2") not in RESULT_TOKENS:
+        raise MovesRefused(f"its Result tag {tagged[:20]!r} is not a result (1-0, 0-1, 1/2-1/2, *)")
+    if tagged is not None:
+        tagged = tagged.replace("½-½", "1/2-1/2")
+    if token is not None and tagged is not None and token != tagged:
+        raise MovesRefused(f"its Result tag says {tagged} but it ends with {token}")
     if "FEN" in headers or headers.get("Variant", "standard").lower() not in (
         "standard", "chess", "",
     ):  # fmt: skip
@@ -198,15 +212,21 @@ def read_movetext(text: str) -> Played:
             raise MovesRefused(f"ply {ply}: a null move ('--') is not a move")
         if ply > MAX_MOVES:
             raise MovesRefused(f"holds more than {MAX_MOVES} plies")
-    return _played([move.uci() for move in played], board)  # board None: no move
+    read_moves = _played([move.uci() for move in played], board)  # board None: no move
+    return read_moves._replace(stated=token or tagged)
 
 
-def _check_tokens(text: str) -> None:
+RESULT_TOKENS = ("1-0", "0-1", "1/2-1/2", "*")
+"""The results movetext can state (``½-½`` is read as ``1/2-1/2``)."""
+
+
+def _check_tokens(text: str) -> str | None:
     """Refuse text that is not movetext: a word that is not a move, a move number, a
     comment, a NAG, a parenthesis, a header or the result; a second game after the
-    result."""
+    result. Returns the result token, if the text ends with one."""
     position = 0
     started = ended = False
+    token = None
     moves = 0
     while position < len(text):
         found = _TOKEN.match(text, position)
@@ -236,8 +256,11 @@ def _check_tokens(text: str) -> None:
             raise MovesRefused(
                 f"holds more after the result at character {position + 1} (one game only)"
             )
-        ended = ended or kind == "result"
+        if kind == "result":
+            ended = True
+            token = found.group().replace("½-½", "1/2-1/2")
         position = found.end()
+    return token
 
 
 class _Illegal(Exception):

@@ -224,3 +224,20 @@ def test_the_command_line_lists_the_skipped_records(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert f"skipped {path}:{FIRST.count(chr(10)) + 2}: Variant:" in done.output
     assert "games: 1 stored" in done.output and "1 invalid records skipped" in done.output
+
+
+def test_a_termination_marker_that_is_not_the_result_tag_refuses_the_file(
+    ledger_url: str, tmp_path: Path
+) -> None:
+    """PGN's termination marker must be the Result tag's: a game whose movetext ends
+    with another result is refused, naming its first line, as a field's would be."""
+    other = THIRD.replace("1. d4 d5 2. c4 e6 1/2-1/2", "1. d4 d5 2. c4 e6 0-1")
+    ledger = Ledger.create(ledger_url, "site", NOW)
+    path = pgn(tmp_path, FIRST, other)
+    with pytest.raises(InvalidRecord) as refused:
+        import_file(ledger, path, None, [], NOW, moves=True)
+    line = FIRST.count("\n") + 2  # the second game's first tag
+    assert (refused.value.where, refused.value.field) == (f"{path}:{line}", "result")
+    assert "is 1/2-1/2 but the movetext ends with 0-1" in refused.value.reason
+    assert list(ledger.games.export()) == []  # nothing stored
+    ledger.dispose()

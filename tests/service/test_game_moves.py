@@ -118,6 +118,27 @@ def test_a_game_without_moves_answers_none(site_pair: Api) -> None:
             "result",
             "is 1-0 but the moves end in stalemate after ply 19: the game's result is 1/2-1/2",
         ),
+        (
+            {"movetext": "1. e4 e5 0-1", "result": "1-0"},
+            "result",
+            "is 1-0 but the movetext ends with 0-1",
+        ),
+        (
+            {"movetext": "1. e4 e5 *", "result": "1-0"},
+            "result",
+            "is 1-0 but the movetext ends with *",
+        ),
+        (
+            {"movetext": '[Result "0-1"]\n1. e4 e5', "result": "1-0"},
+            "result",
+            "is 1-0 but the movetext ends with 0-1",
+        ),
+        (
+            {"movetext": '[Result "0-1"]\n1. e4 e5 1-0'},
+            "movetext",
+            "its Result tag says 0-1 but it ends with 1-0",
+        ),
+        ({"movetext": '[Result "2-0"]\n1. e4 e5'}, "movetext", "'2-0' is not a result"),
     ],
 )
 def test_bad_moves_are_422_naming_game_field_ply_and_move_and_store_nothing(
