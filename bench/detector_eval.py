@@ -211,10 +211,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             choices = sorted(j.verdict.choice_score for j in judged
                              if j.verdict.moves >= rules.min_moves)  # fmt: skip
             windows = sorted(j.verdict.window.score for j in judged if j.verdict.window)
-            recs_s = sorted(judge_record([(j.gid, j.verdict) for j in r], rules, model).score
-                            for r in records)  # fmt: skip
+            judged_records = [judge_record([(j.gid, j.verdict) for j in r], rules, model)
+                              for r in records]  # fmt: skip
+            recs_s = sorted(r.score for r in judged_records)
+            recs_c = sorted(r.choice_score for r in judged_records)
             for name, values in (("game", games), ("choice", choices), ("window", windows),
-                                 ("record", recs_s)):  # fmt: skip
+                                 ("record", recs_s), ("record choice", recs_c)):  # fmt: skip
                 if values:
                     q = statistics.quantiles(values, n=100)
                     print(f"\n{name} score: p50 {q[49]:.2f} p99 {q[98]:.2f} max {values[-1]:.2f}")

@@ -16,7 +16,9 @@ GAME_KEYS = {
     "type", "game", "player", "side", "rating", "flagged", "reason", "score",
     "choice_score", "moves_analysed", "match_rate", "windows",
 }  # fmt: skip
-PLAYER_KEYS = {"type", "player", "games", "record_games", "flagged", "score", "games_flagged"}
+PLAYER_KEYS = {
+    "type", "player", "games", "record_games", "flagged", "score", "choice_score", "games_flagged",
+}  # fmt: skip
 
 
 def test_detect_prints_a_line_per_player_game_then_per_player(detector: object) -> None:

@@ -28,7 +28,7 @@ from chessrate.systems.site_live import Side
 
 RULES = replace(
     DetectorRules(), min_moves=10, game_score=4.0, window=15, window_score=4.5,
-    record_games=10, record_min_moves=40, record_score=4.0,
+    record_games=10, record_min_moves=40, record_score=4.0, record_choice_score=4.0,
 )  # fmt: skip
 """The flag limits these tests' numbers are worked out for (the shipped ones are the
 calibrated ones, tested on real games in test_detector.py)."""
@@ -196,6 +196,34 @@ def test_a_partial_cheater_is_caught_by_the_record_not_one_game() -> None:
     assert record.score >= rules.record_score and record.flagged
     assert record.carried_by == ("g0", "g1", "g2", "g3", "g4")
     assert record.tally.moves == 100
+
+
+def test_a_record_inside_the_engines_two_best_is_flagged_by_its_choices() -> None:
+    """Five games of 20 moves, each as a human's in matches and in loss (8 first
+    choices, 12 second choices losing 1/12 each: 0.05 a move) but never outside the
+    engine's two best, where a human is 40 % of the time: no game reaches a limit
+    (choice score 2 · 8 / √(20 · 1.84) = 2.64), the five together do (80 / √184 = 5.90)
+    with a score of 0; the same games with a human's share outside do not."""
+    model = flat(q=0.4)
+    rules = replace(RULES, window=50)
+    inside = [move(21 + 2 * i, i % 5 < 2, 0.0 if i % 5 < 2 else 0.05 / 0.6) for i in range(20)]
+    human = [replace(m, outside=i % 5 >= 3) for i, m in enumerate(inside)]
+    games = [(f"g{g}", judge_side(Side.WHITE, 1500, inside, rules, model)) for g in range(5)]
+    assert all(not v.flagged for _, v in games)
+    assert games[0][1].choice_score == pytest.approx(16 / math.sqrt(36.8))
+    record = judge_record(games, rules, model)
+    assert record.flagged and record.by == "choices" and record.by_choices
+    assert record.choice_score == pytest.approx(80 / math.sqrt(184))
+    assert abs(record.score) < 0.01
+    assert record.carried_by == ("g0", "g1", "g2", "g3", "g4")
+    assert not judge_record(games[:2], rules, model).flagged  # under record_min_games
+    plain = [(f"h{g}", judge_side(Side.WHITE, 1500, human, rules, model)) for g in range(5)]
+    assert judge_record(plain, rules, model).by is None
+    # the score first: a record both reach is said to be flagged by its score
+    strong = [move(21 + 2 * i, i < 12) for i in range(20)]
+    both = [(f"s{g}", judge_side(Side.WHITE, 1500, strong, rules, model)) for g in range(5)]
+    judged = judge_record(both, rules, model)
+    assert judged.by == "score" and judged.choice_score >= rules.record_choice_score
 
 
 def test_the_record_is_the_last_games_only() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from chessrate.fairplay import DetectorRules, Evidence, PlayerGame, judge, judge_record
 from chessrate.fairplay.analysis import Position
 from chessrate.fairplay.job import DetectionJob
+from chessrate.fairplay.model import expected
 from chessrate.records import GameRecord, Result
 from chessrate.systems.site_live import Side
 from chessrate.timecontrol import parse_time_control
@@ -24,6 +25,7 @@ from .test_model import flat
 RULES = replace(
     DetectorRules(), opening_plies=10, min_moves=10, game_score=4.0, window=50,
     window_score=4.5, record_games=10, record_min_moves=40, record_score=4.0,
+    record_choice_score=4.0,
 )  # fmt: skip
 LINE = tuple(
     "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8 "  # noqa: SIM905
@@ -149,6 +151,46 @@ def test_a_game_flagged_by_its_choices_is_reported_in_those_words(tmp_path: Path
         "engine-like play by ana: choice score 4.2 over the whole game (score "
         f"{white['score']:.1f}; 0% of moves outside the engine's two best), 50 moves, "
         "40% engine matches"
+    )
+    ledger.dispose()
+
+
+class InsideRecord(Scripted):
+    """White, over 20 moves a game, takes the engine's first choice as often as a human
+    (2 in 5) and its second every other time, losing as much as a human of this model
+    in all, never outside the two best: each game's choice score is 2.64, three games'
+    4.57, and their score 0."""
+
+    model = flat(q=0.4, mu=0.6 * (expected(20) - expected(10)))
+
+    def analyse(self, moves: Sequence[str | None], ratings: Mapping[Side, int | None]) -> Evidence:
+        positions = []
+        for i in range(40):
+            ply = 11 + i
+            if ply % 2 == 1:
+                played = "e2e4" if (i // 2) % 5 < 2 else "d2d4"
+                positions.append(Position(ply, 30, TOP, played))
+            else:
+                positions.append(Position(ply, 30, TOP, "b1c3", -30))
+        return judge(positions, ratings, self.rules, self.model, "scripted")
+
+
+def test_a_record_flagged_by_its_choices_is_reported_in_those_words(tmp_path: Path) -> None:
+    ledger = ledger_with(f"sqlite:///{tmp_path / 'ledger.db'}", "site", "ana", "ben")
+    job = DetectionJob(ledger, InsideRecord(), lambda: NOW, RULES)
+    for number in range(1, 4):
+        submit(ledger, f"g{number}", number * 10)
+        report = job.run(5)
+        assert report.flags == ([("g3", "ana")] if number == 3 else [])
+    (filed,) = ledger.reviews.get("g3").reports
+    evidence = filed.evidence
+    assert evidence is not None and evidence["kind"] == "record"
+    assert (evidence["by"], evidence["choice_score"]) == ("choices", 4.57)
+    assert abs(evidence["score"]) < 0.05
+    assert [g["choice_score"] for g in evidence["games"]] == [2.64, 2.64, 2.64]
+    assert filed.reason == (
+        "engine-like play by ana over their last 3 games: choice score 4.6 (score "
+        f"{evidence['score']:.1f}; 60 moves); carried by g1, g2, g3"
     )
     ledger.dispose()
 

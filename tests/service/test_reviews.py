@@ -331,6 +331,8 @@ ODD_EVIDENCE: list[Any] = [
     {"moves": [[17, "e2e4", "d2d4", 12], [18], ["x"], [10**12, None, None, None]],
      "white": {"match_rate": 0.9, "acpl": float("1e308")}},
     {"version": 2, "kind": "record", "games": [{"game": "g2"}, {"game": 5}, "g3"], "score": []},
+    {"version": 2, "kind": "record", "by": ["choices"], "choice_score": "high",
+     "games": [{"game": "g2", "choice_score": {"x": 1}}]},
     {"version": 99, "moves": [{"ply": 1, "played": "0000", "best": "0000"}]},
     {},
 ]  # fmt: skip
@@ -364,6 +366,27 @@ def test_case_page_reads_any_evidence(make_api: MakeApi) -> None:
     assert "Alice" in api.client.get("/moderation/g3").text
     for bad in ("?ply=0", "?ply=x", "?ply=100001"):
         assert api.client.get(f"/moderation/g3{bad}").status_code == 422
+
+
+def test_case_page_says_what_flagged_a_record(make_api: MakeApi) -> None:
+    """A record flagged by its choice score is said so, with its score beside it; one
+    flagged by its score (or filed before the record's choice score) by its score."""
+    api = _played(make_api)
+    ledger: Ledger = api.ledger
+    games = [{"game": "g1", "side": "white", "score": 0.4, "choice_score": 2.6, "moves": 20,
+              "flagged": False, "carries": True}]  # fmt: skip
+    choices = {"version": 2, "kind": "record", "player": "alice", "score": 0.12,
+               "choice_score": 4.57, "by": "choices", "limit": 10, "games": games}  # fmt: skip
+    ledger.reviews.file_report("g1", "detector:a", "record", choices, "detector", NOW)
+    older = {"version": 2, "kind": "record", "player": "alice", "score": 4.21, "limit": 10,
+             "games": [{k: v for k, v in games[0].items() if k != "choice_score"}]}  # fmt: skip
+    ledger.reviews.file_report("g3", "detector:b", "record", older, "detector", NOW)
+    _signed_in(api)
+    text = api.client.get("/moderation/g1").text
+    assert ": choice score 4.6 (score 0.1) over 1 game (the last 10)." in text
+    assert '<td class="num">2.6</td>' in text  # the game's own choice score
+    text = api.client.get("/moderation/g3").text
+    assert ": score 4.2 over 1 game (the last 10)." in text
 
 
 def test_confirm_on_the_page_takes_two_steps(make_api: MakeApi) -> None:

@@ -128,6 +128,7 @@ class RecordGame:
     score: float | None = None
     moves: int | None = None
     flagged: bool | None = None
+    choice_score: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +138,10 @@ class RecordEvidence:
     score: float | None = None
     limit: int | None = None
     games: tuple[RecordGame, ...] = ()
+    choice_score: float | None = None
+    by: str | None = None
+    """What flagged the record: ``score``, ``choices`` or ``game`` (None: not said, as
+    in a report filed before the record's choice score)."""
 
     kind = "record"
 
@@ -212,13 +217,16 @@ def read_evidence(data: Any) -> Evidence | None:
                 _number(g.get("score")),
                 _int(g.get("moves")),
                 _flag(g.get("flagged")),
+                _number(g.get("choice_score")),
             )
             for g in (found if isinstance(found, list) else [])
             if isinstance(g, Mapping) and (game := _text(g.get("game"))) is not None
         )
+        by = _text(data.get("by"), 16)
         return RecordEvidence(
             version, _text(data.get("player")), _number(data.get("score")),
-            _int(data.get("limit")), games,
+            _int(data.get("limit")), games, _number(data.get("choice_score")),
+            by if by in ("score", "choices", "game") else None,
         )  # fmt: skip
     listed = data.get("flagged")
     flagged = tuple(

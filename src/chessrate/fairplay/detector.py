@@ -27,8 +27,9 @@ All numbers live in :class:`DetectorRules`:
   moves. The reason given is the first of these that holds: a window names the moves
   that carry it, the choices only the game.
   A player is flagged on their record when their last ``record_games`` analysed games
-  together (at least ``record_min_games``) reach ``record_score`` over at least
-  ``record_min_moves`` moves.
+  together (at least ``record_min_games``, over at least ``record_min_moves`` moves)
+  reach ``record_score`` in score or ``record_choice_score`` in choice score: the same
+  two readings as one game's, of the games' moves summed.
 * **Whose rating.** The job judges a player by their rating before the game once they
   have ``established_games`` rated games; before that their rating says little of
   their strength (a strong newcomer starts at the system's first rating), and they
@@ -101,6 +102,7 @@ class DetectorRules:
     record_min_games: int = 3
     record_min_moves: int = 40
     record_score: float = 3.75
+    record_choice_score: float = 3.75
     established_games: int = 10
 
     @property
@@ -273,37 +275,47 @@ def judge_side(
 @dataclass(frozen=True, slots=True)
 class Record:
     """A player's last games judged together: the games (id, the player's game
-    evidence), the summed score, and whether it is flagged. ``carried_by`` names the
-    games that carry a flag: those flagged alone, or, for a record flag, every game
-    whose own score is above 0."""
+    evidence), the score and the choice score of their summed tallies, and whether it
+    is flagged. ``carried_by`` names the games that carry a flag: those flagged alone,
+    or, for a record flag, every game whose own score (its own choice score, when only
+    the record's choice score reached its limit) is above 0. ``by``: what flags it,
+    ``"score"`` or ``"choices"`` (the games together, the score first) or ``"game"``
+    (only a game flagged alone); None when it is not flagged."""
 
     games: tuple[tuple[str, PlayerGame], ...]
     tally: Tally
     score: float
     flagged: bool
     carried_by: tuple[str, ...]
+    choice_score: float = 0.0
+    by: str | None = None
+
+    @property
+    def by_choices(self) -> bool:
+        return self.by == "choices"
 
 
 def judge_record(
     games: Sequence[tuple[str, PlayerGame]], rules: DetectorRules, model: HumanModel
 ) -> Record:
     """A player's record over their last ``rules.record_games`` games (``games`` oldest
-    first): flagged when the summed score reaches ``record_score`` over at least
-    ``record_min_games`` games and ``record_min_moves`` moves, or when one game is
-    flagged alone."""
+    first): flagged when, over at least ``record_min_games`` games and
+    ``record_min_moves`` moves, the summed tallies' score reaches ``record_score`` or
+    their choice score ``record_choice_score``; or when one game is flagged alone."""
     recent = tuple(games[-rules.record_games :])
     total = sum((g.tally for _, g in recent), Tally())
-    score = total.score(model.rho)
+    score, choices = total.score(model.rho), total.choice_score()
     alone = tuple(game_id for game_id, g in recent if g.flagged)
-    together = (
-        len(recent) >= rules.record_min_games
-        and total.moves >= rules.record_min_moves
-        and score >= rules.record_score
-    )
+    enough = len(recent) >= rules.record_min_games and total.moves >= rules.record_min_moves
+    by_score = enough and score >= rules.record_score
+    by_choices = enough and not by_score and choices >= rules.record_choice_score
     carried = alone
-    if together:
+    if by_score:
         carried = tuple(gid for gid, g in recent if g.flagged or g.score > 0)
-    return Record(recent, total, score, together or bool(alone), carried)
+    elif by_choices:
+        carried = tuple(gid for gid, g in recent if g.flagged or g.choice_score > 0)
+    by = "score" if by_score else "choices" if by_choices else "game" if alone else None
+    return Record(recent, total, score, by is not None, carried, choices, by)
 
 
 @dataclass(frozen=True, slots=True)

@@ -211,9 +211,14 @@ class DetectionJob:
         log.warning("detector: %s flagged on their last %d games (%s)", player,
                     len(record.games), games)  # fmt: skip
         stored.record_flag(player)
+        measure = (
+            f"choice score {record.choice_score:.1f} (score {record.score:.1f}; "
+            if record.by_choices
+            else f"score {record.score:.1f} ("
+        )
         reason = (
             f"engine-like play by {player} over their last {len(record.games)} games: "
-            f"score {record.score:.1f} ({record.tally.moves} moves); carried by {games}"
+            f"{measure}{record.tally.moves} moves); carried by {games}"
         )
         self._report(stored, player, side, reason, record_evidence(player, record, self.rules))
 
@@ -232,11 +237,13 @@ def record_evidence(player: str, record: Record, rules: DetectorRules) -> dict[s
     """A record flag's evidence, as a report carries it."""
     return {
         "version": 2, "kind": "record", "player": player,
-        "score": round(record.score, 2), "limit": rules.record_games,
+        "score": round(record.score, 2), "choice_score": round(record.choice_score, 2),
+        "by": record.by, "limit": rules.record_games,
         "moves": record.tally.moves,
         "games": [
             {"game": gid, "side": g.side.value, "score": round(g.score, 2),
-             "moves": g.moves, "flagged": g.flagged, "carries": gid in record.carried_by}
+             "choice_score": round(g.choice_score, 2), "moves": g.moves,
+             "flagged": g.flagged, "carries": gid in record.carried_by}
             for gid, g in record.games
         ],
     }  # fmt: skip
