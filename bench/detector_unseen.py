@@ -142,9 +142,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     regulars = [p for p in players if p["games"] >= 5]
     flagged_players = [p for p in players if p["flagged"]]
     print(f"\nplayers: {len(players)}, {len(flagged_players)} flagged; with 5 or more of "
-          f"these games: {len(regulars)}, record scores "
-          + ", ".join(f"{p['player']} {p['score']:.2f} ({p['games']} games)"
-                      for p in regulars))  # fmt: skip
+          f"these games: {len(regulars)}, record scores (choice scores) "
+          + ", ".join(f"{p['player']} {p['score']:.2f} ({p.get('choice_score', 0.0):.2f}; "
+                      f"{p['games']} games)" for p in regulars))  # fmt: skip
     for line in player_games:
         if line["flagged"]:
             print(f"flagged: {line['game']} {line['player']} ({line['rating']}) score "
