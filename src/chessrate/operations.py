@@ -203,8 +203,10 @@ def import_file(
     movetext is read too, and stored as each game's moves (game by game; python-chess
     reads every game: :mod:`chessrate.io.pgn.movetext`). ``skip_invalid``: a record
     that cannot be read (a variant, a bad tag or field, an illegal move) is left out
-    and listed in the report's ``skipped`` instead of refusing the file; one the
-    ledger refuses (another game's id, a player the system cannot take) still does."""
+    and listed in the report's ``skipped`` instead of refusing the file, and so is a
+    game that reuses an id an earlier game of the same file has, for another game (the
+    first is kept: :func:`_first_of_each_id`); one the ledger refuses (the id of a game
+    it holds, a player the system cannot take) still refuses the file."""
     skipped: list[InvalidRecord] = []
 
     def reading() -> Callable[[InvalidRecord], None] | None:
@@ -213,7 +215,13 @@ def import_file(
 
     report = _import_file(ledger, path, fmt, players, now, annulments, by, progress, moves,
                           reading)  # fmt: skip
-    return replace(report, skipped=tuple(skipped))
+    return replace(report, skipped=tuple(sorted(skipped, key=_line_of)))
+
+
+def _line_of(error: InvalidRecord) -> int:
+    """The line of a refused record's ``FILE:LINE`` (0 when it names none)."""
+    line = error.where.rpartition(":")[2]
+    return int(line) if line.isdigit() else 0
 
 
 def _import_file(
@@ -229,17 +237,17 @@ def _import_file(
             )
         from .io.pgn.movetext import iter_pgn_games_with_moves
 
-        records = list(iter_pgn_games_with_moves(path, reading()))
+        on_invalid = reading()
+        records = _first_of_each_id(list(iter_pgn_games_with_moves(path, on_invalid)), on_invalid)
         return import_records(ledger, records, players, now, annulments, by)
     if ledger.info.compiled is None or holds_moves(path, fmt):  # only a compiled half
-        records = read_games(path, fmt, reading())
-        return import_records(ledger, records, players, now, annulments, by)
+        return _import_read(ledger, path, fmt, players, now, annulments, by, reading)
     from .rating import read_compiled_batch
 
-    batch = read_compiled_batch(path, fmt, progress, reading())
-    if not ledger.bulk.appendable(batch):
-        records = read_games(path, fmt, reading())
-        return import_records(ledger, records, players, now, annulments, by)
+    on_invalid = reading()
+    batch = read_compiled_batch(path, fmt, progress, on_invalid)
+    if not ledger.bulk.appendable(batch) or (on_invalid is not None and _reuses_ids(batch)):
+        return _import_read(ledger, path, fmt, players, now, annulments, by, reading)
     to_create, to_update, implicit, final = _plan_players(
         ledger, players, set(batch.player_ids), only_named=True
     )
@@ -263,6 +271,58 @@ def _import_file(
         outcomes=counts,
         annulled=tuple(a.game_id for a in done),
     )
+
+
+def _import_read(
+    ledger: Ledger, path: Path, fmt: str | None, players: Sequence[Player], now: datetime,
+    annulments: Sequence[AnnulmentRequest], by: str | None,
+    reading: Callable[[], Callable[[InvalidRecord], None] | None],
+) -> ImportReport:  # fmt: skip
+    """The game-by-game import of a file read as records."""
+    on_invalid = reading()
+    records = _first_of_each_id(read_games(path, fmt, on_invalid), on_invalid)
+    return import_records(ledger, records, players, now, annulments, by)
+
+
+def _first_of_each_id(
+    records: Sequence[GameRecord], on_invalid: Callable[[InvalidRecord], None] | None
+) -> Sequence[GameRecord]:
+    """``records`` without the games that reuse an earlier game's id (in the same file)
+    for another game: each is given to ``on_invalid`` (``--skip-invalid``) as the
+    refusal the import would make, and left out. A game repeated as it was stays (the
+    import skips a repeat). Without ``on_invalid``, ``records`` as they are: the import
+    refuses the file at the first such game."""
+    if on_invalid is None:
+        return records
+    first: dict[str, GameRecord] = {}
+    kept = []
+    for record in records:
+        earlier = first.setdefault(record.id, record)
+        if earlier is not record and earlier != record:
+            on_invalid(
+                record.refuse(
+                    "id",
+                    f"game id {record.id!r} was already used for a different game "
+                    f"(at {earlier.where})",
+                )
+            )
+            continue
+        kept.append(record)
+    return kept
+
+
+def _reuses_ids(batch: Any) -> bool:
+    """Whether a game of ``batch`` (a :class:`~chessrate.fast.batch.GameBatch`) reuses
+    an earlier game's id for another game (rare: only those ids' rows are compared)."""
+    import numpy as np
+
+    counts = np.bincount(batch.game, minlength=len(batch.game_ids))
+    first: dict[int, Any] = {}
+    for row in np.flatnonzero(counts[batch.game] > 1).tolist():
+        record = batch.record(row)
+        if first.setdefault(int(batch.game[row]), record) != record:
+            return True
+    return False
 
 
 def _advance(progress: Progress, stage: str, total: int) -> Callable[[int], None]:

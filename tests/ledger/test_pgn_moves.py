@@ -213,6 +213,65 @@ def test_skip_invalid_lists_each_record_once_on_every_path(ledger_url: str, tmp_
     later.dispose()
 
 
+OTHER_MOVES = FIRST.replace("5. O-O $1 Be7 1-0", "5. O-O $1 b5 1-0")  # the same tags
+"""The same game written twice in a collection, with another last move (as
+pgnmentor.com's Carlsen collection holds Kramnik-Carlsen, World Blitz 2010)."""
+
+
+@pytest.mark.parametrize("skip", [False, True])
+def test_a_game_that_reuses_an_earlier_games_id_is_skipped_only_when_asked(
+    ledger_url: str, tmp_path: Path, skip: bool
+) -> None:
+    """Read with its moves, the copy is another game under the same id (its tags make
+    the id): it refuses the file, or with --skip-invalid is listed and left out, the
+    first kept. Without the moves the two are the same game: a repeat, skipped."""
+    ledger = Ledger.create(ledger_url, "site", NOW)
+    path = pgn(tmp_path, FIRST, OTHER_MOVES, THIRD)
+    second = f"{path}:{FIRST.count(chr(10)) + 2}"
+    if not skip:
+        with pytest.raises(InvalidRecord) as refused:
+            import_file(ledger, path, None, [], NOW, moves=True)
+        assert (refused.value.where, refused.value.field) == (second, "id")
+        assert "already used for a different game" in refused.value.reason
+        assert list(ledger.games.export()) == []
+    else:
+        report = import_file(ledger, path, None, [], NOW, moves=True, skip_invalid=True)
+        assert report.new_games == 2
+        (skipped,) = report.skipped
+        assert (skipped.where, skipped.field) == (second, "id")
+        assert f"'aaaa1111' was already used for a different game (at {path}:1)" in str(skipped)
+        stored = {r.id: r.moves for r in ledger.games.export()}
+        assert stored["aaaa1111"] is not None and stored["aaaa1111"][-1] == "f8e7"  # the first
+        assert ledger.verify() == []
+    plain = Ledger.create(f"sqlite:///{tmp_path / 'plain.db'}", "site", NOW)
+    report = import_file(plain, path, None, [], NOW, skip_invalid=skip)
+    assert (report.new_games, report.repeated_games, report.skipped) == (2, 1, ())
+    plain.dispose()
+    ledger.dispose()
+
+
+def test_skip_invalid_leaves_out_a_reused_id_on_every_path(ledger_url: str, tmp_path: Path) -> None:
+    """A CSV file whose fifth line reuses the second's id for another game, into an
+    empty ledger (the bulk path, which then reads the file game by game) and into one
+    that holds a later game; the skipped records in file order."""
+    games = tmp_path / "games.csv"
+    games.write_text(CSV + "c1,2024-01-01T13:00:00Z,ben,ana,1-0,180+2\n", encoding="utf-8")
+    fresh = Ledger.create(f"sqlite:///{tmp_path / 'fresh.db'}", "site", NOW)
+    with pytest.raises(InvalidRecord, match="is not one of"):
+        import_file(fresh, games, None, [], NOW)
+    report = import_file(fresh, games, None, [], NOW, skip_invalid=True)
+    wanted = ([f"{games}:3", f"{games}:5"], ["result", "id"])
+    assert ([e.where for e in report.skipped], [e.field for e in report.skipped]) == wanted
+    assert report.new_games == 2 and fresh.verify() == []
+    fresh.dispose()
+    later = Ledger.create(ledger_url, "site", NOW)
+    import_file(later, pgn(tmp_path, THIRD), None, [], NOW)  # played the next day
+    report = import_file(later, games, None, [], NOW, skip_invalid=True)
+    assert ([e.where for e in report.skipped], [e.field for e in report.skipped]) == wanted
+    assert report.new_games == 2 and later.verify() == []
+    later.dispose()
+
+
 def test_the_command_line_lists_the_skipped_records(tmp_path: Path) -> None:
     db = tmp_path / "l.db"
     runner = CliRunner()

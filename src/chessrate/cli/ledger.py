@@ -375,7 +375,8 @@ def pair(db: str | None, at: datetime | None) -> None:
 @click.option(
     "--skip-invalid", is_flag=True,
     help="Import the records that can be read and list the others (a variant, a bad "
-    "field) instead of stopping; a game the ledger refuses still stops the import.",
+    "field, a game reusing an earlier game's id in the file for another game) instead "
+    "of stopping; a game the ledger refuses still stops the import.",
 )  # fmt: skip
 @click.option(
     "--moves", "with_moves", is_flag=True,
