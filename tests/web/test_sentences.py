@@ -120,3 +120,15 @@ def test_still_why_names_the_rule_of_a_row_that_did_not_move() -> None:
     assert still_why(_row("rated", [], neither), False, c4) == [(None, neither)]
     aborted = "aborted: 1 plies, before both sides moved: void (S8)"
     assert still_why(_row("void", [], aborted), False) == [(None, aborted)]
+
+
+def test_a_text_with_a_bidirectional_control_is_shown_without_it_set_apart() -> None:
+    """A report's reason is anyone's text: an override left open (U+202E) would turn the
+    rest of the page's sentence around. It is left out of the page, and the text is
+    set apart in <bdi>; a text without one is as before."""
+    html = str(said("kai \u202eplayed like an engine", {"kai": "Kai Andersen"}))
+    assert html.startswith("<bdi>") and html.endswith("</bdi>")
+    assert "\u202e" not in html and "played like an engine" in html
+    assert 'title="kai">Kai Andersen</a>' in html
+    assert str(said("\u2067x", {})) == "<bdi>x</bdi>"
+    assert "<bdi>" not in str(said("كاي played like an engine", {}))  # right-to-left letters
