@@ -17,7 +17,8 @@ GAME_KEYS = {
     "choice_score", "moves_analysed", "match_rate", "windows",
 }  # fmt: skip
 PLAYER_KEYS = {
-    "type", "player", "games", "record_games", "flagged", "score", "choice_score", "games_flagged",
+    "type", "player", "games", "record_games", "flagged", "by", "score", "choice_score",
+    "games_flagged",
 }  # fmt: skip
 
 
@@ -36,7 +37,7 @@ def test_detect_prints_a_line_per_player_game_then_per_player(detector: object) 
     assert isinstance(first["rating"], int) and first["moves_analysed"] > 10
     assert not any(g["flagged"] for g in games)  # real humans
     cmrade = next(p for p in players if p["player"] == "cmrade")
-    assert cmrade["games"] == 2 and cmrade["flagged"] is False
+    assert cmrade["games"] == 2 and cmrade["flagged"] is False and cmrade["by"] is None
     assert cmrade["games_flagged"] == []
     assert sum(p["games"] for p in players) == 6
 

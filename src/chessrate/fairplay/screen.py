@@ -132,6 +132,6 @@ def screen(
         yield {
             "type": "player", "player": name, "games": len(ordered),
             "record_games": len(record.games), "flagged": record.flagged,
-            "score": round(record.score, 2), "choice_score": round(record.choice_score, 2),
-            "games_flagged": list(record.carried_by),
+            "by": record.by, "score": round(record.score, 2),
+            "choice_score": round(record.choice_score, 2), "games_flagged": list(record.carried_by),
         }  # fmt: skip
