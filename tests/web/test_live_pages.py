@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from chessrate.ledger.live import OtbRegistration
 from chessrate.records import Result, Venue
@@ -107,3 +107,37 @@ def test_live_gains_and_loses_rows_without_a_reload(site_sample: Site, page: Pag
     assert "mira" not in fresh.locator("td").nth(1).inner_text()  # by name
     # the latest refresh that changed the list says what changed
     assert re.search(r"(started|ended)\.$", page.locator("p.live-news").inner_text())
+
+
+@pytest.fixture(scope="module")
+def quiet_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """A site sample nobody plays on: its live lists are empty."""
+    yield from serve_sample("site", tmp_path_factory.mktemp("quiet"))
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_an_empty_list_shows_its_sentence_without_headers_on_a_phone(
+    quiet_sample: Site, browser: Browser, width: int
+) -> None:
+    """On a narrow screen a table that lists nothing shows its sentence ("No game is
+    being played.") without the row of headers the screen would cut; a table with rows,
+    and every table on a wide screen, keeps its headers."""
+    live = quiet_sample.ledger.live
+    now = datetime.now(UTC)
+    if not live.count():
+        live.open(LiveGame("web-one", "mira", "kai", now, parse_time_control("60+0")), now)
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    try:
+        page.goto(quiet_sample.base + "/live")
+        tables = page.locator("main table")
+        assert tables.count() == 3
+        seen = set()
+        for n in range(tables.count()):
+            table = tables.nth(n)
+            rows = table.locator("tbody tr")
+            empty = rows.count() == 1 and rows.first.locator("td.empty").count() == 1
+            seen.add(empty)
+            assert table.locator("thead").is_visible() is not (empty and width < 640)
+        assert seen == {True, False}  # one game being played, the other lists empty
+    finally:
+        page.close()
