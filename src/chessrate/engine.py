@@ -90,11 +90,7 @@ class Engine(Generic[S]):
         if first is not None:
             if first.game == game:  # the same game sent again: the same answer, no change
                 return first
-            raise game.refuse(
-                "id",
-                f"game id {game.id!r} was already used for a different game "
-                f"(at {first.game.where})",
-            )
+            raise game.reuses_id_of(first.game)
         rating = self.system.rate(game, self.player, self.state)
         self.states.update(rating.states)
         self._by_id[game.id] = rating

@@ -38,6 +38,10 @@ NAME_LONGEST = 200
 PLAIN_ID = re.compile(rf"[!-.0-~]{{1,{ID_LONGEST}}}")
 """Ids ``chessrate.records.FieldReader.ident`` accepts as they are (printable ASCII
 without a space or ``/``): the columnar readers take such a cell without asking it."""
+BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069):
+left open in a text, one turns the rest of its line around (the pages show a free text
+holding one without it: :func:`chessrate.web.pages.said`)."""
 INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff]")
 """The characters no id holds: the bidirectional controls (U+202A–U+202E embeddings and
 overrides, U+2066–U+2069 isolates, U+200E/U+200F marks, U+061C the Arabic letter mark)

@@ -24,6 +24,8 @@ from typing import NamedTuple
 import chess
 import chess.pgn
 
+from .records import Result
+
 MAX_MOVES = 600
 """The most plies a game's moves hold (the longest games played are about 550 plies)."""
 MOVE_LONGEST = 12
@@ -82,15 +84,16 @@ class Played(NamedTuple):
     states none."""
 
 
-def _played(moves: Sequence[str], board: chess.Board | None) -> Played:
-    """The moves read, with what their last position (``board``; None: no move) says."""
+def _played(moves: Sequence[str], board: chess.Board | None, stated: str | None = None) -> Played:
+    """The moves read, with what their last position (``board``; None: no move) says,
+    and the result their movetext ``stated``."""
     if board is None:
-        return Played(tuple(moves), None)
+        return Played(tuple(moves), None, stated=stated)
     short = frozenset(
         name for name, color in (("white", chess.WHITE), ("black", chess.BLACK))
         if board.has_insufficient_material(color)
     )  # fmt: skip
-    return Played(tuple(moves), ending_of(board), short)
+    return Played(tuple(moves), ending_of(board), short, stated)
 
 
 def ending_of(board: chess.Board) -> Ending | None:
@@ -196,11 +199,9 @@ def read_movetext(text: str) -> Played:
     if read is None:
         return Played((), None, stated=token)
     headers, played, board = read
-    tagged = headers.get("Result", "").strip() or None
-    if tagged is not None and tagged.replace("½-½", "1/2-1/2") not in RESULT_TOKENS:
+    tagged = _as_result(headers.get("Result", "").strip()) or None
+    if tagged is not None and tagged not in {result.value for result in Result}:
         raise MovesRefused(f"its Result tag {tagged[:20]!r} is not a result (1-0, 0-1, 1/2-1/2, *)")
-    if tagged is not None:
-        tagged = tagged.replace("½-½", "1/2-1/2")
     if token is not None and tagged is not None and token != tagged:
         raise MovesRefused(f"its Result tag says {tagged} but it ends with {token}")
     if "FEN" in headers or headers.get("Variant", "standard").lower() not in (
@@ -212,12 +213,13 @@ def read_movetext(text: str) -> Played:
             raise MovesRefused(f"ply {ply}: a null move ('--') is not a move")
         if ply > MAX_MOVES:
             raise MovesRefused(f"holds more than {MAX_MOVES} plies")
-    read_moves = _played([move.uci() for move in played], board)  # board None: no move
-    return read_moves._replace(stated=token or tagged)
+    return _played([move.uci() for move in played], board, token or tagged)  # board None: no move
 
 
-RESULT_TOKENS = ("1-0", "0-1", "1/2-1/2", "*")
-"""The results movetext can state (``½-½`` is read as ``1/2-1/2``)."""
+def _as_result(text: str) -> str:
+    """A result as movetext writes it, in the ledger's spelling (``½-½`` is
+    ``1/2-1/2``)."""
+    return "1/2-1/2" if text == "½-½" else text
 
 
 def _check_tokens(text: str) -> str | None:
@@ -258,7 +260,7 @@ def _check_tokens(text: str) -> str | None:
             )
         if kind == "result":
             ended = True
-            token = found.group().replace("½-½", "1/2-1/2")
+            token = _as_result(found.group())
         position = found.end()
     return token
 

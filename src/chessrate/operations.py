@@ -299,13 +299,7 @@ def _first_of_each_id(
     for record in records:
         earlier = first.setdefault(record.id, record)
         if earlier is not record and earlier != record:
-            on_invalid(
-                record.refuse(
-                    "id",
-                    f"game id {record.id!r} was already used for a different game "
-                    f"(at {earlier.where})",
-                )
-            )
+            on_invalid(record.reuses_id_of(earlier))
             continue
         kept.append(record)
     return kept

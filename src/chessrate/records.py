@@ -406,6 +406,13 @@ class GameRecord:
     def refuse(self, name: str, reason: str) -> InvalidRecord:
         return InvalidRecord(self.where, name, reason)
 
+    def reuses_id_of(self, earlier: GameRecord) -> InvalidRecord:
+        """The refusal of this game when ``earlier`` (another game: other content) came
+        first under the same id."""
+        return self.refuse(
+            "id", f"game id {self.id!r} was already used for a different game (at {earlier.where})"
+        )
+
     def score(self, player: str) -> Decimal | None:
         return self.result.score(white=player == self.white)
 

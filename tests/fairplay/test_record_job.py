@@ -124,10 +124,11 @@ class Inside(Scripted):
     this model: 40 % of the time); Black plays outside them every time."""
 
     model = flat(q=0.4)
+    plies = 100
 
     def analyse(self, moves: Sequence[str | None], ratings: Mapping[Side, int | None]) -> Evidence:
         positions = []
-        for i in range(100):
+        for i in range(self.plies):
             ply = 11 + i
             if ply % 2 == 1:
                 played = "e2e4" if (i // 2) % 5 < 2 else "d2d4"
@@ -155,24 +156,12 @@ def test_a_game_flagged_by_its_choices_is_reported_in_those_words(tmp_path: Path
     ledger.dispose()
 
 
-class InsideRecord(Scripted):
-    """White, over 20 moves a game, takes the engine's first choice as often as a human
-    (2 in 5) and its second every other time, losing as much as a human of this model
-    in all, never outside the two best: each game's choice score is 2.64, three games'
-    4.57, and their score 0."""
+class InsideRecord(Inside):
+    """As :class:`Inside` over 20 moves a game, losing as much as a human of this model
+    in all: each game's choice score is 2.64, three games' 4.57, and their score 0."""
 
     model = flat(q=0.4, mu=0.6 * (expected(20) - expected(10)))
-
-    def analyse(self, moves: Sequence[str | None], ratings: Mapping[Side, int | None]) -> Evidence:
-        positions = []
-        for i in range(40):
-            ply = 11 + i
-            if ply % 2 == 1:
-                played = "e2e4" if (i // 2) % 5 < 2 else "d2d4"
-                positions.append(Position(ply, 30, TOP, played))
-            else:
-                positions.append(Position(ply, 30, TOP, "b1c3", -30))
-        return judge(positions, ratings, self.rules, self.model, "scripted")
+    plies = 40
 
 
 def test_a_record_flagged_by_its_choices_is_reported_in_those_words(tmp_path: Path) -> None:

@@ -98,6 +98,20 @@ def test_without_moves_the_movetext_is_not_stored(ledger_url: str, tmp_path: Pat
     ledger.dispose()
 
 
+def refusal_of_second_game(ledger_url: str, tmp_path: Path, second: str, field: str) -> str:
+    """Import FIRST then ``second`` with their moves: the file is refused at the second
+    game's first tag, on ``field``, and nothing is stored; returns the reason."""
+    ledger = Ledger.create(ledger_url, "site", NOW)
+    path = pgn(tmp_path, FIRST, second)
+    with pytest.raises(InvalidRecord) as refused:
+        import_file(ledger, path, None, [], NOW, moves=True)
+    line = FIRST.count("\n") + 2  # the second game's first tag
+    assert (refused.value.where, refused.value.field) == (f"{path}:{line}", field)
+    assert list(ledger.games.export()) == []  # nothing stored
+    ledger.dispose()
+    return refused.value.reason
+
+
 @pytest.mark.parametrize(
     ("game", "reason"),
     [
@@ -109,15 +123,8 @@ def test_without_moves_the_movetext_is_not_stored(ledger_url: str, tmp_path: Pat
 def test_a_bad_movetext_refuses_the_file_naming_the_game(
     ledger_url: str, tmp_path: Path, game: str, reason: str
 ) -> None:
-    ledger = Ledger.create(ledger_url, "site", NOW)
-    path = pgn(tmp_path, FIRST, game)
-    with pytest.raises(InvalidRecord) as refused:
-        import_file(ledger, path, None, [], NOW, moves=True)
-    line = FIRST.count("\n") + 2  # the second game's first tag
-    assert refused.value.where == f"{path}:{line}" and refused.value.field == "movetext"
-    assert "game cccc3333" in refused.value.reason and reason in refused.value.reason
-    assert list(ledger.games.export()) == []  # nothing stored
-    ledger.dispose()
+    refused = refusal_of_second_game(ledger_url, tmp_path, game, "movetext")
+    assert "game cccc3333" in refused and reason in refused
 
 
 @pytest.mark.parametrize(
@@ -133,15 +140,8 @@ def test_a_result_the_moves_contradict_refuses_the_file_naming_the_game(
         .replace('"1/2-1/2"', f'"{result}"')
         .replace("1. d4 d5 2. c4 e6 1/2-1/2", f"1. f3 e5 2. g4 Qh4# {result}")
     )
-    ledger = Ledger.create(ledger_url, "site", NOW)
-    path = pgn(tmp_path, FIRST, mated)
-    with pytest.raises(InvalidRecord) as refused:
-        import_file(ledger, path, None, [], NOW, moves=True)
-    line = FIRST.count("\n") + 2  # the second game's first tag
-    assert (refused.value.where, refused.value.field) == (f"{path}:{line}", "result")
-    assert f"is {result} but the moves end in {ending}" in refused.value.reason
-    assert list(ledger.games.export()) == []  # nothing stored
-    ledger.dispose()
+    refused = refusal_of_second_game(ledger_url, tmp_path, mated, "result")
+    assert f"is {result} but the moves end in {ending}" in refused
 
 
 def test_moves_is_for_pgn_files(tmp_path: Path) -> None:
@@ -291,12 +291,5 @@ def test_a_termination_marker_that_is_not_the_result_tag_refuses_the_file(
     """PGN's termination marker must be the Result tag's: a game whose movetext ends
     with another result is refused, naming its first line, as a field's would be."""
     other = THIRD.replace("1. d4 d5 2. c4 e6 1/2-1/2", "1. d4 d5 2. c4 e6 0-1")
-    ledger = Ledger.create(ledger_url, "site", NOW)
-    path = pgn(tmp_path, FIRST, other)
-    with pytest.raises(InvalidRecord) as refused:
-        import_file(ledger, path, None, [], NOW, moves=True)
-    line = FIRST.count("\n") + 2  # the second game's first tag
-    assert (refused.value.where, refused.value.field) == (f"{path}:{line}", "result")
-    assert "is 1/2-1/2 but the movetext ends with 0-1" in refused.value.reason
-    assert list(ledger.games.export()) == []  # nothing stored
-    ledger.dispose()
+    refused = refusal_of_second_game(ledger_url, tmp_path, other, "result")
+    assert "is 1/2-1/2 but the movetext ends with 0-1" in refused

@@ -131,13 +131,7 @@ def replay(
                 record = batch.record(row)
                 earlier = batch.record(first)
                 if record != earlier:
-                    errors.append(
-                        record.refuse(
-                            "id",
-                            f"game id {record.id!r} was already used for a different game "
-                            f"(at {earlier.where})",
-                        )
-                    )
+                    errors.append(record.reuses_id_of(earlier))
                 continue
             if action[row] != REFUSED:
                 first_row[code] = row

@@ -29,6 +29,7 @@ from ..application import players as app_players
 from ..application import seeks as app_seeks
 from ..application.deps import ActiveDays, LedgerDep, Now, Pairing
 from ..errors import NotFound
+from ..identifiers import BIDI_CONTROL
 from ..ledger import Ledger
 from ..ledger.views import ChartSeries, SeriesPoint
 from ..numbers import display, round_half_away
@@ -128,21 +129,15 @@ ID_TAIL = r"(?![\w-]|\.\w)"
 a digit, ``_``, ``-``, or a ``.`` inside a word (``kai.b``); a full stop may."""
 
 
-BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
-"""The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): in
-a free text (a reason, a note), one left open would turn the rest of the page's sentence
-around."""
-
-
 def said(text: str | None, people: Mapping[str, str | None]) -> Markup:
     """A sentence of the ledger's (a reason, a note, an audit entry) as pages show it:
     each rule id linked to /how (:func:`rules_linked`) and each whole-token occurrence
     of the ids in ``people`` (the game's two players, the case's players: never any
     word) shown as :func:`person_link`, the name linked to the player's page, the id in
     its tooltip. A rule id wins over a player id spelt the same. A text holding a
-    bidirectional control (:data:`BIDI_CONTROL`: a report's reason is anyone's text) is
-    shown without it, set apart in ``<bdi>``: the stored text is unchanged, the page's
-    sentence around it reads as written."""
+    bidirectional control (:data:`~chessrate.identifiers.BIDI_CONTROL`: a report's
+    reason is anyone's text) is shown without it, set apart in ``<bdi>``: the stored
+    text is unchanged, the page's sentence around it reads as written."""
     if not text:
         return Markup("")
     if BIDI_CONTROL.search(text):  # kept inside: it never turns the page's words around
