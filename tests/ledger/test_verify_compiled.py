@@ -4,16 +4,20 @@ on a sound ledger, the same differences on a tampered one (SQLite and PostgreSQL
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from sqlalchemy import text
 
-from chessrate.errors import InvalidInput
-from chessrate.ledger import Ledger
-from chessrate.ledger.verify import Verifier
+from chessrate.errors import InvalidInput, LedgerUnavailable
+from chessrate.ledger import Ledger, arrow, verify
+from chessrate.ledger.verify import READ_ATTEMPTS, Verifier
 from chessrate.samples import load_sample
 
+from .helpers import game
+
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+LATE = "2026-11-30T10:00:00Z"
 TAMPERING = [
     "UPDATE changes SET after = after + 1 WHERE seq = (SELECT min(seq) FROM games "
     "WHERE outcome = 0) AND slot = 0",
@@ -23,6 +27,9 @@ TAMPERING = [
     "UPDATE games SET outcome = 2 WHERE seq = (SELECT max(seq) FROM games WHERE outcome = 0)",
     "DELETE FROM changes WHERE seq = (SELECT max(seq) FROM changes) AND slot = 0",
     "UPDATE ratings SET games = games + 1 WHERE player_id = (SELECT min(player_id) FROM ratings)",
+    # a change's slot out of its event's run (the changes no longer index by seq, slot)
+    "UPDATE changes SET slot = slot + 5 WHERE seq = (SELECT min(seq) FROM games "
+    "WHERE outcome = 0 AND seq > (SELECT min(seq) FROM games)) AND slot = 1",
     # site: an annulment's reversed change (the sample has annulments)
     "UPDATE changes SET basis = coalesce(basis, 0) + 1 WHERE game IS NOT NULL AND slot = 0 "
     "AND seq = (SELECT min(seq) FROM changes WHERE game IS NOT NULL)",
@@ -35,10 +42,16 @@ def named(problems: list[str]) -> set[str]:
 
 
 @pytest.mark.slow  # samples verified twice
-@pytest.mark.parametrize("system_id", ["arena", "corr", "site"])
+@pytest.mark.parametrize(
+    ("system_id", "apart"), [("arena", False), ("corr", False), ("site", False), ("site", True)]
+)
 def test_the_compiled_verify_finds_what_the_reference_finds(
-    ledger_url: str, system_id: str
+    ledger_url: str, system_id: str, apart: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """``apart``: the changes read in ranges of players on connections of their own, as
+    a big ledger's are (the sample's 43 players would be read on one)."""
+    if apart:
+        monkeypatch.setattr(verify, "SPLIT_PLAYERS", 1)
     ledger = Ledger.create(ledger_url, system_id, NOW)
     load_sample(ledger, NOW)
     assert Verifier(ledger).compiled_verifiable()
@@ -71,4 +84,50 @@ def test_a_player_changed_after_their_games_is_verified_by_the_reference(
     assert ledger.verify() == []  # auto: the reference replay
     with pytest.raises(InvalidInput, match="compiled verify needs"):
         ledger.verify("compiled")
+    ledger.dispose()
+
+
+def test_a_game_committed_while_verify_reads_makes_it_read_again(
+    site_sample: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled verify reads the games and changes on connections of their own, after
+    its read transaction has begun. A game committed in between would be in the games
+    the replay rates and not in the ratings it compares: verify sees the counts differ
+    and reads the ledger again, and finds nothing."""
+    ledger = Ledger(site_sample)
+    white, black = "kai", "mira"
+    real = arrow.read_apart
+    calls: list[int] = []
+
+    def a_game_first(target: Any, jobs: Any, workers: int) -> Any:
+        calls.append(len(jobs))
+        if len(calls) == 1:
+            ledger.games.submit(game("late-1", white, black, played_at=LATE), NOW)
+        return real(target, jobs, workers)
+
+    monkeypatch.setattr(arrow, "read_apart", a_game_first)
+    assert ledger.verify("compiled") == []
+    assert len(calls) == 2
+    ledger.dispose()
+
+
+def test_a_ledger_that_never_stops_changing_is_reported_not_misread(
+    site_sample: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ledger = Ledger(site_sample)
+    white, black = "kai", "mira"
+    real = arrow.read_apart
+    calls: list[int] = []
+
+    def a_game_each_time(target: Any, jobs: Any, workers: int) -> Any:
+        calls.append(len(jobs))
+        ledger.games.submit(game(f"late-{len(calls)}", white, black, played_at=LATE), NOW)
+        return real(target, jobs, workers)
+
+    monkeypatch.setattr(arrow, "read_apart", a_game_each_time)
+    with pytest.raises(LedgerUnavailable, match="changed while verify read it"):
+        ledger.verify("compiled")
+    assert len(calls) == READ_ATTEMPTS
+    monkeypatch.setattr(arrow, "read_apart", real)
+    assert ledger.verify("compiled") == []  # the games written meanwhile are sound
     ledger.dispose()

@@ -188,6 +188,15 @@ def gather(data: Any, rows: Any, starts: Any, ends: Any, pool: Any, offsets: Any
 
 
 @njit(cache=True, nogil=True)
+def hash_strings(pool: Any, offsets: Any) -> Any:
+    """:func:`hash_bytes` of each string ``pool[offsets[c]:offsets[c + 1]]``."""
+    hashes = np.empty(offsets.shape[0] - 1, np.int64)
+    for c in range(hashes.shape[0]):
+        hashes[c] = hash_bytes(pool, offsets[c], offsets[c + 1])
+    return hashes
+
+
+@njit(cache=True, nogil=True)
 def key_hash(key: Any) -> Any:
     """:func:`hash_bytes` of a whole byte array."""
     return hash_bytes(key, 0, key.shape[0])

@@ -325,6 +325,19 @@ class LedgerConnection:
         with connection_errors(self.database), self.reader.connect() as conn:
             yield conn
 
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A read connection whose reads all see the ledger at one moment, whatever
+        commits meanwhile: one read transaction (SQLite: ``BEGIN``, its snapshot of the
+        WAL taken at the first read; PostgreSQL: ``REPEATABLE READ``). Without it
+        each statement sees the commits made before it."""
+        with self.reading() as conn:
+            if self.postgres:
+                conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            else:
+                conn.exec_driver_sql("BEGIN")
+            yield conn
+
     def dispose(self) -> None:
         self.engine.dispose()
         self.reader.dispose()

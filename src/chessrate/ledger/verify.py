@@ -7,15 +7,16 @@ ledger that rates periods re-rates them: :meth:`chessrate.ledger.periods.Periods
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
 from itertools import groupby
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 import numpy as np
 from sqlalchemy import func, or_, select
 
 from ..engine import Engine as ReplayEngine
-from ..errors import InvalidInput, InvalidRecord
+from ..errors import InvalidInput, InvalidRecord, LedgerUnavailable
 from ..records import Player
 from ..systems.base import Change
 from ..systems.site import SiteSystem
@@ -108,36 +109,17 @@ class Verifier:
         from ..fast.rows import NULL, RowChunk
 
         system = self.ledger.system
-        with self.ledger.reading() as conn:
-            people_rows = conn.execute(
-                select(players.c.key, players.c.id, players.c.attributes).order_by(players.c.key)
-            ).all()
-            if sqlite_path(self.ledger.url) is None and not self.ledger.postgres:
-                stored_games, stored_changes = _fetched(conn)  # in memory: no 2nd connection
-            else:
-                stored_games, stored_changes = _read_arrow(self.ledger)
-            stored_ratings = _stored_ratings(conn)
-            seeded = {
-                ref: int(seq)
-                for ref, seq in conn.execute(
-                    select(events.c.ref, func.max(events.c.seq))
-                    .where(events.c.kind == "player")
-                    .group_by(events.c.ref)
-                ).all()
-            }
-            annulled = conn.execute(
-                select(events.c.seq, events.c.ref, events.c.payload, events.c.at)
-                .where(events.c.kind == "annulment")
-                .order_by(events.c.seq)
-            ).all()
-        people = {r.id: codec.player_from_json(r.attributes) for r in people_rows}
-        keys = np.array([r.key for r in people_rows], np.int64)
-        names = [r.id for r in people_rows]
+        stored = _read_stored(self.ledger)
+        people_rows, stored_games, stored_changes = stored.people, stored.games, stored.changes
+        stored_ratings, seeded, annulled = stored.ratings, stored.seeded, stored.annulled
+        people = {r[1]: codec.player_from_json(r[2]) for r in people_rows}
+        keys = np.array([r[0] for r in people_rows], np.int64)
+        names = [r[1] for r in people_rows]
         batch = _games_batch(stored_games, keys, names)
-        seq_of_row = np.array(stored_games["seq"], np.int64)
+        seq_of_row = np.asarray(stored_games["seq"], np.int64)
         tracker = Tracker(system, names, people)
         decided: list[tuple[Any, Any, Any]] = []
-        emitted: list[Any] = []
+        emitted = _ChangeCheck(stored_changes)
 
         def on_rows(chunk: RowChunk) -> None:
             decided.append((chunk.rows.copy(), chunk.outcome.copy(), chunk.reason.copy()))
@@ -147,7 +129,7 @@ class Verifier:
             columns += [keys[chunk.opponent] if n == "opponent" else chunk.column(n)
                         for n in CHANGE_READ[4:-1]]  # fmt: skip
             columns.append(np.full(chunk.changes, NULL, np.int64))  # game: the event's own
-            emitted.append(np.stack(columns, axis=1))
+            emitted.check(columns)
 
         problems: list[str] = []
         # site S10: each annulment at its place among the games (after the games
@@ -165,23 +147,22 @@ class Verifier:
             )  # fmt: skip
         except InvalidRecord as error:
             return [f"{error.where}: the replay refuses the stored game ({error.reason})"]
-        ids = list(stored_games["id"])
+        ids = stored_games["id"]
         annulment_labels: dict[int, str] = {}
         code_of_key = {int(key): code for code, key in enumerate(keys.tolist())}
         key_of = {name: int(key) for name, key in zip(names, keys.tolist(), strict=True)}
-        seq_of_id = dict(zip(ids, seq_of_row.tolist(), strict=True)) if annulled else {}
+        row_of_id = _rows_of(ids, [ref for _seq, ref, _payload, _at in annulled])
         for (seq, ref, _payload, _at), annulment in zip(annulled, wanted, strict=True):
             annulment_labels[seq] = f"annulment {ref}"
             made = result.annulments[annulment.game_id].changes
             for slot, change in enumerate(made):
                 made_row = {**rows.change_row(system, change, slot, key_of.__getitem__),
-                            "seq": seq, "game": seq_of_id[ref]}  # fmt: skip
+                            "seq": seq, "game": int(seq_of_row[row_of_id[ref]])}  # fmt: skip
                 values = [NULL if made_row[n] is None else int(made_row[n]) for n in CHANGE_READ]
-                emitted.append(np.array([values], np.int64))
+                emitted.check([np.array([value], np.int64) for value in values])
                 player_code = code_of_key[made_row["player"]]
                 tracker.remember_one(player_code, made_row["pool"], made_row, seq, NULL)
         problems += _compare_decisions(decided, stored_games, ids)
-        expected = np.concatenate(emitted) if emitted else np.zeros((0, len(CHANGE_READ)))
 
         def label(seq: int) -> str:  # only asked for an event whose changes differ
             if seq in annulment_labels:
@@ -191,7 +172,7 @@ class Verifier:
                 return f"game {ids[row]}"
             return f"event {seq}"
 
-        problems += _compare_changes(expected, stored_changes, label)
+        problems += emitted.problems(label)
         fast = site_rating_rows(tracker, NULL) if isinstance(system, SiteSystem) else None
         if fast is not None:  # the moved ratings as rows, compared column by column
             moved = set()
@@ -369,27 +350,169 @@ def _game_column(name: str) -> str:
     return f"coalesce({column}, {GAME_NULLS[name]})" if name in GAME_NULLS else column
 
 
-def _read_arrow(ledger: Ledger) -> tuple[_Columns, Any]:
-    """The stored games (by column) and changes (one int64 row each) as Arrow reads
-    them (:mod:`chessrate.ledger.arrow`), in one transaction."""
+MARK_SQL = "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM events)"
+"""What a read of the ledger saw, to tell two reads' moments apart: every write that
+``verify`` would see (a game, a player's event, an annulment) adds a game or an event
+row, so two reads that count as many of both saw the same ledger."""
+
+READ_ATTEMPTS = 5
+"""How many times ``verify`` reads the ledger again when a write came between its two
+connections' reads."""
+
+
+class _Stored(NamedTuple):
+    """Everything the compiled verify compares, as of one moment of the ledger."""
+
+    people: list[tuple[int, str, str]]  # (key, id, attributes) in key order
+    games: _Columns
+    changes: list[Any]  # the CHANGE_READ columns (int64 arrays), in any row order
+    ratings: dict[tuple[str, str], tuple[Any, ...]]
+    seeded: dict[str, int]  # player id -> the seq of the player's last event
+    annulled: list[tuple[Any, ...]]  # (seq, game id, payload, at) in seq order
+
+
+def _read_stored(ledger: Ledger) -> _Stored:
+    """The stored players, games, changes, ratings and events, all as of one moment.
+
+    The players, ratings and events come first, through the ledger's read connection
+    in one read transaction (:meth:`LedgerConnection.snapshot
+    <chessrate.ledger.connection.LedgerConnection.snapshot>`); then the games and
+    changes (millions of rows) through the ADBC driver (:func:`_read_arrow`), on
+    connections of their own. When a write commits between those transactions'
+    starts, they would see two ledgers (a rating moved by a game the replay never
+    saw): the counts of :data:`MARK_SQL` then differ, and the ledger is read again.
+
+    On SQLite the ledger's own connections are closed before the driver's open: the
+    driver carries its own copy of SQLite, and two copies in one process do not see
+    each other's locks (the file's locks are the process's: when one copy closes the
+    file, the other's locks go with it, and another process's writer may then
+    checkpoint under a read that is still going on)."""
+    in_memory = sqlite_path(ledger.url) is None and not ledger.postgres
+    for _attempt in range(READ_ATTEMPTS):
+        with ledger.snapshot() as conn:
+            mark = tuple(conn.exec_driver_sql(MARK_SQL).one())
+            people = [
+                (int(r.key), r.id, r.attributes)
+                for r in conn.execute(
+                    select(players.c.key, players.c.id, players.c.attributes)
+                    .order_by(players.c.key)
+                )
+            ]  # fmt: skip
+            seeded = {
+                ref: int(seq)
+                for ref, seq in conn.execute(
+                    select(events.c.ref, func.max(events.c.seq))
+                    .where(events.c.kind == "player")
+                    .group_by(events.c.ref)
+                ).all()
+            }
+            annulled = [
+                tuple(row)
+                for row in conn.execute(
+                    select(events.c.seq, events.c.ref, events.c.payload, events.c.at)
+                    .where(events.c.kind == "annulment")
+                    .order_by(events.c.seq)
+                )
+            ]  # fmt: skip
+            ratings = _stored_ratings(conn)
+            if in_memory:  # one connection only, and no other writer
+                stored_games, stored_changes = _fetched(conn)
+                return _Stored(people, stored_games, stored_changes, ratings, seeded, annulled)
+        if not ledger.postgres:
+            ledger.dispose()
+        stored_games, stored_changes, marks = _read_arrow(ledger, [key for key, *_ in people])
+        if all(theirs == mark for theirs in marks):
+            return _Stored(people, stored_games, stored_changes, ratings, seeded, annulled)
+    raise LedgerUnavailable(
+        f"the ledger changed while verify read it, {READ_ATTEMPTS} times in a row: run "
+        "it again when fewer writes arrive"
+    )
+
+
+READ_WORKERS = 4
+"""At most this many connections read the games and changes at once (one a core)."""
+
+SPLIT_PLAYERS = 2_000
+"""From this many players on, the changes are read in ranges of players, apart."""
+
+
+def _read_arrow(
+    ledger: Ledger, keys: Sequence[int]
+) -> tuple[_Columns, list[Any], list[tuple[int, ...]]]:
+    """The stored games (by column), the changes (their columns) and each
+    connection's :data:`MARK_SQL` counts, as Arrow reads them
+    (:mod:`chessrate.ledger.arrow`): the games on one connection, the changes in
+    ranges of the players' ``keys`` (the table's order) on others, at once."""
+    workers = max(1, min(READ_WORKERS, os.cpu_count() or 1))
+    parts = 2 * workers - 1 if len(keys) >= SPLIT_PLAYERS and workers > 1 else 1
+    cuts = [keys[len(keys) * n // parts] for n in range(1, parts)]
+    ranges = [
+        " AND ".join(
+            ([f"player >= {cuts[n - 1]}"] if n > 0 else [])
+            + ([f"player < {cuts[n]}"] if n < len(cuts) else [])
+        )
+        for n in range(parts)
+    ]
     games_sql = f"SELECT {', '.join(map(_game_column, GAME_READ))} FROM games ORDER BY seq"
     changes_sql = f"SELECT {', '.join(map(_coalesced, CHANGE_READ))} FROM changes"
-    game_table, change_table = arrow.read(ledger, [games_sql, changes_sql])
+    jobs = [[MARK_SQL, games_sql]]
+    jobs += [[MARK_SQL, f"{changes_sql} WHERE {where}" if where else changes_sql]
+             for where in ranges]  # fmt: skip
+    done = arrow.read_apart(ledger, jobs, workers)
+    marks = [
+        tuple(int(mark.column(n)[0].as_py()) for n in range(mark.num_columns))
+        for mark, *_tables in done
+    ]  # fmt: skip
+    game_table = done[0][1]
     columns: dict[str, Any] = {}
+    controls = None
     for n, name in enumerate(GAME_READ):
         values = game_table.column(n)
-        if name in ("id", "time_control"):
-            columns[name] = values.to_pylist()
+        if name == "id":
+            columns[name] = _byte_strings(values)
+        elif name == "time_control":  # its distinct texts, and each game's among them
+            encoded = values.combine_chunks().dictionary_encode()
+            texts = [text or None for text in encoded.dictionary.to_pylist()]
+            controls = (texts, encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64))
+            columns[name] = None
         else:
-            columns[name] = values.to_numpy().astype(np.int64)
-    columns["time_control"] = [t or None for t in columns["time_control"]]
-    stored = np.empty((change_table.num_rows, len(CHANGE_READ)), np.int64)
-    for n in range(len(CHANGE_READ)):
-        stored[:, n] = change_table.column(n).to_numpy()
-    return _Columns.of(GAME_READ, columns, game_table.num_rows), stored
+            columns[name] = np.asarray(values.to_numpy(), np.int64)
+    found = _int_columns([tables[1] for tables in done[1:]], len(CHANGE_READ))
+    return _Columns.of(GAME_READ, columns, game_table.num_rows, controls), found, marks
 
 
-def _fetched(conn: Any) -> tuple[_Columns, Any]:
+def _int_columns(tables: Sequence[Any], width: int) -> list[Any]:
+    """The ``width`` integer columns of Arrow tables read apart, each one int64 array
+    (copied once, a batch at a time)."""
+    total = sum(table.num_rows for table in tables)
+    found = [np.empty(total, np.int64) for _ in range(width)]
+    for n, column in enumerate(found):
+        at = 0
+        for table in tables:
+            for chunk in table.column(n).chunks:
+                column[at : at + len(chunk)] = chunk.to_numpy(zero_copy_only=False)
+                at += len(chunk)
+    return found
+
+
+def _byte_strings(values: Any) -> Any:
+    """A column of distinct strings as :class:`~chessrate.fast.strings.ByteStrings` on
+    Arrow's own buffers (a game is found by its id with a hash probe, and no Python
+    string is made for the others)."""
+    import pyarrow as pa
+
+    from ..fast.strings import ByteStrings, hash_strings
+
+    array = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    wide = pa.types.is_large_string(array.type)
+    _validity, offsets, data = array.buffers()
+    given = np.frombuffer(offsets, np.int64 if wide else np.int32)
+    bounds = given[array.offset : array.offset + len(array) + 1].astype(np.int64)
+    pool = np.zeros(0, np.uint8) if data is None else np.frombuffer(data, np.uint8)
+    return ByteStrings(pool, bounds, hashes=hash_strings(pool, bounds))
+
+
+def _fetched(conn: Any) -> tuple[_Columns, list[Any]]:
     """:func:`_read_arrow` through the SQLAlchemy connection's driver (row by row)."""
     cursor = conn.connection.dbapi_connection.cursor()
     try:
@@ -399,7 +522,41 @@ def _fetched(conn: Any) -> tuple[_Columns, Any]:
         stored = np.array(cursor.fetchall(), np.int64).reshape(-1, len(CHANGE_READ))
     finally:
         cursor.close()
-    return stored_games, stored
+    return stored_games, [stored[:, n].copy() for n in range(len(CHANGE_READ))]
+
+
+def _rows_of(ids: Sequence[str], wanted: Sequence[str]) -> dict[str, int]:
+    """The row of each of ``wanted`` among the stored games' ``ids`` (they are)."""
+    from ..fast.strings import ByteStrings
+
+    if isinstance(ids, ByteStrings):
+        return {ref: code for ref in wanted if (code := ids.code(ref)) is not None}
+    chosen = set(wanted)
+    return {game_id: row for row, game_id in enumerate(ids) if game_id in chosen} if chosen else {}
+
+
+class _Gathered:
+    """Columns of int64 gathered a part at a time into arrays made once (room for as
+    many rows as expected; grown when more come)."""
+
+    def __init__(self, width: int, expected: int) -> None:
+        self.arrays = [np.empty(max(expected, 16), np.int64) for _ in range(width)]
+        self.count = 0
+
+    def add(self, columns: Sequence[Any]) -> None:
+        """A part's columns (as many rows in each)."""
+        size = len(columns[0])
+        end = self.count + size
+        if end > self.arrays[0].shape[0]:
+            room = max(end, 2 * self.arrays[0].shape[0])
+            self.arrays = [np.concatenate([a[: self.count], np.empty(room - self.count, np.int64)])
+                           for a in self.arrays]  # fmt: skip
+        for array, column in zip(self.arrays, columns, strict=True):
+            array[self.count : end] = column
+        self.count = end
+
+    def columns(self) -> list[Any]:
+        return [array[: self.count] for array in self.arrays]
 
 
 class _Columns:
@@ -409,14 +566,31 @@ class _Columns:
         self.count = len(fetched)
         values = list(zip(*fetched, strict=True)) if fetched else [() for _ in names]
         self.columns = dict(zip(names, values, strict=True))
+        self._controls: tuple[list[str | None], Any] | None = None
 
     @classmethod
-    def of(cls, names: Sequence[str], columns: dict[str, Any], count: int) -> _Columns:
-        """Columns read as such (numpy arrays or lists)."""
+    def of(
+        cls,
+        names: Sequence[str],
+        columns: dict[str, Any],
+        count: int,
+        controls: tuple[list[str | None], Any] | None = None,
+    ) -> _Columns:
+        """Columns read as such (numpy arrays or sequences), and the time controls as
+        their distinct texts and each row's code among them."""
         made = cls(names, [])
         made.count = count
         made.columns = {name: columns[name] for name in names}
+        made._controls = controls
         return made
+
+    def controls(self) -> tuple[list[str | None], Any]:
+        """The distinct time controls (None: not given) and each row's among them."""
+        if self._controls is None:
+            texts = ["" if t is None else t for t in self.columns["time_control"]]
+            distinct, inverse = np.unique(np.array(texts, dtype=object), return_inverse=True)
+            self._controls = ([t or None for t in distinct.tolist()], inverse.astype(np.int64))
+        return self._controls
 
     def __len__(self) -> int:
         return self.count
@@ -451,9 +625,8 @@ def _games_batch(stored: _Columns, keys: Any, names: list[str]) -> Any:
 
     count = len(stored)
     column = stored.columns
-    texts = ["" if t is None else t for t in column["time_control"]]
-    distinct, inverse = np.unique(np.array(texts, dtype=object), return_inverse=True)
-    controls = [None if t == "" else parse_time_control(t) for t in distinct.tolist()]
+    distinct, inverse = stored.controls()
+    controls = [None if t is None else parse_time_control(t) for t in distinct]
     tc = np.array([fields.time_control_codes(c) for c in controls], np.int64).reshape(-1, 4)
     results = np.array([fields.RESULTS.index(r) for r in rows.RESULTS])
     terminations = np.array([fields.TERMINATIONS.index(t) for t in rows.TERMINATIONS])
@@ -469,7 +642,7 @@ def _games_batch(stored: _Columns, keys: Any, names: list[str]) -> Any:
         )
     return fields.GameBatch(
         game=np.arange(count, dtype=np.int64),
-        game_ids=list(column["id"]),
+        game_ids=column["id"],
         white=np.searchsorted(keys, np.array(column["white"], np.int64)).astype(np.int32),
         black=np.searchsorted(keys, np.array(column["black"], np.int64)).astype(np.int32),
         player_ids=names,
@@ -489,7 +662,7 @@ def _games_batch(stored: _Columns, keys: Any, names: list[str]) -> Any:
     )
 
 
-def _compare_decisions(decided: list[Any], stored: _Columns, ids: list[str]) -> list[str]:
+def _compare_decisions(decided: list[Any], stored: _Columns, ids: Sequence[str]) -> list[str]:
     """Each stored game's outcome and reason code against the replay's."""
     problems: list[str] = []
     if not decided:
@@ -513,25 +686,90 @@ def _compare_decisions(decided: list[Any], stored: _Columns, ids: list[str]) -> 
     return problems
 
 
-def _by_seq_and_slot(found: Any) -> Any:
-    """Change rows in (seq, slot) order (the emitted ones are already: no sort)."""
-    if found.shape[0] < 2:
-        return found
-    seq, slot = found[:, 0], found[:, 1]
-    if bool((slot >= 0).all() and (slot < 64).all() and (seq >= 0).all() and (seq < 1 << 56).all()):
-        key = seq * 64 + slot
-        if bool((key[1:] >= key[:-1]).all()):
-            return found
-        return found[np.argsort(key, kind="stable")]
-    return found[np.lexsort((slot, seq))]
+def _seq_slot_index(seq: Any, slot: Any) -> tuple[int, Any, Any, Any] | None:
+    """Where each (seq, slot) is among change rows: (the lowest seq, each seq's first
+    place and its number of changes, the rows in (seq, slot) order), when every event's
+    changes have the slots 0, 1, … once each (a counting sort: a row's place is its
+    event's first place plus its slot); None when not (a damaged ledger)."""
+    count = seq.shape[0]
+    if count == 0:
+        return None
+    low, high = int(seq.min()), int(seq.max())
+    span = high - low + 1
+    if span > 4 * count + 1024 or int(slot.min()) < 0:
+        return None
+    offset = seq - low
+    counts = np.bincount(offset, minlength=span)
+    if not bool((slot < counts[offset]).all()):
+        return None
+    start = np.cumsum(counts) - counts
+    order = np.full(count, -1, np.int64)
+    order[start[offset] + slot] = np.arange(count, dtype=np.int64)
+    if not bool((order >= 0).all()):  # a (seq, slot) twice
+        return None
+    return low, start, counts, order
 
 
-def _compare_changes(expected: Any, stored: Any, label: Callable[[int], str]) -> list[str]:
-    """Every change's every column, in (seq, slot) order; a difference is reported once
-    per game (``label`` names an event by its seq)."""
-    expected, stored = _by_seq_and_slot(expected), _by_seq_and_slot(stored)
-    if expected.shape == stored.shape and np.array_equal(expected, stored):
-        return []
+def _seq_slot_order(seq: Any, slot: Any) -> Any:
+    """The order of change rows by (seq, slot)."""
+    index = _seq_slot_index(seq, slot)
+    return np.lexsort((slot, seq)) if index is None else index[3]
+
+
+class _ChangeCheck:
+    """The stored changes (:data:`CHANGE_READ`'s columns, one array each, in any row
+    order) against the replay's, a part at a time as the replay emits them: each
+    emitted change is found among the stored ones by its (seq, slot) and compared
+    column by column, and no copy of all the replay's changes is made. A difference
+    is reported once per event (a change more or fewer, or a column's number)."""
+
+    def __init__(self, stored: Sequence[Any]) -> None:
+        self.stored = stored
+        self.index = _seq_slot_index(stored[0], stored[1])
+        self.seen = np.zeros(stored[0].shape[0], np.int32)
+        self.differing: set[int] = set()
+        self.parts = _Gathered(len(stored), 0) if self.index is None else None
+        """Only for a ledger whose stored changes are not indexed by (seq, slot): the
+        replay's changes, compared as a whole at the end."""
+
+    def check(self, columns: Sequence[Any]) -> None:
+        """A part of the replay's changes (the columns, as many rows in each)."""
+        if self.parts is not None or self.index is None:
+            assert self.parts is not None
+            self.parts.add(columns)
+            return
+        low, start, counts, order = self.index
+        seq, slot = np.asarray(columns[0], np.int64), np.asarray(columns[1], np.int64)
+        offset = seq - low
+        inside = (offset >= 0) & (offset < counts.shape[0])
+        inside &= slot >= 0
+        inside[inside] &= slot[inside] < counts[offset[inside]]
+        every = bool(inside.all())
+        rows = order[start[offset] + slot] if every else order[start[offset[inside]] + slot[inside]]
+        unequal = np.zeros(rows.shape[0], np.bool_)
+        for stored, column in zip(self.stored, columns, strict=True):
+            unequal |= stored[rows] != (column if every else np.asarray(column)[inside])
+        np.add.at(self.seen, rows, 1)
+        if not every:
+            self.differing.update(seq[~inside].tolist())
+        if bool(unequal.any()):
+            self.differing.update(np.asarray(self.stored[0][rows[unequal]]).tolist())
+
+    def problems(self, label: Callable[[int], str]) -> list[str]:
+        """A line for each event whose changes differ (``label`` names an event by its
+        seq)."""
+        if self.parts is not None:
+            expected = np.stack(self.parts.columns(), axis=1)
+            return _changes_differing(expected, np.stack(self.stored, axis=1), label)
+        differing = self.differing | set(self.stored[0][self.seen != 1].tolist())
+        return [f"{label(seq)}: stored changes differ from the replay" for seq in sorted(differing)]
+
+
+def _changes_differing(expected: Any, stored: Any, label: Callable[[int], str]) -> list[str]:
+    """The events whose changes differ (rows of :data:`CHANGE_READ` columns): a change
+    more or fewer, or a column's number."""
+    expected = expected[_seq_slot_order(expected[:, 0], expected[:, 1])]
+    stored = stored[_seq_slot_order(stored[:, 0], stored[:, 1])]
     mine, counts = np.unique(expected[:, 0], return_counts=True)
     theirs, their_counts = np.unique(stored[:, 0], return_counts=True)
     seqs = set(mine.tolist()) ^ set(theirs.tolist())
