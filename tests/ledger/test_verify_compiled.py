@@ -10,8 +10,9 @@ import pytest
 from sqlalchemy import text
 
 from chessrate.errors import InvalidInput, LedgerUnavailable
-from chessrate.ledger import Ledger, arrow, verify
-from chessrate.ledger.verify import READ_ATTEMPTS, Verifier
+from chessrate.ledger import Ledger, arrow, verify_reads
+from chessrate.ledger.verify import Verifier
+from chessrate.ledger.verify_reads import READ_ATTEMPTS
 from chessrate.samples import load_sample
 
 from .helpers import game
@@ -51,7 +52,7 @@ def test_the_compiled_verify_finds_what_the_reference_finds(
     """``apart``: the changes read in ranges of players on connections of their own, as
     a big ledger's are (the sample's 43 players would be read on one)."""
     if apart:
-        monkeypatch.setattr(verify, "SPLIT_PLAYERS", 1)
+        monkeypatch.setattr(verify_reads, "SPLIT_PLAYERS", 1)
     ledger = Ledger.create(ledger_url, system_id, NOW)
     load_sample(ledger, NOW)
     assert Verifier(ledger).compiled_verifiable()
@@ -87,25 +88,32 @@ def test_a_player_changed_after_their_games_is_verified_by_the_reference(
     ledger.dispose()
 
 
-def test_a_game_committed_while_verify_reads_makes_it_read_again(
-    site_sample: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The compiled verify reads the games and changes on connections of their own, after
-    its read transaction has begun. A game committed in between would be in the games
-    the replay rates and not in the ratings it compares: verify sees the counts differ
-    and reads the ledger again, and finds nothing."""
-    ledger = Ledger(site_sample)
-    white, black = "kai", "mira"
+def games_between_reads(monkeypatch: pytest.MonkeyPatch, ledger: Ledger, reads: int) -> list[int]:
+    """A game committed (by kai and mira) before each of the first ``reads`` reads of
+    the games and changes, after verify's read transaction began; the list grows by
+    one a read."""
     real = arrow.read_apart
     calls: list[int] = []
 
     def a_game_first(target: Any, jobs: Any, workers: int) -> Any:
         calls.append(len(jobs))
-        if len(calls) == 1:
-            ledger.games.submit(game("late-1", white, black, played_at=LATE), NOW)
+        if len(calls) <= reads:
+            ledger.games.submit(game(f"late-{len(calls)}", "kai", "mira", played_at=LATE), NOW)
         return real(target, jobs, workers)
 
     monkeypatch.setattr(arrow, "read_apart", a_game_first)
+    return calls
+
+
+def test_a_game_committed_while_verify_reads_makes_it_read_again(
+    site_sample: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled verify reads the games and changes on connections of their own, after
+    its read transaction. A game committed in between would be in the games the replay
+    rates and not in the ratings it compares: verify sees the counts differ and reads
+    the ledger again, and finds nothing."""
+    ledger = Ledger(site_sample)
+    calls = games_between_reads(monkeypatch, ledger, 1)
     assert ledger.verify("compiled") == []
     assert len(calls) == 2
     ledger.dispose()
@@ -115,19 +123,10 @@ def test_a_ledger_that_never_stops_changing_is_reported_not_misread(
     site_sample: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ledger = Ledger(site_sample)
-    white, black = "kai", "mira"
-    real = arrow.read_apart
-    calls: list[int] = []
-
-    def a_game_each_time(target: Any, jobs: Any, workers: int) -> Any:
-        calls.append(len(jobs))
-        ledger.games.submit(game(f"late-{len(calls)}", white, black, played_at=LATE), NOW)
-        return real(target, jobs, workers)
-
-    monkeypatch.setattr(arrow, "read_apart", a_game_each_time)
+    calls = games_between_reads(monkeypatch, ledger, READ_ATTEMPTS)
     with pytest.raises(LedgerUnavailable, match="changed while verify read it"):
         ledger.verify("compiled")
     assert len(calls) == READ_ATTEMPTS
-    monkeypatch.setattr(arrow, "read_apart", real)
     assert ledger.verify("compiled") == []  # the games written meanwhile are sound
+    assert len(calls) == READ_ATTEMPTS + 1
     ledger.dispose()
